@@ -1,0 +1,33 @@
+/*
+ * hw.h: the one seam to hardware. Raw accessors only: MSRs, RDPMC, CPUID, port and MMIO I/O.
+ * The kernel implements them in kernel/hw.c (inline asm); host tests link a model in their
+ * place (tests/model/), so every file above this seam compiles unchanged on both sides.
+ * The _safe variants return 0, or the exception vector (13 for #GP) the access raised,
+ * through the exception-fixup table (SDM Vol. 3A 6.15 for the vectors).
+ */
+#ifndef KERNEL_HW_H
+#define KERNEL_HW_H
+
+#include <stdint.h>
+
+struct cpuid_regs {
+	uint32_t eax, ebx, ecx, edx;
+};
+
+uint64_t rdmsr(uint32_t msr);
+void wrmsr(uint32_t msr, uint64_t val);
+int rdmsr_safe(uint32_t msr, uint64_t *val);
+int wrmsr_safe(uint32_t msr, uint64_t val);
+int rdpmc_safe(uint32_t counter, uint64_t *val);
+
+/* CPUID leaf/subleaf. */
+void cpuid_count(uint32_t leaf, uint32_t subleaf, struct cpuid_regs *r);
+
+uint8_t inb(uint16_t port);
+void outb(uint16_t port, uint8_t val);
+uint32_t mmio_read32(uintptr_t addr);
+void mmio_write32(uintptr_t addr, uint32_t val);
+uint8_t mmio_read8(uintptr_t addr);
+void mmio_write8(uintptr_t addr, uint8_t val);
+
+#endif

@@ -1,0 +1,28 @@
+/*
+ * options.c: every command-line key the kernel understands, with one line of help.
+ * cmdline_parse() warns about keys not in this table. README.md lists the same keys.
+ */
+#include "kernel/cmdline.h"
+
+#include <stddef.h>
+
+const struct option_desc option_table[] = {
+	{ "console", "ttyS0..3[,baud] | uart,io,0xPORT[,baud] | uart,mmio,0xADDR[,baud] | fb | nofb | noserial" },
+	{ "tests", "comma-separated globs of tests to run (default: all default tests)" },
+	{ "exit", "auto | port | halt: how the run ends (auto: isa-debug-exit under a hypervisor)" },
+	{ "end", "halt | reboot | poweroff: what a run on hardware does after its last line" },
+	{ "inject", "fault to inject for robustness tests (see README)" },
+	{ "verbose", "print more diagnostics" },
+	{ "apic", "auto | x2apic | xapic" },
+	{ "pmi", "vector | nmi: how the PMU interrupt is delivered" },
+	{ "ldlat", "load-latency threshold in core cycles (default: hardware minimum)" },
+	{ "sav", "PEBS sample-after value" },
+	{ "pebs_buf", "PEBS buffer size in KiB" },
+	{ "dump", "raw | decoded: per-record output" },
+	{ "seed", "seed for the pointer-chase permutations" },
+	{ "l1d", "override L1D size (e.g. 48K)" },
+	{ "l2", "override L2 size" },
+	{ "l3", "override L3 size" },
+	{ "sweep", "latency-curve sweep: short | full" },
+	{ NULL, NULL },
+};

@@ -1,0 +1,22 @@
+#!/usr/bin/env bash
+# install-deps.sh: install the Debian/Ubuntu packages the build and the tests need, and only
+# those that are missing. Used by `make run`, `make test` and .ci/run. Idempotent.
+set -eu
+
+PKGS="gcc make nasm binutils grub-common grub-pc-bin grub-efi-amd64-bin xorriso mtools
+qemu-system-x86 ovmf libcmocka-dev pkg-config perl python3 python3-matplotlib clang"
+
+missing=""
+for p in $PKGS; do
+    dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" \
+        || missing="$missing $p"
+done
+[ -z "$missing" ] && exit 0
+
+echo "install-deps: installing:$missing" >&2
+SUDO=""
+[ "$(id -u)" -eq 0 ] || SUDO="sudo"
+export DEBIAN_FRONTEND=noninteractive
+$SUDO apt-get update -qq >&2
+# shellcheck disable=SC2086
+$SUDO apt-get install -y -qq --no-install-recommends $missing >&2

@@ -1,0 +1,2 @@
+HOST_TESTS += fmt_test
+fmt_test_SRCS := kernel/fmt.c
