@@ -1,0 +1,44 @@
+/*
+ * idt.h: the IDT, trap frames and interrupt handler registration (SDM Vol. 3A ch. 6).
+ * Vectors 0-31 are exceptions (kernel/traps.c); 32-255 are free for devices: apic/ takes its
+ * vectors from here. A handler runs with interrupts off on the interrupted stack (or its IST
+ * stack for #DF, NMI, #MC) and returns normally; the stub restores every register.
+ */
+#ifndef KERNEL_IDT_H
+#define KERNEL_IDT_H
+
+#include <stdint.h>
+
+/* Pushed by the assembly stubs (boot/isr.asm) in this order; the CPU frame follows. */
+struct trap_frame {
+	uint64_t r15, r14, r13, r12, r11, r10, r9, r8;
+	uint64_t rbp, rdi, rsi, rdx, rcx, rbx, rax;
+	uint64_t vector, error_code;
+	uint64_t rip, cs, rflags, rsp, ss;	/* pushed by the CPU */
+};
+
+typedef void (*irq_handler_fn)(struct trap_frame *f);
+
+/* Install a handler for vector 32..255 (replaces any earlier one). */
+void idt_set_handler(uint8_t vector, irq_handler_fn fn);
+/* Route NMIs (vector 2) to fn as well as to the default NMI report; NULL removes it. */
+void idt_set_nmi_hook(irq_handler_fn fn);
+
+void idt_init(void);
+
+static inline void irq_enable(void)  { __asm__ volatile("sti" ::: "memory"); }
+static inline void irq_disable(void) { __asm__ volatile("cli" ::: "memory"); }
+static inline uint64_t irq_save(void)
+{
+	uint64_t fl;
+
+	__asm__ volatile("pushfq; popq %0; cli" : "=r"(fl) :: "memory");
+	return fl;
+}
+static inline void irq_restore(uint64_t fl)
+{
+	if (fl & (1u << 9))
+		irq_enable();
+}
+
+#endif

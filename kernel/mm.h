@@ -1,0 +1,38 @@
+/*
+ * mm.h: physical memory and mappings. All usable RAM is identity-mapped (virtual == physical)
+ * with the largest pages that fit; buffers for measurements can be mapped with a chosen page
+ * size in a separate window. SDM Vol. 3A ch. 4 (4-level paging).
+ */
+#ifndef KERNEL_MM_H
+#define KERNEL_MM_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#define PAGE_4K  0x1000ull
+#define PAGE_2M  0x200000ull
+#define PAGE_1G  0x40000000ull
+
+enum page_size { PS_4K, PS_2M, PS_1G };
+
+/* Physical pages from the memory map: `bytes` rounded up to 4 KiB, aligned to `align`
+ * (a power of two >= 4 KiB). Returns the (identity-mapped) address, or 0 when out of memory.
+ * Zeroed. Never hands out the kernel image, the boot info or reserved ranges. */
+uint64_t pmm_alloc(uint64_t bytes, uint64_t align);
+uint64_t pmm_free_bytes(void);
+uint64_t pmm_total_bytes(void);
+
+/* Identity-mapped, zeroed kernel memory (wrapper over pmm_alloc). NULL when out of memory. */
+void *kalloc(uint64_t bytes, uint64_t align);
+
+/*
+ * A measurement buffer of `bytes` (rounded up to the page size), backed by fresh physical
+ * memory and mapped read/write, NX, write-back, with pages of exactly `ps` in the buffer
+ * window above all RAM. Returns NULL (and says why on the console) when it cannot.
+ * Page sizes the CPU lacks (1 GiB without CPUID.80000001H:EDX[26]) fail.
+ */
+void *mm_map_buffer(uint64_t bytes, enum page_size ps);
+/* Page size actually used for the mapping of `va` (walks the live tables); -1 if unmapped. */
+int mm_page_size_of(uint64_t va);
+
+#endif
