@@ -1,0 +1,116 @@
+/*
+ * datasrc.h: PEBS data-source ("aux"/dse) decoding and the model table that selects the
+ * data-source table, bit layout and default record format from DisplayFamily_DisplayModel and
+ * the hybrid core type. Follows SDM Vol 3B ch.18 table 18-24 (seed S2) and pebs-facts.md §5
+ * (layouts §5.1, Table A §5.2, model patches §5.3, Table B §5.4). Pure.
+ */
+#ifndef PEBS_DATASRC_H
+#define PEBS_DATASRC_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+/* Cache/memory level; the names are the CLI's (PEBS_LVL_* <-> "L1", "LFB", ...). */
+enum pebs_level {
+	PEBS_LVL_NA = 0,
+	PEBS_LVL_L1,
+	PEBS_LVL_LFB,
+	PEBS_LVL_L2,
+	PEBS_LVL_L2_MHB,
+	PEBS_LVL_L3,
+	PEBS_LVL_L4,
+	PEBS_LVL_MSC,
+	PEBS_LVL_RAM,
+	PEBS_LVL_PMEM,
+	PEBS_LVL_CXL,
+	PEBS_LVL_IO,
+	PEBS_LVL_UNCACHED,
+	PEBS_LVL_ANY_CACHE,
+	PEBS_LVL_COUNT
+};
+
+enum pebs_snoop {
+	PEBS_SNOOP_NA = 0,
+	PEBS_SNOOP_NONE,
+	PEBS_SNOOP_HIT,
+	PEBS_SNOOP_MISS,
+	PEBS_SNOOP_HITM,
+	PEBS_SNOOP_FWD,
+	PEBS_SNOOP_PEER,
+	PEBS_SNOOP_COUNT
+};
+
+/* A flag the layout may not carry: unknown is not false. */
+enum pebs_tri { PEBS_NO = 0, PEBS_YES = 1, PEBS_UNKNOWN = 2 };
+
+/* Data-source tables (§5.2-§5.4). */
+enum pebs_ds_table {
+	PEBS_DS_NONE = 0,	/* no load-latency data source on this model */
+	PEBS_DS_NHM,		/* SDM table 18-24 (NHM/WSM) */
+	PEBS_DS_SNB,		/* Table A as is (SNB..BDW) */
+	PEBS_DS_SKL,		/* Table A + _skl(pmem=false): L4 */
+	PEBS_DS_SKL_PMEM,	/* Table A + _skl(pmem=true): PMEM */
+	PEBS_DS_GRT,		/* Table A + _grt (Gracemont) */
+	PEBS_DS_CMT,		/* Table A + _cmt (Crestmont/Skymont) */
+	PEBS_DS_LNC,		/* Table B, 8-bit codes (Lion Cove) */
+	PEBS_DS_TABLE_COUNT
+};
+
+/* How the store-event aux word is laid out (§5.1). */
+enum pebs_store_kind {
+	PEBS_ST_NONE = 0,	/* no store status (NHM store events) */
+	PEBS_ST_PRECISE,	/* SNB/IVB precise store: 0 L1 hit, 4 STLB miss, 5 locked */
+	PEBS_ST_DATALA,		/* HSW..ICL DataLA: 0 L1 hit, nothing else */
+	PEBS_ST_TABLE,		/* store latency: same code table + bits as loads */
+};
+
+enum pebs_core { PEBS_CORE_ANY = 0, PEBS_CORE_P, PEBS_CORE_E };
+enum pebs_event { PEBS_EV_LOAD = 0, PEBS_EV_STORE };
+
+struct pebs_model {
+	uint16_t family;	/* DisplayFamily */
+	uint8_t model;		/* DisplayModel */
+	uint8_t core;		/* enum pebs_core this row describes */
+	uint8_t table;		/* enum pebs_ds_table */
+	uint8_t store;		/* enum pebs_store_kind */
+	uint8_t format;		/* default PERF_CAPABILITIES[11:8] */
+	bool split_latency;	/* meminfo latency = instr 15:0 / cache 47:32 (ADL+) */
+	bool blocked;		/* aux has data/address-blocked bits (GLC/GRT and later) */
+	const char *name;
+};
+
+struct pebs_dsrc {
+	uint64_t raw;		/* the aux word as written */
+	uint16_t code;		/* the source field extracted by the layout */
+	uint8_t level;		/* enum pebs_level */
+	uint8_t snoop;		/* enum pebs_snoop */
+	uint8_t hit, remote, stlb_miss, locked, data_blocked, addr_blocked; /* enum pebs_tri */
+	bool reserved;		/* code is reserved/unknown in this table: level/snoop NA */
+};
+
+/*
+ * Model table lookup. core PEBS_CORE_ANY picks the P-core row on hybrid models and the only
+ * row otherwise. NULL if the model is unknown or has no row for that core type.
+ */
+const struct pebs_model *pebs_model_lookup(unsigned family, unsigned model, enum pebs_core core);
+/* True if the model has both a P- and an E-core row. */
+bool pebs_model_is_hybrid(unsigned family, unsigned model);
+/* Row i of the model table (for listing/tests); NULL past the end. */
+const struct pebs_model *pebs_model_at(unsigned i);
+
+/*
+ * Decode an aux word for a model row (its table, bit layout, store kind; the model number
+ * for NHM's code 07 footnote). m == NULL decodes as "no data source" (all NA/unknown).
+ */
+void pebs_dsrc_decode(const struct pebs_model *m, enum pebs_event ev, uint64_t aux,
+		      struct pebs_dsrc *out);
+
+/* CLI names ("L1", "RAM", ... / "NONE", "HITM", ...). */
+const char *pebs_level_id(unsigned level);
+const char *pebs_snoop_id(unsigned snoop);
+/* perf-style human names: "L1 hit", "Local RAM hit", "Remote cache hit"; snoop "HitM". */
+const char *pebs_dsrc_name(const struct pebs_dsrc *d);
+const char *pebs_snoop_name(unsigned snoop);
+const char *pebs_ds_table_name(unsigned table);
+
+#endif

@@ -1,0 +1,29 @@
+/*
+ * datasrc_tables.h: the per-code data-source tables behind datasrc.c (pebs-facts.md §5.2-§5.4,
+ * SDM Vol 3B table 18-24). Internal to pebs/datasrc*.c and their tests.
+ */
+#ifndef PEBS_DATASRC_TABLES_H
+#define PEBS_DATASRC_TABLES_H
+
+#include <stdint.h>
+
+#include "pebs/datasrc.h"
+
+/* One encoding. rsv = reserved in this table (decoded as unknown, never guessed). */
+struct pebs_ds_entry {
+	uint8_t level;	/* enum pebs_level */
+	uint8_t snoop;	/* enum pebs_snoop */
+	uint8_t hit;	/* enum pebs_tri */
+	uint8_t remote;	/* enum pebs_tri */
+	uint8_t rsv;
+};
+
+struct pebs_ds_table_desc {
+	const struct pebs_ds_entry *rows;
+	unsigned nrows;		/* codes >= nrows are reserved */
+};
+
+/* Indexed by enum pebs_ds_table; PEBS_DS_NONE has no rows. */
+extern const struct pebs_ds_table_desc pebs_ds_tables[PEBS_DS_TABLE_COUNT];
+
+#endif

@@ -1,0 +1,274 @@
+/*
+ * pebs-decode: decode raw PEBS records captured on another machine, with the same pebs/
+ * decoder the kernel uses (record.c walker, datasrc.c tables; SDM Vol 3B ch.18 PEBS records).
+ *
+ *   pebs-decode --cpu FF_MM [--core p|e] [--format N] [--event load|store] [--summary] FILE|-
+ *
+ * One JSON object per record per line on stdout. Exit 0 when every record decoded, 1 when any
+ * record had an error, 2 for bad arguments or an unreadable file (one line on stderr).
+ * --summary adds a per-level latency table (perf names) on stderr.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "pebs/aggregate.h"
+#include "pebs/datasrc.h"
+#include "pebs/record.h"
+
+#define MAX_INPUT (1ull << 31)
+
+static const char *prog = "pebs-decode";
+
+static void usage_exit(const char *msg, const char *arg)
+{
+	fprintf(stderr, "%s: %s%s%s (usage: %s --cpu FF_MM [--core p|e] [--format N] "
+		"[--event load|store] [--summary] FILE|-)\n", prog, msg, arg ? ": " : "",
+		arg ? arg : "", prog);
+	exit(2);
+}
+
+static int parse_hex(const char *s, size_t n, unsigned max, unsigned *out)
+{
+	unsigned v = 0;
+
+	if (n == 0 || n > 2)
+		return -1;
+	for (size_t i = 0; i < n; i++) {
+		char c = s[i];
+		unsigned d;
+
+		if (c >= '0' && c <= '9')
+			d = (unsigned)(c - '0');
+		else if (c >= 'a' && c <= 'f')
+			d = (unsigned)(c - 'a' + 10);
+		else if (c >= 'A' && c <= 'F')
+			d = (unsigned)(c - 'A' + 10);
+		else
+			return -1;
+		v = v * 16 + d;
+	}
+	if (v > max)
+		return -1;
+	*out = v;
+	return 0;
+}
+
+static unsigned char *read_all(const char *path, size_t *len)
+{
+	FILE *f = strcmp(path, "-") ? fopen(path, "rb") : stdin;
+	unsigned char *buf = NULL;
+	size_t cap = 0, n = 0;
+
+	if (f == NULL) {
+		fprintf(stderr, "%s: cannot open %s: %s\n", prog, path, strerror(errno));
+		exit(2);
+	}
+	for (;;) {
+		if (n == cap) {
+			cap = cap ? cap * 2 : 65536;
+			if (cap > MAX_INPUT) {
+				fprintf(stderr, "%s: %s: input larger than 2 GiB\n", prog, path);
+				exit(2);
+			}
+			buf = realloc(buf, cap);
+			if (buf == NULL) {
+				fprintf(stderr, "%s: out of memory\n", prog);
+				exit(2);
+			}
+		}
+		size_t got = fread(buf + n, 1, cap - n, f);
+
+		n += got;
+		if (got == 0)
+			break;
+	}
+	if (ferror(f)) {
+		fprintf(stderr, "%s: cannot read %s: %s\n", prog, path, strerror(errno));
+		exit(2);
+	}
+	if (f != stdin)
+		fclose(f);
+	*len = n;
+	return buf;
+}
+
+static void hex_or_null(const char *key, bool valid, uint64_t v)
+{
+	if (valid)
+		printf(",\"%s\":\"0x%llx\"", key, (unsigned long long)v);
+	else
+		printf(",\"%s\":null", key);
+}
+
+static void int_or_null(const char *key, bool valid, uint64_t v)
+{
+	if (valid)
+		printf(",\"%s\":%llu", key, (unsigned long long)v);
+	else
+		printf(",\"%s\":null", key);
+}
+
+static void tri(const char *key, uint8_t t)
+{
+	printf(",\"%s\":%s", key, t == PEBS_YES ? "true" : t == PEBS_NO ? "false" : "null");
+}
+
+static void print_record(const struct pebs_record *r, const struct pebs_dsrc *d)
+{
+	uint32_t v = r->valid;
+
+	printf("{\"index\":%u,\"offset\":%u,\"format\":%u,\"size\":%u", r->index, r->offset,
+	       r->format, r->size);
+	hex_or_null("ip", v & PEBS_F_IP, r->ip);
+	hex_or_null("eventing_ip", v & PEBS_F_EVENTING_IP, r->eventing_ip);
+	hex_or_null("applicable_counters", v & PEBS_F_APPLICABLE, r->applicable_counters);
+	hex_or_null("tsc", v & PEBS_F_TSC, r->tsc);
+	hex_or_null("addr", v & PEBS_F_ADDR, r->addr);
+	hex_or_null("aux", v & PEBS_F_AUX, r->aux);
+	int_or_null("latency", v & PEBS_F_LATENCY, r->latency);
+	int_or_null("instr_latency", v & PEBS_F_INSTR_LATENCY, r->instr_latency);
+	printf(",\"level\":\"%s\"", pebs_level_id(d->level));
+	tri("hit", d->hit);
+	tri("remote", d->remote);
+	printf(",\"snoop\":\"%s\"", pebs_snoop_id(d->snoop));
+	tri("stlb_miss", d->stlb_miss);
+	tri("locked", d->locked);
+	if (r->err)
+		printf(",\"error\":\"%s\"}\n", pebs_rec_strerror(r->err));
+	else
+		printf(",\"error\":null}\n");
+}
+
+static void print_summary(const struct pebs_agg *a)
+{
+	static const char *const lvl_name[PEBS_LVL_COUNT] = {
+		"N/A", "L1 hit", "LFB/MAB hit", "L2 hit", "L2 MHB hit", "L3 hit", "L4 hit",
+		"Memory-side Cache hit", "RAM hit", "PMEM", "CXL", "I/O", "Uncached",
+		"Any cache hit",
+	};
+
+	fprintf(stderr, "records %llu errors %llu\n", (unsigned long long)a->records,
+		(unsigned long long)a->errors);
+	fprintf(stderr, "%-22s %8s %8s %8s %8s %8s %8s %8s\n", "level", "count", "min", "p50",
+		"p90", "p99", "max", "mean");
+	for (unsigned i = 0; i < PEBS_LVL_COUNT; i++) {
+		const struct pebs_agg_level *l = &a->lvl[i];
+
+		if (l->count == 0 && l->nolat == 0)
+			continue;
+		fprintf(stderr, "%-22s %8llu %8llu %8llu %8llu %8llu %8llu %8.1f\n", lvl_name[i],
+			(unsigned long long)(l->count + l->nolat),
+			(unsigned long long)(l->count ? l->min : 0),
+			(unsigned long long)pebs_agg_percentile(l, 500),
+			(unsigned long long)pebs_agg_percentile(l, 900),
+			(unsigned long long)pebs_agg_percentile(l, 990),
+			(unsigned long long)l->max,
+			l->count ? (double)l->sum / (double)l->count : 0.0);
+	}
+}
+
+int main(int argc, char **argv)
+{
+	const char *cpu = NULL, *file = NULL;
+	enum pebs_core core = PEBS_CORE_ANY;
+	enum pebs_event ev = PEBS_EV_LOAD;
+	int format = -1;
+	bool summary = false;
+
+	for (int i = 1; i < argc; i++) {
+		const char *a = argv[i];
+		const char *val = i + 1 < argc ? argv[i + 1] : NULL;
+
+		if (!strcmp(a, "--summary")) {
+			summary = true;
+			continue;
+		}
+		if (!strcmp(a, "-") || a[0] != '-') {
+			if (file)
+				usage_exit("more than one input file", a);
+			file = a;
+			continue;
+		}
+		if (strcmp(a, "--cpu") && strcmp(a, "--core") && strcmp(a, "--format") &&
+		    strcmp(a, "--event"))
+			usage_exit("unknown option", a);
+		if (val == NULL)
+			usage_exit("option needs a value", a);
+		i++;
+		if (!strcmp(a, "--cpu")) {
+			cpu = val;
+		} else if (!strcmp(a, "--core")) {
+			if (!strcmp(val, "p"))
+				core = PEBS_CORE_P;
+			else if (!strcmp(val, "e"))
+				core = PEBS_CORE_E;
+			else
+				usage_exit("--core must be p or e", val);
+		} else if (!strcmp(a, "--format")) {
+			char *end;
+			unsigned long f = strtoul(val, &end, 0);
+
+			if (*val == '\0' || *end != '\0' || f > 15)
+				usage_exit("--format must be 0..15 (PERF_CAPABILITIES[11:8])", val);
+			format = (int)f;
+		} else {
+			if (!strcmp(val, "load"))
+				ev = PEBS_EV_LOAD;
+			else if (!strcmp(val, "store"))
+				ev = PEBS_EV_STORE;
+			else
+				usage_exit("--event must be load or store", val);
+		}
+	}
+	if (cpu == NULL)
+		usage_exit("--cpu FF_MM is required", NULL);
+	if (file == NULL)
+		usage_exit("no input file (use - for stdin)", NULL);
+
+	const char *us = strchr(cpu, '_');
+	unsigned fam, mod;
+
+	if (us == NULL || parse_hex(cpu, (size_t)(us - cpu), 0xff, &fam) ||
+	    parse_hex(us + 1, strlen(us + 1), 0xff, &mod))
+		usage_exit("--cpu must be DisplayFamily_DisplayModel in hex, e.g. 06_3C", cpu);
+	const struct pebs_model *m = pebs_model_lookup(fam, mod, core);
+
+	if (m == NULL) {
+		if (pebs_model_lookup(fam, mod, PEBS_CORE_ANY))
+			usage_exit("this model has no such core type", cpu);
+		usage_exit("unknown model", cpu);
+	}
+	if (format < 0)
+		format = m->format;
+	if (!pebs_format_supported((unsigned)format)) {
+		fprintf(stderr, "%s: PEBS record format %d is not supported%s\n", prog, format,
+			format == 0xF ? " (architectural PEBS is not decoded yet)" : "");
+		return 2;
+	}
+
+	size_t len;
+	unsigned char *buf = read_all(file, &len);
+	static struct pebs_agg agg;
+	struct pebs_walker w;
+	struct pebs_record r;
+	struct pebs_dsrc d;
+	int rc = 0;
+
+	pebs_agg_init(&agg);
+	pebs_walk_init(&w, buf, len, (unsigned)format, m->split_latency ? PEBS_WALK_SPLIT_LATENCY : 0);
+	while (pebs_walk_next(&w, &r)) {
+		pebs_dsrc_decode((r.valid & PEBS_F_AUX) ? m : NULL, ev, r.aux, &d);
+		print_record(&r, &d);
+		pebs_agg_add(&agg, &r, &d);
+		if (r.err)
+			rc = 1;
+	}
+	if (summary)
+		print_summary(&agg);
+	free(buf);
+	if (fflush(stdout) != 0)
+		return 2;
+	return rc;
+}
