@@ -1,0 +1,2 @@
+HOST_TESTS += record_test
+record_test_SRCS := pebs/record.c
