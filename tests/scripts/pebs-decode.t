@@ -1,0 +1,185 @@
+#!/usr/bin/env python3
+# pebs-decode.t: TAP tests of the host CLI build/host/pebs-decode (issue 5 spec: arguments,
+# JSON keys, exit status 0/1/2) on record files this script builds byte by byte at the
+# offsets of pebs-facts.md §4.2 (legacy) and §4.3 (adaptive).
+import json
+import os
+import struct
+import subprocess
+import sys
+import tempfile
+
+TOOL = os.environ.get("PEBS_DECODE", "build/host/pebs-decode")
+KEYS = ["index", "offset", "format", "size", "ip", "eventing_ip", "applicable_counters",
+        "tsc", "addr", "aux", "latency", "instr_latency", "level", "hit", "remote", "snoop",
+        "stlb_miss", "locked", "error"]
+n = 0
+failed = 0
+tmp = tempfile.mkdtemp(prefix="pebs-decode-t.")
+
+
+def ok(cond, name, diag=None):
+    global n, failed
+    n += 1
+    print(("ok %d - %s" if cond else "not ok %d - %s") % (n, name))
+    if not cond:
+        failed += 1
+        if diag is not None:
+            for line in str(diag).splitlines():
+                print("# " + line)
+
+
+def legacy(fmt, ip=0x401000, status=0x1, dla=0x7f0000001000, dse=0x1, lat=7,
+           real_ip=0x400ffe, tsx=0, tsc=0x123456789):
+    size = {0: 144, 1: 176, 2: 192, 3: 200}[fmt]
+    q = [0] * 25
+    q[1] = ip
+    q[0x90 // 8], q[0x98 // 8], q[0xA0 // 8], q[0xA8 // 8] = status, dla, dse, lat
+    q[0xB0 // 8], q[0xB8 // 8], q[0xC0 // 8] = real_ip, tsx, tsc
+    return struct.pack("<25Q", *q)[:size]
+
+
+def adaptive(grp=1, ip=0x401000, counters=0x2, tsc=0xabc, addr=0x7f00, aux=0x1, lat=0,
+             size=None, gpr_ip=0x401004):
+    body = struct.pack("<3Q", ip, counters, tsc)
+    if grp & 1:
+        body += struct.pack("<4Q", addr, aux, lat, 0)
+    if grp & 2:
+        body += struct.pack("<18Q", 0x246, gpr_ip, *([0] * 16))
+    real = 8 + len(body)
+    if size is None:
+        size = real
+    return struct.pack("<Q", (size << 48) | grp) + body
+
+
+def run(args, data=None, stdin=None):
+    path = None
+    if data is not None:
+        path = os.path.join(tmp, "rec%d.bin" % n)
+        with open(path, "wb") as f:
+            f.write(data)
+        args = args + [path]
+    p = subprocess.run([TOOL] + args, input=stdin, capture_output=True)
+    recs = []
+    for line in p.stdout.decode().splitlines():
+        try:
+            recs.append(json.loads(line))
+        except ValueError:
+            recs.append({"_bad": line})
+    return p.returncode, recs, p.stderr.decode()
+
+
+def fields(r, **want):
+    bad = {k: (r.get(k), v) for k, v in want.items() if r.get(k) != v}
+    return not bad, bad
+
+
+# 1. Skylake fmt 3, two records: every key, in order, hex strings, exit 0.
+rc, recs, err = run(["--cpu", "06_5E"], legacy(3) + legacy(3, dse=0x3 | 0x10, lat=14))
+ok(rc == 0 and len(recs) == 2, "fmt3: two records, exit 0", (rc, recs, err))
+ok(all(list(r.keys()) == KEYS for r in recs), "fmt3: exactly the specified keys in order",
+   recs[:1])
+good, bad = fields(recs[0], index=0, offset=0, format=3, size=200, ip="0x401000",
+                   eventing_ip="0x400ffe", applicable_counters="0x1", tsc="0x123456789",
+                   addr="0x7f0000001000", aux="0x1", latency=7, instr_latency=None,
+                   level="L1", hit=True, remote=False, snoop="NONE", stlb_miss=False,
+                   locked=False, error=None)
+ok(good, "fmt3: record 0 fields", bad)
+good, bad = fields(recs[1], index=1, offset=200, level="L2", stlb_miss=True, latency=14)
+ok(good, "fmt3: record 1 L2 with STLB miss", bad)
+
+# 2. Nehalem fmt 1: no eventing IP/TSC, STLB/lock unknown, code 07 reserved except 06_2E.
+rc, recs, err = run(["--cpu", "06_1A"], legacy(1, dse=0x30 | 0x5) + legacy(1, dse=0x7))
+good, bad = fields(recs[0], format=1, size=176, eventing_ip=None, tsc=None, level="L3",
+                   snoop="HIT", stlb_miss=None, locked=None)
+ok(rc == 0 and good, "NHM fmt1: SDM meaning of 05, TLB/lock null", (rc, bad))
+good, bad = fields(recs[1], level="NA", snoop="NA", hit=None, aux="0x7", error=None)
+ok(good, "NHM 06_1A: code 07 reserved -> NA, raw kept", bad)
+rc, recs, err = run(["--cpu", "06_2e"], legacy(1, dse=0x7))
+ok(rc == 0 and fields(recs[0], level="L3", snoop="HITM")[0], "NHM 06_2E: code 07 HitM",
+   recs)
+
+# 3. Haswell fmt 2 and Skylake-X (PMEM) / Skylake client (L4) code 08.
+rc, recs, err = run(["--cpu", "06_3C"], legacy(2, dse=0xD))
+ok(rc == 0 and fields(recs[0], size=192, tsc=None, eventing_ip="0x400ffe", level="RAM",
+                      remote=True, snoop="MISS")[0], "HSW fmt2: remote DRAM", recs)
+rc, recs, err = run(["--cpu", "06_55"], legacy(3, dse=0x8))
+ok(fields(recs[0], level="PMEM")[0], "SKX: 08 is PMEM", recs)
+rc, recs, err = run(["--cpu", "06_4E"], legacy(3, dse=0x8))
+ok(fields(recs[0], level="L4")[0], "SKL client: 08 is L4", recs)
+
+# 4. Alder Lake adaptive: split latency word on P, Gracemont bit order on E.
+lat = (0x1f4 << 32) | 0x2a
+data = adaptive(grp=3, aux=0x3, lat=lat) + adaptive(grp=1, aux=0x10 | 0x5, lat=lat)
+rc, recs, err = run(["--cpu", "06_97"], data)
+good, bad = fields(recs[0], format=4, size=208, ip="0x401004", eventing_ip="0x401000",
+                   applicable_counters="0x2", tsc="0xabc", addr="0x7f00", latency=500,
+                   instr_latency=42, level="L2", error=None)
+ok(rc == 0 and good, "ADL P adaptive: GPR ip, eventing ip, split latency", (rc, bad))
+ok(fields(recs[1], ip=None, size=64, level="L3", snoop="MISS", stlb_miss=True)[0],
+   "ADL P: Table A 05 + STLB bit 4", recs[1])
+rc, recs, err = run(["--cpu", "06_97", "--core", "e"], data)
+ok(fields(recs[1], level="L3", snoop="HIT", locked=True, stlb_miss=False)[0],
+   "ADL E (Gracemont): 05 snoop Hit, bit 4 = locked", recs[1])
+
+# 5. Ice Lake adaptive: no split word; Lunar Lake default fmt 6 with Table B.
+rc, recs, err = run(["--cpu", "06_7E"], adaptive(lat=lat))
+ok(fields(recs[0], latency=0x2a, instr_latency=None)[0], "ICL: latency = bits 31:0", recs)
+rc, recs, err = run(["--cpu", "06_BD"], adaptive(aux=0x11 | 0x400) + adaptive(aux=0x9))
+ok(rc == 0 and fields(recs[0], format=6, level="RAM", stlb_miss=True, locked=False)[0] and
+   fields(recs[1], level="NA", aux="0x9")[0], "LNL P: Table B 0x11 RAM, 0x09 reserved",
+   recs)
+rc, recs, err = run(["--cpu", "06_BD", "--core", "e"], adaptive(aux=0x7 | 0x40))
+ok(fields(recs[0], level="L3", snoop="FWD", stlb_miss=True)[0], "LNL E (Skymont): cmt 07 Fwd",
+   recs)
+
+# 6. Store events: SNB precise store, HSW DataLA.
+rc, recs, err = run(["--cpu", "06_2A", "--event", "store"], legacy(1, dse=0x20, lat=0))
+ok(fields(recs[0], level="L1", hit=False, locked=True, stlb_miss=False)[0],
+   "SNB precise store: L1 miss, locked", recs)
+rc, recs, err = run(["--cpu", "06_3F", "--event", "store"], legacy(2, dse=0x31, lat=0))
+ok(fields(recs[0], level="L1", hit=True, stlb_miss=None, locked=None)[0],
+   "HSW DataLA store: only bit 0", recs)
+
+# 7. stdin, --format override, empty input.
+p = subprocess.run([TOOL, "--cpu", "06_3C", "--format", "3", "-"], input=legacy(3),
+                   capture_output=True)
+ok(p.returncode == 0 and json.loads(p.stdout)["size"] == 200, "stdin with --format 3",
+   p.stdout + p.stderr)
+rc, recs, err = run(["--cpu", "06_3C"], b"")
+ok(rc == 0 and recs == [], "empty file: no records, exit 0", (rc, recs))
+
+# 8. Malformed records: exit 1, error set, the others still printed.
+rc, recs, err = run(["--cpu", "06_5E"], legacy(3) + legacy(3)[:150])
+ok(rc == 1 and len(recs) == 2 and recs[0]["error"] is None and recs[1]["error"],
+   "truncated legacy tail: exit 1", (rc, recs))
+rc, recs, err = run(["--cpu", "06_7E"], adaptive(size=96) + b"\0" * 32 + adaptive() +
+                    b"\0" * 64)
+ok(rc == 1 and len(recs) == 3 and "match" in recs[0]["error"] and recs[1]["error"] is None
+   and recs[1]["offset"] == 96 and "zero" in recs[2]["error"],
+   "size mismatch then good then zero size: exit 1", (rc, recs))
+rc, recs, err = run(["--cpu", "06_7E"], adaptive(size=500))
+ok(rc == 1 and len(recs) == 1 and "past the end" in recs[0]["error"],
+   "adaptive size past buffer end", recs)
+rc, recs, err = run(["--cpu", "06_7E"], adaptive(grp=0x11))
+ok(rc == 1 and "format_group" in recs[0]["error"], "fmt4 with counter-group bit", recs)
+
+# 9. Bad arguments: exit 2 with one line on stderr.
+rec = legacy(3)
+for name, args, data in [
+        ("no --cpu", [], rec), ("unknown model", ["--cpu", "06_99"], rec),
+        ("bad cpu syntax", ["--cpu", "063C"], rec), ("bad --core", ["--cpu", "06_97", "--core", "x"], rec),
+        ("E core on non-hybrid", ["--cpu", "06_3C", "--core", "e"], rec),
+        ("format 16", ["--cpu", "06_3C", "--format", "16"], rec),
+        ("format 7", ["--cpu", "06_3C", "--format", "7"], rec),
+        ("arch PEBS default (PTL)", ["--cpu", "06_CC"], rec),
+        ("bad --event", ["--cpu", "06_3C", "--event", "foo"], rec),
+        ("unknown option", ["--cpu", "06_3C", "--bogus"], rec),
+        ("missing value", ["--cpu"], None), ("no file", ["--cpu", "06_3C"], None),
+        ("missing file", ["--cpu", "06_3C", os.path.join(tmp, "nope")], None)]:
+    rc, recs, err = run(args, data)
+    ok(rc == 2 and recs == [] and len(err.strip().splitlines()) == 1,
+       "bad arguments: %s -> exit 2" % name, (rc, err))
+
+print("1..%d" % n)
+sys.exit(1 if failed else 0)
