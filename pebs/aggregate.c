@@ -8,13 +8,10 @@
 
 #include <string.h>
 
+/* Highest set bit of v != 0 (one BSR/LZCNT instruction; no libgcc call on x86-64). */
 static unsigned msb64(uint64_t v)
 {
-	unsigned m = 0;
-
-	while (v >>= 1)
-		m++;
-	return m;
+	return 63u - (unsigned)__builtin_clzll(v);
 }
 
 unsigned pebs_agg_bucket(uint64_t v)
@@ -150,7 +147,7 @@ void pebs_agg_log2(const struct pebs_agg_level *l, uint64_t out[PEBS_AGG_LOG2_BU
 		out[k] = 0;
 	for (unsigned i = 0; i < PEBS_AGG_BUCKETS; i++) {
 		uint64_t lo = pebs_agg_bucket_lo(i);
-		unsigned k = lo ? msb64(lo) : 0;
+		unsigned k = lo > 1 ? msb64(lo) : 0;
 
 		out[k < PEBS_AGG_LOG2_BUCKETS ? k : PEBS_AGG_LOG2_BUCKETS - 1] += l->hist[i];
 	}

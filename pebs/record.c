@@ -176,10 +176,17 @@ bool pebs_walk_next(struct pebs_walker *w, struct pebs_record *r)
 		return false;
 	avail = w->len - w->off;
 	p = w->buf + w->off;
-	memset(r, 0, sizeof(*r));
+	/* field by field: cheaper than a memset (rep stos) of the whole record per step */
 	r->index = w->index++;
 	r->offset = (uint32_t)w->off;
+	r->size = 0;
 	r->format = w->format;
+	r->err = 0;
+	r->retire_latency = 0;
+	r->valid = 0;
+	r->format_group = 0;
+	r->ip = r->eventing_ip = r->applicable_counters = 0;
+	r->addr = r->aux = r->latency = r->instr_latency = r->tsc = r->tsx_tuning = 0;
 
 	if (!pebs_format_supported(w->format))
 		return finish(w, r, PEBS_REC_BAD_FORMAT, true);
