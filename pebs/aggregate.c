@@ -16,13 +16,7 @@ static unsigned msb64(uint64_t v)
 
 unsigned pebs_agg_bucket(uint64_t v)
 {
-	if (v < PEBS_AGG_EXACT)
-		return (unsigned)v;
-	unsigned m = msb64(v);
-
-	if (m > 31)
-		return PEBS_AGG_BUCKETS - 1;	/* saturate */
-	return PEBS_AGG_EXACT + (m - 5) * PEBS_AGG_SUB + (unsigned)((v >> (m - 4)) & 15);
+	return pebs_agg_bucket_of(v);
 }
 
 uint64_t pebs_agg_bucket_lo(unsigned i)
@@ -58,13 +52,7 @@ void pebs_agg_init(struct pebs_agg *a)
 
 void pebs_agg_add_latency(struct pebs_agg_level *l, uint64_t latency)
 {
-	l->count++;
-	l->sum += latency;
-	if (latency < l->min)
-		l->min = latency;
-	if (latency > l->max)
-		l->max = latency;
-	l->hist[pebs_agg_bucket(latency)]++;
+	pebs_agg_level_add(l, latency);
 }
 
 void pebs_agg_add(struct pebs_agg *a, const struct pebs_record *r, const struct pebs_dsrc *d)

@@ -53,6 +53,29 @@ uint64_t pebs_agg_mean(const struct pebs_agg_level *l);
 void pebs_agg_log2(const struct pebs_agg_level *l, uint64_t out[PEBS_AGG_LOG2_BUCKETS]);
 
 /* Bucket geometry (exposed for tests and printing). */
+static inline unsigned pebs_agg_bucket_of(uint64_t v)
+{
+	if (v < PEBS_AGG_EXACT)
+		return (unsigned)v;
+	unsigned m = 63u - (unsigned)__builtin_clzll(v);	/* BSR/LZCNT, no libgcc call */
+
+	if (m > 31)
+		return PEBS_AGG_BUCKETS - 1;	/* saturate */
+	return PEBS_AGG_EXACT + (m - 5) * PEBS_AGG_SUB + (unsigned)((v >> (m - 4)) & 15);
+}
+
+/* The per-sample update, inline for the buffer fast path (aggbuf.c). */
+static inline void pebs_agg_level_add(struct pebs_agg_level *l, uint64_t latency)
+{
+	l->count++;
+	l->sum += latency;
+	if (latency < l->min)
+		l->min = latency;
+	if (latency > l->max)
+		l->max = latency;
+	l->hist[pebs_agg_bucket_of(latency)]++;
+}
+
 unsigned pebs_agg_bucket(uint64_t v);
 uint64_t pebs_agg_bucket_lo(unsigned i);
 uint64_t pebs_agg_bucket_width(unsigned i);

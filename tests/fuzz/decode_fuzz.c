@@ -4,18 +4,23 @@
  * Input: byte 0 = record format (low 4 bits), byte 1 = model-table row, byte 2 = walk flags
  * and event kind, then the raw record buffer. Invariants checked beyond the sanitizers: the
  * walk terminates in a bounded number of steps, offsets strictly increase, and every
- * record reported OK lies inside the buffer.
+ * record reported OK lies inside the buffer, and the one-pass buffer aggregation
+ * (pebs/aggbuf.c) gives exactly the per-record aggregate.
  */
 #include <stddef.h>
 #include <stdint.h>
 
+#include "pebs/aggbuf.h"
 #include "pebs/aggregate.h"
+
+#include <string.h>
 #include "pebs/datasrc.h"
 #include "pebs/record.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
-static struct pebs_agg agg;
+static struct pebs_agg agg, agg2;
+static struct pebs_aggbuf_ctx ctx;
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
@@ -55,5 +60,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	for (unsigned i = 0; i < PEBS_LVL_COUNT; i++)
 		if (pebs_agg_percentile(&agg.lvl[i], 990) > agg.lvl[i].max && agg.lvl[i].count)
 			__builtin_trap();
+	if (pebs_aggbuf_init(&ctx, m, ev, fmt, flags))
+		__builtin_trap();
+	pebs_agg_init(&agg2);
+	if (pebs_aggbuf_add(&ctx, &agg2, buf, len) != steps || memcmp(&agg, &agg2, sizeof(agg)))
+		__builtin_trap();
 	return chars < 0;
 }
