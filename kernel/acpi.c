@@ -5,8 +5,34 @@
  */
 #include "kernel/acpi.h"
 #include "kernel/console.h"
+#include "kernel/fmt.h"
 
+#include <stdarg.h>
 #include <string.h>
+
+static bool log_off;
+
+void acpi_set_log(bool on)
+{
+	log_off = !on;
+}
+
+static void log_sink(void *ctx, const char *s, size_t n)
+{
+	(void)ctx;
+	console_write(s, n);
+}
+
+void acpi_log(const char *fmt, ...)
+{
+	va_list ap;
+
+	if (log_off)
+		return;
+	va_start(ap, fmt);
+	fmt_vformat(log_sink, NULL, fmt, ap);
+	va_end(ap);
+}
 
 uint8_t acpi_checksum(const void *p, size_t len)
 {
@@ -50,11 +76,11 @@ int acpi_rsdp_parse(struct acpi_info *ai, const void *rsdp, size_t len)
 	const uint8_t *r = rsdp;
 
 	if (!r || len < 20 || memcmp(r, "RSD PTR ", 8) != 0) {
-		kprintf("# acpi: no RSDP (missing or bad signature)\n");
+		acpi_log("# acpi: no RSDP (missing or bad signature)\n");
 		return -1;
 	}
 	if (acpi_checksum(r, 20) != 0) {
-		kprintf("# acpi: RSDP checksum bad\n");
+		acpi_log("# acpi: RSDP checksum bad\n");
 		return -1;
 	}
 	ai->rsdp_revision = r[15];
@@ -65,17 +91,17 @@ int acpi_rsdp_parse(struct acpi_info *ai, const void *rsdp, size_t len)
 	if (r[15] >= 2) {
 		uint32_t xlen = len >= 24 ? acpi_rd32(r + 20) : 0;
 		if (xlen < 36 || xlen > len) {
-			kprintf("# acpi: RSDP v2 length %u outside 36..%zu, using the RSDT\n",
+			acpi_log("# acpi: RSDP v2 length %u outside 36..%zu, using the RSDT\n",
 				xlen, len);
 		} else if (acpi_checksum(r, xlen) != 0) {
-			kprintf("# acpi: RSDP extended checksum bad, using the RSDT\n");
+			acpi_log("# acpi: RSDP extended checksum bad, using the RSDT\n");
 		} else if (acpi_rd64(r + 24) != 0) {
 			ai->xsdt = true;
 			ai->root_phys = acpi_rd64(r + 24);
 		}
 	}
 	if (ai->root_phys == 0) {
-		kprintf("# acpi: RSDP has no root table address\n");
+		acpi_log("# acpi: RSDP has no root table address\n");
 		return -1;
 	}
 	return 0;
@@ -89,28 +115,28 @@ const uint8_t *acpi_map_table(acpi_map_fn map, void *ctx, uint64_t phys, const c
 	uint32_t len;
 
 	if (!h) {
-		kprintf("# acpi: table at 0x%llx not mappable\n", (unsigned long long)phys);
+		acpi_log("# acpi: table at 0x%llx not mappable\n", (unsigned long long)phys);
 		return NULL;
 	}
 	if (sig && memcmp(h, sig, 4) != 0) {
-		kprintf("# acpi: table at 0x%llx: signature is not %.4s\n",
+		acpi_log("# acpi: table at 0x%llx: signature is not %.4s\n",
 			(unsigned long long)phys, sig);
 		return NULL;
 	}
 	len = acpi_rd32(h + 4);
 	if (len < ACPI_HDR_LEN || len > ACPI_MAX_TABLE_LEN) {
-		kprintf("# acpi: %.4s at 0x%llx: length %u invalid, ignored\n", (const char *)h,
+		acpi_log("# acpi: %.4s at 0x%llx: length %u invalid, ignored\n", (const char *)h,
 			(unsigned long long)phys, len);
 		return NULL;
 	}
 	t = map(ctx, phys, len);
 	if (!t) {
-		kprintf("# acpi: %.4s at 0x%llx: length %u runs past mappable memory, ignored\n",
+		acpi_log("# acpi: %.4s at 0x%llx: length %u runs past mappable memory, ignored\n",
 			(const char *)h, (unsigned long long)phys, len);
 		return NULL;
 	}
 	if (acpi_checksum(t, len) != 0) {
-		kprintf("# acpi: %.4s at 0x%llx: checksum bad, ignored\n", (const char *)t,
+		acpi_log("# acpi: %.4s at 0x%llx: checksum bad, ignored\n", (const char *)t,
 			(unsigned long long)phys);
 		return NULL;
 	}
@@ -143,7 +169,7 @@ static int walk_root(struct acpi_info *ai, acpi_map_fn map, void *ctx, bool xsdt
 			continue;
 		}
 		if (ai->ntables == ACPI_MAX_TABLES) {
-			kprintf("# acpi: more than %d tables, rest ignored\n", ACPI_MAX_TABLES);
+			acpi_log("# acpi: more than %d tables, rest ignored\n", ACPI_MAX_TABLES);
 			break;
 		}
 		struct acpi_table_ref *ref = &ai->table[ai->ntables++];
@@ -153,7 +179,7 @@ static int walk_root(struct acpi_info *ai, acpi_map_fn map, void *ctx, bool xsdt
 		ref->len = elen;
 	}
 	if ((len - ACPI_HDR_LEN) % esz)
-		kprintf("# acpi: %s length not a multiple of %u, tail ignored\n",
+		acpi_log("# acpi: %s length not a multiple of %u, tail ignored\n",
 			xsdt ? "XSDT" : "RSDT", esz);
 	return 0;
 }
@@ -186,10 +212,10 @@ int acpi_init(struct acpi_info *ai, const void *rsdp, size_t rsdp_len,
 		uint32_t rsdt = acpi_rd32(rp + 16);
 
 		if (!ai->xsdt || rsdt == 0 || walk_root(ai, map, ctx, false, rsdt) != 0) {
-			kprintf("# acpi: no usable root table\n");
+			acpi_log("# acpi: no usable root table\n");
 			return -1;
 		}
-		kprintf("# acpi: XSDT unusable, fell back to the RSDT\n");
+		acpi_log("# acpi: XSDT unusable, fell back to the RSDT\n");
 	}
 	ai->valid = true;
 
@@ -214,24 +240,29 @@ int acpi_init(struct acpi_info *ai, const void *rsdp, size_t rsdp_len,
 void acpi_print_summary(const struct acpi_info *ai)
 {
 	if (!ai->valid) {
-		kprintf("# acpi: none\n");
+		acpi_log("# acpi: none\n");
 		return;
 	}
-	kprintf("# acpi: rev %u oem %s %s at 0x%llx, %u tables (%u bad):", ai->rsdp_revision,
+	acpi_log("# acpi: rev %u oem %s %s at 0x%llx, %u tables (%u bad):", ai->rsdp_revision,
 		ai->oem_id, ai->xsdt ? "XSDT" : "RSDT", (unsigned long long)ai->root_phys,
 		ai->ntables, ai->nbad);
 	for (unsigned i = 0; i < ai->ntables; i++)
-		kprintf(" %s", ai->table[i].sig);
-	kprintf("\n");
+		acpi_log(" %s", ai->table[i].sig);
+	acpi_log("\n");
 	if (ai->have_madt)
-		kprintf("# acpi: MADT lapic 0x%llx%s, %u cpus (%u disabled), %u ioapic\n",
+		acpi_log("# acpi: MADT lapic 0x%llx%s, %u cpus (%u disabled), %u ioapic\n",
 			(unsigned long long)ai->madt.lapic_addr,
 			ai->madt.lapic_override ? " (override)" : "", ai->madt.ncpus,
 			ai->madt.ncpus_disabled, ai->madt.nioapic);
 	if (ai->have_hpet)
-		kprintf("# acpi: HPET at 0x%llx\n", (unsigned long long)ai->hpet.base);
+		acpi_log("# acpi: HPET at 0x%llx\n", (unsigned long long)ai->hpet.base);
+	if (ai->have_fadt)
+		acpi_log("# acpi: FADT rev %u%s, reset %s, S5 %s (SLP_TYPa %u)\n",
+			 ai->fadt.revision, ai->fadt.hw_reduced ? " HW-reduced" : "",
+			 ai->fadt.reset_supported ? "register" : "none",
+			 ai->s5.found ? "found" : "not found", ai->s5.slp_typa);
 	if (ai->have_spcr)
-		kprintf("# acpi: SPCR type 0x%02x %s 0x%llx width %u baud %u%s%s\n",
+		acpi_log("# acpi: SPCR type 0x%02x %s 0x%llx width %u baud %u%s%s\n",
 			ai->spcr.iface_type, ai->spcr.mmio ? "mmio" : "io",
 			(unsigned long long)ai->spcr.base, ai->spcr.reg_width, ai->spcr.baud,
 			ai->spcr.usable ? "" : ", unusable: ",

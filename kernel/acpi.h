@@ -176,6 +176,10 @@ int acpi_parse_fadt(const uint8_t *t, uint32_t len, struct acpi_fadt *f);
 /* Scan DSDT AML bytes (after the header) for Name(_S5, Package(){a, b, ...}). */
 int acpi_scan_s5(const uint8_t *t, uint32_t len, struct acpi_s5 *s5);
 
+/* Messages about bad tables go to the console unless turned off (for a quiet first parse). */
+void acpi_set_log(bool on);
+void acpi_log(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
 /* A short summary (one or two "# acpi: ..." lines) on the console. */
 void acpi_print_summary(const struct acpi_info *ai);
 

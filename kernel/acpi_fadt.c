@@ -28,7 +28,7 @@ int acpi_parse_fadt(const uint8_t *t, uint32_t len, struct acpi_fadt *f)
 
 	memset(f, 0, sizeof(*f));
 	if (len < 116) {	/* ACPI 1.0 FADT length */
-		kprintf("# acpi: FADT length %u < 116, ignored\n", len);
+		acpi_log("# acpi: FADT length %u < 116, ignored\n", len);
 		return -1;
 	}
 	f->revision = t[8];

@@ -59,7 +59,7 @@ int acpi_parse_madt(const uint8_t *t, uint32_t len, struct acpi_madt *m)
 
 	memset(m, 0, sizeof(*m));
 	if (len < 44) {
-		kprintf("# acpi: MADT length %u < 44, ignored\n", len);
+		acpi_log("# acpi: MADT length %u < 44, ignored\n", len);
 		return -1;
 	}
 	m->lapic_addr = acpi_rd32(t + 36);
@@ -69,12 +69,12 @@ int acpi_parse_madt(const uint8_t *t, uint32_t len, struct acpi_madt *m)
 		const uint8_t *e = t + off;
 
 		if (elen < 2 || off + elen > len) {
-			kprintf("# acpi: MADT entry type %u at offset %u has length %u "
+			acpi_log("# acpi: MADT entry type %u at offset %u has length %u "
 				"(table %u): rest ignored\n", type, off, elen, len);
 			break;
 		}
 		if (elen < min_len(type)) {
-			kprintf("# acpi: MADT entry type %u too short (%u), skipped\n", type, elen);
+			acpi_log("# acpi: MADT entry type %u too short (%u), skipped\n", type, elen);
 			off += elen;
 			continue;
 		}
@@ -98,7 +98,7 @@ int acpi_parse_madt(const uint8_t *t, uint32_t len, struct acpi_madt *m)
 		off += elen;
 	}
 	if (m->ncpus_dropped)
-		kprintf("# acpi: MADT lists more than %d processors, %u not recorded\n",
+		acpi_log("# acpi: MADT lists more than %d processors, %u not recorded\n",
 			ACPI_MAX_CPUS, m->ncpus_dropped);
 	return 0;
 }

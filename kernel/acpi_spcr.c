@@ -49,7 +49,7 @@ int acpi_parse_spcr(const uint8_t *t, uint32_t len, struct acpi_spcr *s)
 
 	memset(s, 0, sizeof(*s));
 	if (len < 80) {
-		kprintf("# acpi: SPCR length %u < 80, ignored\n", len);
+		acpi_log("# acpi: SPCR length %u < 80, ignored\n", len);
 		return -1;
 	}
 	s->revision = t[8];
@@ -102,12 +102,12 @@ int acpi_parse_hpet(const uint8_t *t, uint32_t len, struct acpi_hpet *h)
 
 	memset(h, 0, sizeof(*h));
 	if (len < 56) {
-		kprintf("# acpi: HPET length %u < 56, ignored\n", len);
+		acpi_log("# acpi: HPET length %u < 56, ignored\n", len);
 		return -1;
 	}
 	acpi_rd_gas(t + 40, &g);
 	if (g.space_id != ACPI_AS_MEMORY || g.address == 0) {
-		kprintf("# acpi: HPET base not in memory space, ignored\n");
+		acpi_log("# acpi: HPET base not in memory space, ignored\n");
 		return -1;
 	}
 	h->block_id = acpi_rd32(t + 36);

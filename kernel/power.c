@@ -1,8 +1,7 @@
 /*
- * power.c: reboot and soft-off without an AML interpreter (see power.h). Port I/O is byte
- * wide (kernel/hw.h): PM1x_CNT.SLP_TYP (bits 12:10) and SLP_EN (bit 13) both sit in the
- * control register's high byte, so S5 is one byte write to PM1x_CNT + 1 (I/O space only);
- * SCI_EN (bit 0) is read from the low byte. ACPI 6.5 §4.8.3.2.1 (PM1 control bits).
+ * power.c: reboot and soft-off without an AML interpreter (see power.h). S5 is a 16-bit
+ * read-modify-write of PM1x_CNT: SLP_TYP (bits 12:10) and SLP_EN (bit 13), keeping the other
+ * bits; SCI_EN is bit 0 (ACPI 6.5 §4.8.3.2.1). PM1 blocks in I/O space only.
  */
 #include "kernel/power.h"
 #include "kernel/hw.h"
@@ -14,7 +13,8 @@
 #define KBC_RESET   0xfe	/* pulse the reset line */
 #define PCI_RST_CNT 0xcf9
 #define PM1_SCI_EN  0x01
-#define PM1_SLP_EN_HI 0x20	/* SLP_EN (bit 13) within the high byte */
+#define PM1_SLP_TYP   (7u << 10)
+#define PM1_SLP_EN    (1u << 13)
 #define SLPCTL_SLP_EN 0x20	/* SLEEP_CONTROL_REG: SLP_TYP bits 4:2, SLP_EN bit 5 */
 
 bool end_action_parse(const char *val, enum end_action *a)
@@ -72,6 +72,13 @@ void power_reboot(const struct acpi_info *ai)
 	delay_us(100000);
 }
 
+static void pm1_sleep(uint16_t port, uint8_t slp_typ)
+{
+	uint16_t v = inw(port) & (uint16_t)~(PM1_SLP_TYP | PM1_SLP_EN);
+
+	outw(port, (uint16_t)(v | ((slp_typ & 7u) << 10) | PM1_SLP_EN));
+}
+
 static bool pm1_io(const struct acpi_gas *g)
 {
 	return g->space_id == ACPI_AS_IO && g->address && g->address < 0xffff;
@@ -110,10 +117,9 @@ void power_off(const struct acpi_info *ai, const char **why)
 		for (unsigned i = 0; i < 300 && !(inb((uint16_t)f->pm1a_cnt.address) & PM1_SCI_EN); i++)
 			delay_us(1000);
 	}
-	outb((uint16_t)(f->pm1a_cnt.address + 1), (uint8_t)((ai->s5.slp_typa << 2) | PM1_SLP_EN_HI));
 	if (pm1_io(&f->pm1b_cnt))
-		outb((uint16_t)(f->pm1b_cnt.address + 1),
-		     (uint8_t)((ai->s5.slp_typb << 2) | PM1_SLP_EN_HI));
+		pm1_sleep((uint16_t)f->pm1b_cnt.address, ai->s5.slp_typb);
+	pm1_sleep((uint16_t)f->pm1a_cnt.address, ai->s5.slp_typa);
 	delay_us(100000);
 	*why = "PM1 control write did not power off";
 }
