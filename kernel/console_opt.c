@@ -9,6 +9,7 @@
 #include <string.h>
 
 static const uint16_t com_base[4] = { 0x3f8, 0x2f8, 0x3e8, 0x2e8 };
+static const char *const com_names[4] = { "COM1", "COM2", "COM3", "COM4" };
 
 /* ",baud" or "" at s; baud must divide 115200 (1.8432 MHz / 16) evenly. */
 static bool parse_baud(const char *s, uint32_t *baud)
@@ -128,9 +129,12 @@ unsigned uart_candidates(const uint16_t *bda, const struct acpi_spcr *spcr,
 				.space = sp, .base = spcr->base, .reg_width = spcr->reg_width,
 				.baud = spcr->baud, .clock = spcr->uart_clock, .source = "SPCR" };
 	}
-	if (n < max && !listed(out, n, UART_IO, com_base[0]))
-		out[n++] = (struct uart_cfg){ .space = UART_IO, .base = com_base[0],
-					      .reg_width = 1, .baud = UART_DEFAULT_BAUD,
-					      .source = "COM1" };
+	/* then the legacy ports, COM1 first: UEFI keeps no BDA, and without SPCR a COM2
+	 * serial-over-LAN port would otherwise never be found; absent ones fail the probe */
+	for (unsigned i = 0; i < 4 && n < max; i++)
+		if (!listed(out, n, UART_IO, com_base[i]))
+			out[n++] = (struct uart_cfg){ .space = UART_IO, .base = com_base[i],
+						      .reg_width = 1, .baud = UART_DEFAULT_BAUD,
+						      .source = com_names[i] };
 	return n;
 }

@@ -30,6 +30,20 @@ static struct console_backend fb_be;
 static const char *fb_note = "none";
 static enum end_action end_action;
 
+/* Output from console setup until the framebuffer starts (the KTAP header), replayed onto
+ * the screen so that it shows the run from its first line. */
+static char early[4096];
+static size_t early_len;
+static bool early_on;
+static struct console_backend early_be;
+
+static void early_write(struct console_backend *be, const char *s, size_t n)
+{
+	(void)be;
+	for (size_t i = 0; early_on && i < n && early_len < sizeof(early); i++)
+		early[early_len++] = s[i];
+}
+
 /* Early page tables identity-map [0, 4 GiB) (page 0 only until mm_init): tables above
  * 4 GiB are out of reach here. */
 static const void *map_low(void *ctx, uint64_t phys, uint64_t len)
@@ -59,6 +73,9 @@ bool platform_console_setup(const struct mb2_info *bi, const struct cmdline *cl,
 	unsigned n;
 
 	warn[0] = '\0';
+	early_be = (struct console_backend){ .name = "early", .write = early_write };
+	early_on = true;
+	console_register(&early_be);
 	/* ACPI is parsed quietly now and again, with its messages, by platform_print_header
 	 * (the KTAP header is not out yet). */
 	acpi_set_log(false);
@@ -154,6 +171,8 @@ static void start_fb(const struct mb2_info *bi)
 	};
 	if (fbcon_init(&fbc, &s, 0, &fb_note) != 0)
 		return;
+	early_on = false;
+	fbcon_write(&fbc, early, early_len);
 	fb_be = (struct console_backend){ .name = "fb", .write = fb_write };
 	console_register(&fb_be);
 	fb_on = true;
@@ -169,6 +188,7 @@ void platform_late_setup(const struct mb2_info *bi)
 		start_fb(bi);
 	else
 		fb_note = "off (console=)";
+	early_on = false;
 	run_set_end_hook(end_hook);
 }
 

@@ -2,7 +2,8 @@
  * uart.h: a 16550-family UART on I/O ports or memory-mapped registers (PC16550D data sheet
  * register map; MMIO register width/stride as the ACPI SPCR table describes it), plus the
  * console= option and the discovery order of user-needs §C.10-11: ports listed in the BIOS
- * Data Area (0x400, legacy BIOS only), then the ACPI SPCR port, then COM1. Every candidate
+ * Data Area (0x400, legacy BIOS only), then the ACPI SPCR port, then COM1 (and, last, the
+ * other legacy ports COM2-COM4, for UEFI machines with SOL on COM2 and no SPCR). Every candidate
  * is probed (scratch register, then loopback) before use; an absent one is skipped, and a
  * stuck one is dropped after bounded waits.
  */
@@ -16,7 +17,7 @@
 #include "kernel/console.h"
 
 #define UART_DEFAULT_BAUD 115200
-#define UART_MAX_PORTS    4	/* candidates tried; every one that answers is used */
+#define UART_MAX_PORTS    8	/* candidates tried; every one that answers is used */
 
 enum uart_space { UART_IO, UART_MMIO };
 
@@ -53,7 +54,7 @@ bool console_opt_parse(const char *val, struct console_choice *c, const char **e
 
 /*
  * Default candidates in order: BDA COM1..4 words (bda may be NULL: no BIOS Data Area, e.g.
- * UEFI), the SPCR port when usable, then COM1; duplicates removed. Returns the count.
+ * UEFI), the SPCR port when usable, then COM1..COM4; duplicates removed. Returns the count.
  */
 unsigned uart_candidates(const uint16_t *bda, const struct acpi_spcr *spcr,
 			 struct uart_cfg *out, unsigned max);

@@ -198,15 +198,19 @@ static void test_candidates(void **state)
 
 	(void)state;
 	n = uart_candidates(bda, &spcr, out, UART_MAX_PORTS);
-	assert_int_equal(n, 2);		/* SPCR and COM1 duplicate BDA entries */
+	assert_int_equal(n, 4);		/* SPCR, COM1, COM2 duplicate BDA entries */
 	assert_int_equal(out[0].base, 0x3f8);
 	assert_string_equal(out[0].source, "BDA");
 	assert_int_equal(out[1].base, 0x2f8);
+	assert_string_equal(out[1].source, "BDA");
+	assert_int_equal(out[2].base, 0x3e8);
+	assert_string_equal(out[2].source, "COM3");
+	assert_int_equal(out[3].base, 0x2e8);
 
 	spcr = (struct acpi_spcr){ .usable = true, .mmio = true, .base = 0xfe032000,
 				   .reg_width = 4, .baud = 115200, .uart_clock = 1843200 };
 	n = uart_candidates(NULL, &spcr, out, UART_MAX_PORTS);
-	assert_int_equal(n, 2);		/* no BDA (UEFI): SPCR, then COM1 */
+	assert_int_equal(n, 5);		/* no BDA (UEFI): SPCR, then COM1..4 */
 	assert_int_equal(out[0].space, UART_MMIO);
 	assert_int_equal(out[0].reg_width, 4);
 	assert_string_equal(out[0].source, "SPCR");
@@ -216,9 +220,11 @@ static void test_candidates(void **state)
 	bda[0] = 0xffff; bda[1] = 0x123; bda[2] = 0x2f8; bda[3] = 0x2f8;
 	spcr.usable = false;
 	n = uart_candidates(bda, &spcr, out, UART_MAX_PORTS);
-	assert_int_equal(n, 2);		/* junk skipped, duplicate skipped, then COM1 */
+	assert_int_equal(n, 4);		/* junk skipped, duplicate skipped, then COM1, 3, 4 */
 	assert_int_equal(out[0].base, 0x2f8);
 	assert_int_equal(out[1].base, 0x3f8);
+	assert_string_equal(out[1].source, "COM1");
+	assert_int_equal(out[2].base, 0x3e8);
 	assert_int_equal(uart_candidates(NULL, NULL, out, 1), 1);
 	assert_int_equal(uart_candidates(bda, NULL, out, 0), 0);
 }
