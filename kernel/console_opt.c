@@ -86,8 +86,7 @@ bool console_opt_parse(const char *val, struct console_choice *c, const char **e
 			return false;
 		}
 	} else {
-		*err = "expected ttyS0..3[,baud], uart,io,0xPORT[,baud], uart,mmio,0xADDR[,baud], "
-		       "fb, nofb or noserial";
+		*err = "want ttyS0-3[,baud], uart,io|mmio|mmio32,ADDR[,baud], fb, nofb, noserial";
 		return false;
 	}
 	if (!parse_baud(rest, &p.baud)) {

@@ -82,7 +82,7 @@ bool platform_console_setup(const struct mb2_info *bi, const struct cmdline *cl,
 	read_acpi(bi);
 	acpi_set_log(true);
 	if (!console_opt_parse(val, &choice, &err))
-		fmt_snprintf(warn, warn_len, "console=%s: %s; using discovery", val, err);
+		fmt_snprintf(warn, warn_len, "console=%s: %s", val, err);
 	if (!end_action_parse(cmdline_get(cl, "end"), &end_action) && !warn[0])
 		fmt_snprintf(warn, warn_len, "end=%s not understood: halting at the end",
 			     cmdline_get(cl, "end"));
