@@ -10,6 +10,7 @@ const struct ktest_desc ktest_table[] = {
 	{ "paging", test_paging, NEED_NONE, 2000, false, "page tables, page sizes, NX, RO" },
 	{ "exceptions", test_exceptions, NEED_NONE, 1000, false,
 	  "expected faults are caught with the right vector" },
+	{ "inject", test_inject, NEED_NONE, 2000, true, "fault injection (inject=...)" },
 };
 
 const unsigned ktest_count = sizeof(ktest_table) / sizeof(ktest_table[0]);
