@@ -26,6 +26,7 @@ static unsigned max_lvt;
 static struct apic_stats stats;
 static irq_handler_fn pmi_handler;
 static volatile bool pmi_rearmed;
+static volatile bool pmi_entry_vector = true;	/* outside a dispatch: per delivery mode */
 
 static void pic_mask_all(void)
 {
@@ -69,21 +70,38 @@ void apic_pmi_rearm(void)
 	if (mode == APIC_DISABLED)
 		return;
 	apic_write(APIC_LVTPC, apic_read(APIC_LVTPC) & ~APIC_LVT_MASKED);
-	if (pmi_mode == PMI_FIXED_VECTOR)
+	/* an entry through the vector (a fixed-mode PMI, or a self-IPI on APIC_VEC_PMI even
+	 * with pmi=nmi) is in service and needs the EOI; an NMI entry does not */
+	if (pmi_entry_vector)
 		apic_eoi();
 	pmi_rearmed = true;
 }
 
-static void pmi_dispatch(struct trap_frame *f)
+static void pmi_dispatch(struct trap_frame *f, bool via_vector)
 {
 	irq_handler_fn h = pmi_handler;
+	bool outer = pmi_entry_vector, outer_rearmed = pmi_rearmed;
 
 	stats.pmis++;
 	pmi_rearmed = false;
+	pmi_entry_vector = via_vector;
 	if (h)
 		h(f);
 	if (!pmi_rearmed)
 		apic_pmi_rearm();
+	/* an NMI may have nested in a vector entry: give the outer dispatch its state back */
+	pmi_entry_vector = outer;
+	pmi_rearmed = outer_rearmed;
+}
+
+static void pmi_vector_isr(struct trap_frame *f)
+{
+	pmi_dispatch(f, true);
+}
+
+static void pmi_nmi_hook(struct trap_frame *f)
+{
+	pmi_dispatch(f, false);
 }
 
 static uint32_t lvtpc_value(void)
@@ -148,11 +166,17 @@ bool apic_init(void)
 	const char *pmi = cmdline_get(&kcmdline, "pmi");
 
 	mode = APIC_DISABLED;
+	pmi_mode = PMI_FIXED_VECTOR;
+	pmi_entry_vector = true;
+	x2apic_locked = false;
+	memset(&stats, 0, sizeof(stats));
 	pic_mask_all();
 	if (!select_mode())
 		return false;
-	if (pmi && !strcmp(pmi, "nmi"))
+	if (pmi && !strcmp(pmi, "nmi")) {
 		pmi_mode = PMI_NMI;
+		pmi_entry_vector = false;
+	}
 	else if (pmi && strcmp(pmi, "vector"))
 		kprintf("# warning: pmi=%s: expected vector|nmi, using vector\n", pmi);
 
@@ -171,7 +195,7 @@ bool apic_init(void)
 
 	idt_set_handler(APIC_VEC_SPURIOUS, spurious_isr);
 	idt_set_handler(APIC_VEC_ERROR, error_isr);
-	idt_set_handler(APIC_VEC_PMI, pmi_dispatch);
+	idt_set_handler(APIC_VEC_PMI, pmi_vector_isr);
 	apic_timer_install();
 	apic_write(APIC_SPIV, APIC_SPIV_APIC_ENABLED | APIC_VEC_SPURIOUS);
 	apic_write(APIC_LVTERR, apic_lvt_pack(APIC_VEC_ERROR, APIC_DM_FIXED, false, 0));
@@ -182,7 +206,7 @@ bool apic_init(void)
 
 	if (max_lvt >= 4) {
 		if (pmi_mode == PMI_NMI)
-			idt_set_nmi_hook(pmi_dispatch);
+			idt_set_nmi_hook(pmi_nmi_hook);
 		apic_write(APIC_LVTPC, lvtpc_value());
 	}
 	apic_timer_calibrate();

@@ -70,6 +70,17 @@ void apic_watchdog_set_fatal(void (*fn)(void));
 #define APIC_WATCHDOG_TRY() \
 	(apic_watchdog_recover = true, __builtin_setjmp(apic_watchdog_jmp) == 0)
 
+/* Nesting (a test that checks the watchdog under the runner's watchdog): save the armed
+ * state and recovery point, use the watchdog, restore (re-arms what is left of the budget). */
+struct apic_watchdog_state {
+	void *jmp[5];
+	bool recover, armed;
+	uint64_t deadline;
+	uint32_t budget_ms;
+};
+void apic_watchdog_save(struct apic_watchdog_state *s);
+void apic_watchdog_restore(const struct apic_watchdog_state *s);
+
 /* Header lines: "# apic: ..." mode, id, LVTPC vector, timer calibration. */
 void apic_print_header(void);
 

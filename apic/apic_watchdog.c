@@ -13,6 +13,8 @@
 #include "kernel/console.h"
 #include "kernel/tsc.h"
 
+#include <string.h>
+
 void *apic_watchdog_jmp[5];
 volatile bool apic_watchdog_recover;
 
@@ -63,6 +65,27 @@ bool apic_watchdog_fired(void)
 void apic_watchdog_set_fatal(void (*fn)(void))
 {
 	fatal_fn = fn;
+}
+
+void apic_watchdog_save(struct apic_watchdog_state *s)
+{
+	memcpy(s->jmp, apic_watchdog_jmp, sizeof(s->jmp));
+	s->recover = apic_watchdog_recover;
+	s->armed = armed;
+	s->deadline = deadline;
+	s->budget_ms = budget_ms;
+}
+
+void apic_watchdog_restore(const struct apic_watchdog_state *s)
+{
+	apic_watchdog_disarm();
+	memcpy(apic_watchdog_jmp, s->jmp, sizeof(s->jmp));
+	apic_watchdog_recover = s->recover;
+	deadline = s->deadline;
+	budget_ms = s->budget_ms;
+	armed = s->armed;
+	if (armed)
+		program();	/* an expired budget fires at once */
 }
 
 void apic_watchdog_tick(struct trap_frame *f)

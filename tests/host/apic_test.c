@@ -297,6 +297,14 @@ static void test_pmi_nmi_delivery(void **state)
 	}
 	assert_int_equal(handler_calls, 2);
 	assert_int_equal(lm.eois, eois);	/* NMI delivery takes no EOI */
+	/* a self-IPI on the PMI vector with pmi=nmi still enters through the vector: EOI */
+	expect_masked = false;
+	apic_self_ipi(APIC_VEC_PMI);
+	assert_int_equal(lm_deliver(), APIC_VEC_PMI);
+	handlers[APIC_VEC_PMI](&f);
+	expect_masked = true;
+	assert_false(lm_isr_set(APIC_VEC_PMI));
+	assert_int_equal(lm.eois, eois + 1);
 	no_illegal_access();
 }
 
@@ -479,6 +487,39 @@ static void test_watchdog_recovers(void **state)
 	assert_false(apic_watchdog_fired());
 }
 
+static void test_watchdog_nested(void **state)
+{
+	struct apic_watchdog_state saved;
+	volatile int inner = 0;
+
+	(void)state;
+	assert_true(boot(XB, true, 0, ""));
+	apic_watchdog_recover = true;		/* the runner's recovery point ... */
+	apic_watchdog_jmp[0] = (void *)0x1;	/* ... stands in as a marker */
+	apic_watchdog_arm(1000);
+	apic_watchdog_save(&saved);
+	if (APIC_WATCHDOG_TRY()) {
+		apic_watchdog_arm(1);
+		spin_tsc(2000000);
+		fire_timer();
+		inner = 2;
+	} else {
+		inner = 1;
+	}
+	assert_int_equal(inner, 1);
+	assert_true(apic_watchdog_fired());
+	apic_watchdog_restore(&saved);
+	assert_true(apic_watchdog_recover);
+	assert_ptr_equal(apic_watchdog_jmp[0], (void *)0x1);
+	/* the outer budget is armed again with what is left of it (~1000 ms at 62.5 MHz) */
+	assert_false(apic_lvt_masked(lm.regs[APIC_LVTT >> 4]));
+	assert_in_range(lm.regs[APIC_TMICT >> 4], 55000000, 62600000);
+	fire_timer();				/* early tick: not an expiry */
+	assert_false(apic_watchdog_fired());
+	apic_watchdog_disarm();
+	apic_watchdog_recover = false;
+}
+
 static void test_watchdog_tsc_deadline(void **state)
 {
 	uint64_t t0;
@@ -544,6 +585,7 @@ int main(void)
 		cmocka_unit_test(test_calibration),
 		cmocka_unit_test(test_calibration_frozen_timer),
 		cmocka_unit_test(test_watchdog_recovers),
+		cmocka_unit_test(test_watchdog_nested),
 		cmocka_unit_test(test_watchdog_tsc_deadline),
 		cmocka_unit_test(test_watchdog_fatal_path),
 	};
