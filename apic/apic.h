@@ -47,34 +47,23 @@ void apic_self_ipi(uint8_t vector);
 uint64_t apic_timer_hz(void);
 /*
  * Per-test watchdog (apic/apic_watchdog.c). Arm it with a test's budget; on expiry the
- * timer interrupt prints "# watchdog: ..." and, when the runner set a recovery point with
- * APIC_WATCHDOG_TRY, unwinds to it (the test is reported "# TIMEOUT"); without one it ends
- * the run through apic_watchdog_set_fatal's function. A hang with interrupts off cannot be
- * caught by a maskable timer: that limitation is printed with the expiry-less report.
+ * timer interrupt prints "# watchdog: ..." and calls the recovery function (interrupts off,
+ * EOI done), which abandons the test and must not return (the runner jumps back to its
+ * recovery point: kernel/jump.h). Without one, or if it returns, the run ends through
+ * run_fatal with a clear line. A hang with interrupts off is out of a maskable timer's
+ * reach: such a hang is not caught (there is no NMI watchdog without a PMU).
  */
 void apic_watchdog_arm(uint32_t ms);
 void apic_watchdog_disarm(void);
-/* __builtin_setjmp buffer the expiry handler unwinds to (valid while apic_watchdog_recover). */
-extern void *apic_watchdog_jmp[5];
-extern volatile bool apic_watchdog_recover;
-/* True once when a test overran: the runner reads and clears it after APIC_WATCHDOG_TRY. */
+void apic_watchdog_set_recovery(void (*fn)(void));
+/* True once when a test overran: read-and-clear. */
 bool apic_watchdog_fired(void);
-/* Called when the watchdog expires with no recovery point (ends the run; must not return). */
-void apic_watchdog_set_fatal(void (*fn)(void));
-/*
- * Runner usage (the setjmp must live in the runner's own frame, hence a macro):
- *	if (APIC_WATCHDOG_TRY()) { apic_watchdog_arm(ms); r = fn(t); apic_watchdog_disarm(); }
- *	else r = timeout;      // interrupts are re-enabled, the test's stack abandoned
- *	apic_watchdog_recover = false;
- */
-#define APIC_WATCHDOG_TRY() \
-	(apic_watchdog_recover = true, __builtin_setjmp(apic_watchdog_jmp) == 0)
 
 /* Nesting (a test that checks the watchdog under the runner's watchdog): save the armed
- * state and recovery point, use the watchdog, restore (re-arms what is left of the budget). */
+ * state and recovery function, use the watchdog, restore (re-arms what is left). */
 struct apic_watchdog_state {
-	void *jmp[5];
-	bool recover, armed;
+	void (*recovery)(void);
+	bool armed;
 	uint64_t deadline;
 	uint32_t budget_ms;
 };

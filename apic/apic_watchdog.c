@@ -2,26 +2,22 @@
  * apic_watchdog.c: the per-test watchdog on the local APIC timer (SDM Vol. 3A 11.5.4; TSC-
  * deadline mode 11.5.4.1 where CPUID.1:ECX[24] has it, else one-shot). The deadline is kept
  * in TSC ticks; a one-shot count clamped at 2^32 simply re-arms for the rest. On expiry the
- * interrupt prints why and unwinds to the runner's APIC_WATCHDOG_TRY point (__builtin_longjmp:
- * timer handlers run on the interrupted stack, so the runner's frame is still below it), or
- * ends the run through the fatal function. Needs interrupts enabled in the test: a hang with
- * IF=0 is out of a maskable timer's reach (a limitation the runner documents).
+ * interrupt prints why and calls the runner's recovery function, which jumps back to the
+ * runner (timer handlers run on the interrupted stack, so the runner's frame is still there);
+ * without one the run ends through run_fatal. A hang with IF=0 is out of a maskable timer's
+ * reach.
  */
 #include "apic/apic.h"
 #include "apic/apic_enc.h"
 #include "apic/apic_timer.h"
 #include "kernel/console.h"
+#include "kernel/exit.h"
 #include "kernel/tsc.h"
-
-#include <string.h>
-
-void *apic_watchdog_jmp[5];
-volatile bool apic_watchdog_recover;
 
 static volatile bool armed, fired;
 static uint64_t deadline;
 static uint32_t budget_ms;
-static void (*fatal_fn)(void);
+static void (*recovery)(void);
 
 static void program(void)
 {
@@ -54,6 +50,11 @@ void apic_watchdog_disarm(void)
 	apic_timer_stop();
 }
 
+void apic_watchdog_set_recovery(void (*fn)(void))
+{
+	recovery = fn;
+}
+
 bool apic_watchdog_fired(void)
 {
 	bool f = fired;
@@ -62,15 +63,9 @@ bool apic_watchdog_fired(void)
 	return f;
 }
 
-void apic_watchdog_set_fatal(void (*fn)(void))
-{
-	fatal_fn = fn;
-}
-
 void apic_watchdog_save(struct apic_watchdog_state *s)
 {
-	memcpy(s->jmp, apic_watchdog_jmp, sizeof(s->jmp));
-	s->recover = apic_watchdog_recover;
+	s->recovery = recovery;
 	s->armed = armed;
 	s->deadline = deadline;
 	s->budget_ms = budget_ms;
@@ -79,8 +74,7 @@ void apic_watchdog_save(struct apic_watchdog_state *s)
 void apic_watchdog_restore(const struct apic_watchdog_state *s)
 {
 	apic_watchdog_disarm();
-	memcpy(apic_watchdog_jmp, s->jmp, sizeof(s->jmp));
-	apic_watchdog_recover = s->recover;
+	recovery = s->recovery;
 	deadline = s->deadline;
 	budget_ms = s->budget_ms;
 	armed = s->armed;
@@ -90,6 +84,8 @@ void apic_watchdog_restore(const struct apic_watchdog_state *s)
 
 void apic_watchdog_tick(struct trap_frame *f)
 {
+	void (*fn)(void) = recovery;
+
 	if (!armed)
 		return;		/* a late interrupt after disarm */
 	if (rdtsc() < deadline) {
@@ -98,17 +94,11 @@ void apic_watchdog_tick(struct trap_frame *f)
 	}
 	armed = false;
 	fired = true;
-	kprintf("\n# watchdog: test overran its %u ms budget (interrupted at RIP 0x%llx)\n",
+	kprintf("# watchdog: test overran its %u ms budget (interrupted at RIP 0x%llx)\n",
 		budget_ms, (unsigned long long)f->rip);
-	if (apic_watchdog_recover) {
-		apic_watchdog_recover = false;
-		__builtin_longjmp(apic_watchdog_jmp, 1);
+	if (fn) {
+		recovery = NULL;
+		fn();
 	}
-	kprintf("# watchdog: no recovery point: ending the run\n");
-	if (fatal_fn)
-		fatal_fn();
-	kprintf("# watchdog: no exit path: halted\n");
-	irq_disable();
-	for (;;)
-		;
+	run_fatal("watchdog: a test overran its budget and could not be abandoned");
 }

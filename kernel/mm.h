@@ -39,11 +39,4 @@ void *mm_map_mmio(uint64_t pa, uint64_t bytes);
 /* Page size actually used for the mapping of `va` (walks the live tables); -1 if unmapped. */
 int mm_page_size_of(uint64_t va);
 
-/*
- * Device memory (e.g. the xAPIC page at 0xFEE00000): identity-map `bytes` at physical `phys`
- * with 4 KiB pages, uncached (PCD|PWT, SDM Vol. 3A 11.12.3), NX. Returns the address, or NULL
- * (and says why) when it cannot. Mapping an already mapped range remaps it uncached.
- */
-void *mm_map_mmio(uint64_t phys, uint64_t bytes);
-
 #endif

@@ -14,7 +14,8 @@
 #include "kernel/cpu.h"
 #include "kernel/ktap.h"
 #include "kernel/tsc.h"
-#include "ktests/apic_tests.h"
+#include "kernel/jump.h"
+#include "ktests/tests.h"
 
 #define IRQ_WAIT_MS		100u	/* an interrupt that has not come by then never will */
 #define TIMER_TEST_HZ		1000u
@@ -189,7 +190,7 @@ static void check_error_vector(struct ktest *t)
 		apic_ops_faults()->count);
 }
 
-enum kt_result ktest_apic(struct ktest *t)
+enum kt_result test_apic(struct ktest *t)
 {
 	uint32_t lvt, want;
 	enum apic_mode m = apic_mode();
@@ -224,23 +225,33 @@ enum kt_result ktest_apic(struct ktest *t)
 /* ---- apic_watchdog: a hang the watchdog must catch ---- */
 #define WD_TEST_MS	50u
 
-enum kt_result ktest_apic_watchdog(struct ktest *t)
+static struct kjmp wd_jmp;	/* static: survives the jump back */
+
+static void wd_caught(void)
 {
-	struct apic_watchdog_state runner;
-	volatile uint64_t t0 = 0, caught_after = 0;
-	volatile bool hung_returned = false;
-	uint64_t fl;
+	kjmp_long(&wd_jmp, 1);
+}
+
+enum kt_result test_apic_watchdog(struct ktest *t)
+{
+	static struct apic_watchdog_state runner;
+	static uint64_t t0, caught_after;
+	static bool hung_returned;
+	static uint64_t fl;
 
 	if (!apic_timer_hz() && !apic_timer_calib()->tsc_deadline)
 		return kt_skip(t, "no calibrated APIC timer");
 	fl = irq_save();
+	hung_returned = false;
+	caught_after = 0;
 	apic_watchdog_save(&runner);
-	if (APIC_WATCHDOG_TRY()) {
+	if (kjmp_set(&wd_jmp) == 0) {
+		apic_watchdog_set_recovery(wd_caught);
 		t0 = rdtsc();
 		apic_watchdog_arm(WD_TEST_MS);
 		irq_enable();
-		for (;;)	/* the deliberate hang */
-			__asm__ volatile("pause");
+		for (volatile int spin = 1; spin;)	/* the deliberate hang */
+			;
 		hung_returned = true;
 	} else {
 		caught_after = rdtsc() - t0;

@@ -7,5 +7,7 @@
 enum kt_result test_boot(struct ktest *t);
 enum kt_result test_paging(struct ktest *t);
 enum kt_result test_exceptions(struct ktest *t);
+enum kt_result test_apic(struct ktest *t);
+enum kt_result test_apic_watchdog(struct ktest *t);
 
 #endif

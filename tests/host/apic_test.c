@@ -453,14 +453,32 @@ static void spin_tsc(uint64_t ticks)
 		;
 }
 
+/* The runner's side: a recovery function that jumps back (kjmp_long in the kernel), and
+ * run_fatal (kernel/exit.h) for an expiry nobody can recover from. */
+static jmp_buf runner_jmp;
+static const char *fatal_why;
+
+static void runner_recovery(void)
+{
+	longjmp(runner_jmp, 1);
+}
+
+void run_fatal(const char *why)
+{
+	fatal_why = why;
+	longjmp(runner_jmp, 2);
+}
+
 static void test_watchdog_recovers(void **state)
 {
-	volatile int body = 0, recovered = 0;
+	volatile int body = 0, jumped = 0;
 	uint32_t count;
 
 	(void)state;
 	assert_true(boot(XB, true, 0, ""));
-	if (APIC_WATCHDOG_TRY()) {
+	jumped = setjmp(runner_jmp);
+	if (!jumped) {
+		apic_watchdog_set_recovery(runner_recovery);
 		apic_watchdog_arm(2);	/* 2 "ms" = 2e6 TSC ticks */
 		count = lm.regs[APIC_TMICT >> 4];
 		assert_in_range(count, 120000, 125100);	/* 62.5 MHz x 2 ms */
@@ -469,14 +487,11 @@ static void test_watchdog_recovers(void **state)
 		assert_false(apic_watchdog_fired());
 		body = 1;
 		spin_tsc(3000000);
-		fire_timer();		/* unwinds to APIC_WATCHDOG_TRY */
+		fire_timer();		/* calls the recovery function */
 		body = 2;
-	} else {
-		recovered = 1;
 	}
-	apic_watchdog_recover = false;
 	assert_int_equal(body, 1);
-	assert_int_equal(recovered, 1);
+	assert_int_equal(jumped, 1);
 	assert_true(apic_watchdog_fired());
 	assert_false(apic_watchdog_fired());	/* read-and-clear */
 	assert_non_null(strstr(stub_console_text(), "overran its 2 ms budget"));
@@ -485,39 +500,41 @@ static void test_watchdog_recovers(void **state)
 	apic_watchdog_disarm();
 	fire_timer();
 	assert_false(apic_watchdog_fired());
+	apic_watchdog_set_recovery(NULL);
+}
+
+static void inner_recovery(void)
+{
+	longjmp(runner_jmp, 3);
 }
 
 static void test_watchdog_nested(void **state)
 {
 	struct apic_watchdog_state saved;
-	volatile int inner = 0;
+	volatile int jumped;
 
 	(void)state;
 	assert_true(boot(XB, true, 0, ""));
-	apic_watchdog_recover = true;		/* the runner's recovery point ... */
-	apic_watchdog_jmp[0] = (void *)0x1;	/* ... stands in as a marker */
+	apic_watchdog_set_recovery(runner_recovery);	/* the runner's budget */
 	apic_watchdog_arm(1000);
 	apic_watchdog_save(&saved);
-	if (APIC_WATCHDOG_TRY()) {
+	jumped = setjmp(runner_jmp);
+	if (!jumped) {
+		apic_watchdog_set_recovery(inner_recovery);
 		apic_watchdog_arm(1);
 		spin_tsc(2000000);
 		fire_timer();
-		inner = 2;
-	} else {
-		inner = 1;
 	}
-	assert_int_equal(inner, 1);
+	assert_int_equal(jumped, 3);			/* the inner recovery ran */
 	assert_true(apic_watchdog_fired());
 	apic_watchdog_restore(&saved);
-	assert_true(apic_watchdog_recover);
-	assert_ptr_equal(apic_watchdog_jmp[0], (void *)0x1);
 	/* the outer budget is armed again with what is left of it (~1000 ms at 62.5 MHz) */
 	assert_false(apic_lvt_masked(lm.regs[APIC_LVTT >> 4]));
 	assert_in_range(lm.regs[APIC_TMICT >> 4], 55000000, 62600000);
 	fire_timer();				/* early tick: not an expiry */
 	assert_false(apic_watchdog_fired());
 	apic_watchdog_disarm();
-	apic_watchdog_recover = false;
+	apic_watchdog_set_recovery(NULL);
 }
 
 static void test_watchdog_tsc_deadline(void **state)
@@ -538,26 +555,24 @@ static void test_watchdog_tsc_deadline(void **state)
 	assert_true(apic_lvt_masked(lm.regs[APIC_LVTT >> 4]));
 }
 
-static jmp_buf fatal_jmp;
-static void fatal_exit(void)
-{
-	longjmp(fatal_jmp, 1);
-}
-
 static void test_watchdog_fatal_path(void **state)
 {
+	volatile int jumped;
+
 	(void)state;
 	assert_true(boot(XB, true, 0, ""));
-	apic_watchdog_set_fatal(fatal_exit);
-	apic_watchdog_recover = false;
-	if (!setjmp(fatal_jmp)) {
+	apic_watchdog_set_recovery(NULL);
+	fatal_why = NULL;
+	jumped = setjmp(runner_jmp);
+	if (!jumped) {
 		apic_watchdog_arm(1);
 		spin_tsc(2000000);
 		fire_timer();
 		fail_msg("the watchdog returned instead of ending the run");
 	}
-	assert_non_null(strstr(stub_console_text(), "no recovery point: ending the run"));
-	apic_watchdog_set_fatal(NULL);
+	assert_int_equal(jumped, 2);
+	assert_non_null(fatal_why);
+	assert_non_null(strstr(fatal_why, "watchdog"));
 }
 
 int main(void)
