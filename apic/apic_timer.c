@@ -115,6 +115,16 @@ bool apic_timer_periodic(uint64_t hz, irq_handler_fn tick)
 	return true;
 }
 
+bool apic_timer_oneshot_call(uint64_t us, irq_handler_fn fn)
+{
+	if (!calib.hz || apic_mode() == APIC_DISABLED)
+		return false;
+	apic_write(APIC_TMICT, 0);
+	tick_fn = fn;
+	apic_timer_oneshot_us(us);
+	return true;
+}
+
 void apic_timer_stop(void)
 {
 	if (apic_mode() == APIC_DISABLED)

@@ -35,6 +35,8 @@ void apic_timer_install(void);
 bool apic_timer_periodic(uint64_t hz, irq_handler_fn tick);
 void apic_timer_stop(void);
 
+/* One-shot after `us` calling fn(frame) from the interrupt (tests); false if not calibrated. */
+bool apic_timer_oneshot_call(uint64_t us, irq_handler_fn fn);
 /* One-shot after `us` (clamped to the 32-bit count): for the watchdog. */
 void apic_timer_oneshot_us(uint64_t us);
 /* Count one timer interrupt in apic_stats (apic.c). */

@@ -12,6 +12,8 @@ const struct ktest_desc ktest_table[] = {
 	  "expected faults are caught with the right vector" },
 	{ "apic", test_apic, NEED_APIC, 2000, false,
 	  "local APIC: mode, LVTPC, PMI-vector self-IPI re-arm, timer rate, error vector" },
+	{ "apic_hang", test_apic_hang, NEED_APIC, 300, true,
+	  "hangs on purpose: the runner must report it '# TIMEOUT' and go on" },
 	{ "apic_watchdog", test_apic_watchdog, NEED_APIC, 2000, true,
 	  "a deliberately hung test is caught by the APIC-timer watchdog" },
 };

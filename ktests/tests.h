@@ -9,5 +9,6 @@ enum kt_result test_paging(struct ktest *t);
 enum kt_result test_exceptions(struct ktest *t);
 enum kt_result test_apic(struct ktest *t);
 enum kt_result test_apic_watchdog(struct ktest *t);
+enum kt_result test_apic_hang(struct ktest *t);
 
 #endif
