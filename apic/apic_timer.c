@@ -1,6 +1,6 @@
 /*
  * apic_timer.c: the local APIC timer (SDM Vol. 3A 11.5.4): divide configuration, one-shot,
- * periodic and TSC-deadline modes (11.5.4.1) on APIC_VEC_TIMER, and its calibration against
+ * and TSC-deadline modes (11.5.4.1) on APIC_VEC_TIMER, and its calibration against
  * the TSC: the timer counts down from 0xffffffff while the TSC measures a fixed window;
  * APIC_CALIB_ROUNDS windows, median taken, spread kept for the header.
  */
@@ -99,20 +99,6 @@ const struct apic_calib *apic_timer_calib(void)
 uint64_t apic_timer_hz(void)
 {
 	return calib.hz;
-}
-
-bool apic_timer_periodic(uint64_t hz, irq_handler_fn tick)
-{
-	uint64_t count;
-
-	if (!calib.hz || !hz || apic_mode() == APIC_DISABLED)
-		return false;
-	apic_write(APIC_TMICT, 0);
-	tick_fn = tick;
-	lvtt(APIC_TIMER_PERIODIC, false);
-	count = calib.hz / hz;
-	apic_write(APIC_TMICT, count > 0xffffffffu ? 0xffffffffu : count ? (uint32_t)count : 1);
-	return true;
 }
 
 bool apic_timer_oneshot_call(uint64_t us, irq_handler_fn fn)

@@ -1,7 +1,7 @@
 /*
  * apic_timer.h: the local APIC timer (SDM Vol. 3A 11.5.4): calibration against the TSC,
- * one-shot / periodic / TSC-deadline programming on APIC_VEC_TIMER. The timer interrupt
- * serves either a test's tick function (apic_timer_periodic) or the watchdog.
+ * one-shot and TSC-deadline programming on APIC_VEC_TIMER. The timer interrupt serves
+ * either a test's callback (apic_timer_oneshot_call) or the watchdog.
  */
 #ifndef APIC_APIC_TIMER_H
 #define APIC_APIC_TIMER_H
@@ -30,9 +30,7 @@ const struct apic_calib *apic_timer_calib(void);
 /* Install the timer vector handler (apic_init). */
 void apic_timer_install(void);
 
-/* Periodic timer at `hz` calling tick(frame) from the interrupt; false if not calibrated.
- * apic_timer_stop masks it. The watchdog is unusable while a tick function runs. */
-bool apic_timer_periodic(uint64_t hz, irq_handler_fn tick);
+/* Mask the timer and stop it (all modes); drops a test's callback. */
 void apic_timer_stop(void);
 
 /* One-shot after `us` calling fn(frame) from the interrupt (tests); false if not calibrated. */
