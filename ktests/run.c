@@ -50,7 +50,9 @@ static enum kt_result run_one(struct ktest *t, char *why, unsigned whylen)
 		trap_set_recovery(&jmp);
 		apic_watchdog_set_recovery(watchdog_expired);
 		apic_watchdog_arm(t->desc->timeout_ms ? t->desc->timeout_ms : DEFAULT_TIMEOUT_MS);
+		irq_enable();	/* the watchdog is a maskable interrupt: tests run with IF=1 */
 		r = t->desc->fn(t);
+		irq_disable();
 	} else if (vec1 == WATCHDOG_JUMP) {
 		fmt_snprintf(why, whylen, "TIMEOUT");
 		r = KT_FAIL;
@@ -58,6 +60,7 @@ static enum kt_result run_one(struct ktest *t, char *why, unsigned whylen)
 		fmt_snprintf(why, whylen, "exception: %s", trap_name((unsigned)vec1 - 1));
 		r = KT_FAIL;
 	}
+	irq_disable();	/* also after a jump back from an exception or the watchdog */
 	apic_watchdog_disarm();
 	apic_watchdog_set_recovery(NULL);
 	trap_set_recovery(NULL);
