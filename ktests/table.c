@@ -16,6 +16,7 @@ const struct ktest_desc ktest_table[] = {
 	  "hangs on purpose: the runner must report it '# TIMEOUT' and go on" },
 	{ "apic_watchdog", test_apic_watchdog, NEED_APIC, 2000, true,
 	  "a deliberately hung test is caught by the APIC-timer watchdog" },
+	{ "inject", test_inject, NEED_NONE, 2000, true, "fault injection (inject=...)" },
 };
 
 const unsigned ktest_count = sizeof(ktest_table) / sizeof(ktest_table[0]);
