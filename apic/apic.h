@@ -39,8 +39,10 @@ enum pmi_delivery apic_pmi_delivery(void);
 void apic_pmi_rearm(void);
 uint32_t apic_lvtpc_read(void);
 
-/* Self-IPI on `vector`. */
+/* Self-IPI on `vector` (fixed delivery, "self" shorthand). */
 void apic_self_ipi(uint8_t vector);
+/* NMI to this CPU (physical destination = own id: the "self" shorthand is fixed-only). */
+void apic_self_nmi(void);
 
 /* Timer: calibrated against the TSC at apic_init; the per-test watchdog. */
 /* Rate the timer counts at after its divider (Hz); 0 when not calibrated. */

@@ -61,6 +61,29 @@ static bool wait_count(volatile unsigned *counter, unsigned want)
 	return true;
 }
 
+/* pmi=nmi: the NMI entry reaches the handler and unmasks LVTPC (no EOI: NMIs take none) */
+static void check_pmi_nmi(struct ktest *t, uint32_t lvtpc)
+{
+	unsigned before = pmi_calls;
+	bool ok[2] = { false, false };
+
+	if (apic_pmi_delivery() != PMI_NMI) {
+		kt_skip_sub(t, "pmi_nmi_handler_unmask", "pmi=vector (boot with pmi=nmi)");
+		return;
+	}
+	apic_set_pmi_handler(test_pmi_handler);
+	for (unsigned i = 0; i < 2; i++) {
+		apic_write(APIC_LVTPC, lvtpc | APIC_LVT_MASKED);
+		apic_self_nmi();
+		if (!wait_count(&pmi_calls, before + i + 1))
+			break;
+		ok[i] = pmi_saw_masked && !apic_lvt_masked(apic_lvtpc_read());
+	}
+	apic_set_pmi_handler(NULL);
+	apic_write(APIC_LVTPC, lvtpc);
+	kt_check(t, ok[0] && ok[1], "pmi_nmi_handler_unmask");
+}
+
 static void check_pmi_path(struct ktest *t)
 {
 	uint64_t best_in = UINT64_MAX, best_rt = UINT64_MAX;
@@ -101,6 +124,7 @@ static void check_pmi_path(struct ktest *t)
 			(unsigned long long)best_in, (unsigned long long)best_rt, PMI_ROUNDS);
 	else
 		kt_info(t, "only %u of %u PMI-vector self-IPIs arrived", pmi_calls, PMI_ROUNDS);
+	check_pmi_nmi(t, lvtpc);
 }
 
 /* ---- timer rate ---- */

@@ -156,6 +156,19 @@ static void test_self_ipi_x2apic(void **state)
 	assert_int_equal(lm_last_write(APIC_ICR2), -1);	/* no ICR2 in x2APIC */
 }
 
+static void test_self_nmi_icr(void **state)
+{
+	(void)state;
+	/* NMI (DM 100b) with level assert, physical destination = own id, no shorthand */
+	assert_true(env_boot(XB, true, 5, ""));
+	apic_self_nmi();
+	assert_int_equal(lm.last_icr, 0x0500000000004400ull);
+	assert_true(env_boot(XB, true, 0x105, "apic=x2apic"));
+	apic_self_nmi();
+	assert_int_equal(lm.last_icr, 0x0000010500004400ull);
+	env_no_illegal_access();
+}
+
 static void check_error_vector(const char *cl)
 {
 	struct trap_frame f = { .vector = APIC_VEC_ERROR };
@@ -224,6 +237,7 @@ int main(void)
 		cmocka_unit_test(test_pmi_nmi_delivery),
 		cmocka_unit_test(test_self_ipi_xapic),
 		cmocka_unit_test(test_self_ipi_x2apic),
+		cmocka_unit_test(test_self_nmi_icr),
 		cmocka_unit_test(test_error_vector_xapic),
 		cmocka_unit_test(test_error_vector_x2apic),
 		cmocka_unit_test(test_spurious_no_eoi),
