@@ -123,14 +123,17 @@ def main():
         wrapped.append(l.rstrip())
     if not screen:
         fail("nothing on the screen")
-    if screen[0] != "KTAP version 1":
-        fail("first screen line is %r, not 'KTAP version 1'" % screen[0])
-    for i, l in enumerate(screen):
-        if i >= len(wrapped) or wrapped[i] != l:
-            fail("screen line %d %r differs from serial %r" %
-                 (i, l, wrapped[i] if i < len(wrapped) else None))
-    print("fbcheck: %dx%d scale %d: %d screen lines match the serial log, banner %r (scale %d)"
-          % (w, h, s, len(screen), banner, bs))
+    # the screen holds a contiguous window of the log: from its start when everything fit,
+    # else (after scrolling) a later stretch; every screen line must match in order
+    k = next((k for k in range(len(wrapped)) if wrapped[k:k + len(screen)] == screen), None)
+    if k is None:
+        first = next((k for k in range(len(wrapped)) if wrapped[k] == screen[0]), 0)
+        for i, l in enumerate(screen):
+            if first + i >= len(wrapped) or wrapped[first + i] != l:
+                fail("screen line %d %r differs from serial %r" %
+                     (i, l, wrapped[first + i] if first + i < len(wrapped) else None))
+    print("fbcheck: %dx%d scale %d: %d screen lines match serial lines %d.. of the log, "
+          "banner %r (scale %d)" % (w, h, s, len(screen), k, banner, bs))
 
 
 def fail(msg):
