@@ -64,7 +64,9 @@ struct pebs_session {
 	char err[128];
 };
 
-/* Defaults from the command line: ldlat=, sav=, pebs_buf= (KiB). Bad values warn and fall back. */
+#define PEBS_SAV_DEFAULT 10007	/* a prime: no lock-step with loop periods */
+
+/* Defaults from the command line (cl may be NULL: built-in defaults): ldlat=, sav=, pebs_buf= (KiB). Bad values warn and fall back. */
 void pebs_config_init(struct pebs_config *cfg, enum pebs_kind kind, const struct cmdline *cl,
 		      cmdline_warn_fn warn);
 

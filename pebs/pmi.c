@@ -59,7 +59,7 @@ static void check_dropped(struct pebs_session *s)
 	if (v != 0 && v < ((mask - window) + 1)) {
 		s->st.dropped++;
 		if (c->fw_write)
-			wrmsr(MSR_IA32_A_PMC(s->counter), s->reset);
+			(void)wrmsr_safe(MSR_IA32_A_PMC(s->counter), s->reset);
 		else
 			wrmsr(MSR_IA32_PMC(s->counter), (uint32_t)s->reset);
 	}

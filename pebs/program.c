@@ -26,9 +26,14 @@ void pebs_config_init(struct pebs_config *cfg, enum pebs_kind kind, const struct
 	memset(cfg, 0, sizeof(*cfg));
 	cfg->kind = kind;
 	cfg->counter = -1;
+	cfg->ldlat = PEBS_LD_LAT_MIN;
+	cfg->sav = PEBS_SAV_DEFAULT;
+	cfg->buf_bytes = PEBS_BUF_DEFAULT;
+	if (!cl)
+		return;
 	cfg->ldlat = (uint32_t)cmdline_u64(cl, "ldlat", PEBS_LD_LAT_MIN, PEBS_LD_LAT_MIN,
 					   PEBS_LD_LAT_MASK, warn);
-	cfg->sav = cmdline_u64(cl, "sav", 10007, 1, 0x7fffffff, warn);
+	cfg->sav = cmdline_u64(cl, "sav", PEBS_SAV_DEFAULT, 1, 0x7fffffff, warn);
 	cfg->buf_bytes = cmdline_u64(cl, "pebs_buf", PEBS_BUF_DEFAULT / 1024, 4,
 				     PEBS_BUF_MAX / 1024, warn) * 1024;
 }
