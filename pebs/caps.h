@@ -8,6 +8,7 @@
 #define PEBS_CAPS_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "kernel/cpu.h"
@@ -63,6 +64,8 @@ const struct pebs_caps *pebs_caps_init(void);
 
 /* Print as KTAP header lines ("# pmu: ..."). */
 void pebs_caps_print(const struct pebs_caps *c);
+/* Line i (0..5) of that print into b, without "# " and newline; false past the last line. */
+bool pebs_caps_line(const struct pebs_caps *c, unsigned i, char *b, size_t n);
 
 /* Predicates: true when usable; otherwise *why (if non-NULL) is the exact SKIP reason. */
 bool pebs_caps_pmu_ok(const struct pebs_caps *c, const char **why);	/* counting PMU */

@@ -16,6 +16,7 @@
 #include "kernel/cpu.h"
 #include "model/pmu_model.h"
 #include "pebs/caps.h"
+#include "pebs/count.h"
 #include "pebs/msr.h"
 #include "pebs/pebs.h"
 #include "stubs/console_capture.h"
@@ -477,6 +478,35 @@ static void test_ds_geometry(void **state)
 	assert_int_equal(pebs_adaptive_record_size(1ull << 4), 0);
 }
 
+/* INST_RETIRED.ANY counting: fixed counter 0 on v2+, GP counter 0 on v1. */
+static void test_count_inst_retired(void **state)
+{
+	struct pmu_count pc;
+	struct model_cpu v1 = model_nehalem;
+
+	(void)state;
+	for (unsigned k = 0; model_cpus[k]; k++) {
+		probe(model_cpus[k]);
+		assert_int_equal(pmu_count_start(&pc, &caps), 0);
+		assert_true(pc.fixed);
+		model_feed(0x00c0, 12345, NULL);
+		assert_int_equal(pmu_count_stop(&pc), 12345);
+		model_feed(0x00c0, 100, NULL);		/* stopped: not counted */
+		assert_int_equal(model_msr(MSR_IA32_FIXED_CTR(0)), 12345);
+		assert_no_violations();
+	}
+	v1.version = 1;
+	probe(&v1);
+	assert_int_equal(pmu_count_start(&pc, &caps), 0);
+	assert_false(pc.fixed);
+	model_feed(0x00c0, 777, NULL);
+	assert_int_equal(pmu_count_stop(&pc), 777);
+	probe(&model_qemu_tcg_skl);
+	assert_int_equal(pmu_count_start(&pc, &caps), -1);
+	assert_string_equal(pc.err, "CPUID.0AH: perfmon version 0");
+	assert_no_violations();
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -491,6 +521,7 @@ int main(void)
 		cmocka_unit_test(test_bad_config),
 		cmocka_unit_test(test_cmdline_keys),
 		cmocka_unit_test(test_ds_geometry),
+		cmocka_unit_test(test_count_inst_retired),
 	};
 	int r = cmocka_run_group_tests(tests, NULL, NULL);
 

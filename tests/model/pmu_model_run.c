@@ -282,7 +282,8 @@ void model_feed(uint16_t event, uint64_t n, const struct model_load *ld)
 	for (uint64_t k = 0; k < n; k++) {
 		M.tsc += 7;
 		for (unsigned i = 0; i < c->n_gp; i++) {
-			if (!(M.global_ctrl & (1ull << i)) || !(M.evtsel[i] & EVTSEL_EN) ||
+			if ((c->version >= 2 && !(M.global_ctrl & (1ull << i))) ||
+			    !(M.evtsel[i] & EVTSEL_EN) ||
 			    EVTSEL_CODE(M.evtsel[i]) != event)
 				continue;
 			if (c->ll_event == event && (!ld || ld->lat <= (M.ldlat & 0xffff)))
