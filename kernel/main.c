@@ -4,6 +4,7 @@
  * header, the test table, the totals, and the exit (kernel/exit.h). This file is the top of
  * the layer diagram in DESIGN.md: it may call every layer.
  */
+#include "apic/apic.h"
 #include "kernel/boot.h"
 #include "kernel/cmdline.h"
 #include "kernel/console.h"
@@ -73,6 +74,7 @@ static void print_header(void)
 		  cpu.invariant_tsc ? ", invariant" : "");
 	ktap_diag("paging: %s pages, NX %s", cpu.page1g ? "1 GiB" : "2 MiB",
 		  cpu.nx ? "on" : "unavailable");
+	apic_print_header();
 }
 
 void kmain(uint32_t magic, uint64_t info)
@@ -113,6 +115,7 @@ void kmain(uint32_t magic, uint64_t info)
 	tsc_init();
 	if (!mm_init(&boot_info, info, why, sizeof(why)))
 		run_fatal(why);
+	apic_init();	/* after mm (the xAPIC page is mapped uncached); says why if it cannot */
 	print_header();
 	ktests_run();
 }

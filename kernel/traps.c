@@ -69,7 +69,9 @@ static void unexpected(struct trap_frame *f)
 		recovery = NULL;
 		kjmp_long(j, (int)f->vector + 1);
 	}
-	run_fatal("unexpected exception outside a recoverable test");
+	run_fatal(f->vector == VEC_DF ? "double fault (a stack overflow into a guard page?): "
+		  "the run cannot go on" : f->vector == VEC_MC ? "machine check: the run cannot go on"
+		  : "unexpected exception outside a test: the run cannot go on");
 }
 
 void trap_dispatch(struct trap_frame *f)

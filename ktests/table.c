@@ -10,6 +10,13 @@ const struct ktest_desc ktest_table[] = {
 	{ "paging", test_paging, NEED_NONE, 2000, false, "page tables, page sizes, NX, RO" },
 	{ "exceptions", test_exceptions, NEED_NONE, 1000, false,
 	  "expected faults are caught with the right vector" },
+	{ "apic", test_apic, NEED_APIC, 2000, false,
+	  "local APIC: mode, LVTPC, PMI-vector self-IPI re-arm, timer rate, error vector" },
+	{ "apic_hang", test_apic_hang, NEED_APIC, 300, true,
+	  "hangs on purpose: the runner must report it '# TIMEOUT' and go on" },
+	{ "apic_watchdog", test_apic_watchdog, NEED_APIC, 2000, true,
+	  "a deliberately hung test is caught by the APIC-timer watchdog" },
+	{ "inject", test_inject, NEED_NONE, 2000, true, "fault injection (inject=...)" },
 };
 
 const unsigned ktest_count = sizeof(ktest_table) / sizeof(ktest_table[0]);

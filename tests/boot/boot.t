@@ -57,10 +57,13 @@ for r in "${sel[@]}"; do
 	pass)
 		[ $rc = 0 ] || problem="exit status $rc ($(tail -1 "$log.err"))"
 		[ -n "$problem" ] || problem=$(check_ktap "$log" pass) ;;
-	fail)
-		# a configuration we cannot run must say why and end with a failure status
+	fail*)
+		# a configuration we cannot run (or a fault injected on purpose) must say why and
+		# end with a failure status; fail~TEXT also wants TEXT in the log
+		want=${expect#fail}; want=${want#\~}; want=${want//_/ }
 		if [ $rc != 1 ]; then problem="exit status $rc, want 1 (failure verdict)"
-		elif ! grep -aq -e 'Bail out!' -e 'halted' "$log"; then problem="no reason printed"
+		elif ! grep -aqE -e 'Bail out!|^not ok' "$log"; then problem="no reason printed"
+		elif [ -n "$want" ] && ! grep -aqF -e "$want" "$log"; then problem="no '$want' in log"
 		fi ;;
 	esac
 	if [ -z "$problem" ]; then
