@@ -25,6 +25,7 @@ static void probe_cpuid(struct pebs_caps *c, const struct cpu_info *ci)
 	c->core_type = ci->core_type;
 	c->hypervisor = ci->hypervisor;
 	memcpy(c->hv_sig, ci->hv_sig, sizeof(c->hv_sig));
+	memcpy(c->brand, ci->brand, sizeof(c->brand));
 	c->ds = ci->ds;
 	c->dtes64 = ci->dtes64;
 	c->pdcm = ci->pdcm;

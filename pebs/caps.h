@@ -20,6 +20,7 @@ struct pebs_caps {
 	/* identity (kernel/cpu.h) */
 	enum cpu_vendor vendor;
 	uint32_t family, model, stepping;
+	char brand[49];			/* CPUID.80000002H-80000004H */
 	uint32_t microcode;		/* IA32_BIOS_SIGN_ID[63:32] */
 	int microcode_fault;		/* vector of a faulting read, 0 if fine */
 	bool hybrid;

@@ -18,8 +18,9 @@ bool pebs_caps_line(const struct pebs_caps *c, unsigned i, char *b, size_t n)
 
 	switch (i) {
 	case 0:
-		fmt_snprintf(b, n, "pmu: cpu %s %02X_%02XH stepping %u microcode 0x%x%s%s%s%s%s%s",
-			     cpu_vendor_name(c->vendor), c->family, c->model, c->stepping,
+		fmt_snprintf(b, n, "pmu: cpu %s %02X_%02XH stepping %u \"%s\" microcode 0x%x%s%s%s"
+			     "%s%s%s", cpu_vendor_name(c->vendor), c->family, c->model, c->stepping,
+			     c->brand,
 			     c->microcode, fault_str(c->microcode_fault), c->hybrid ? " hybrid " : "",
 			     c->hybrid ? cpu_core_type_name(c->core_type) : "",
 			     c->hypervisor ? " hypervisor \"" : "", c->hypervisor ? c->hv_sig : "",

@@ -42,6 +42,10 @@ const struct pebs_uarch pebs_uarch_table[] = {
 	/* Ice Lake server */
 	{ "Ice Lake-SP", 6, { 0x6a, 0x6c }, ALL_CORES, 4, 0, 0x01cd, 0xff, 0x82d0, 0xf, 0,
 	  DSRC_SKL_PMEM, 0, "§4.1 §5.3 §6 L-DS" },
+	/* Tremont (Snow Ridge, JSL/EHL, LKF): first adaptive part; no load-latency facility in
+	 * Linux (§6 last row). QEMU's Icelake-Server CPU model also reports 06_86. */
+	{ "Tremont", 6, { 0x86, 0x96, 0x9c }, ALL_CORES, 4, 0, 0, 0, 0, 0, 0, DSRC_NONE, 0,
+	  "§4.1 §6 L-CORE intel_tnt_extra_regs" },
 	/* Golden/Raptor Cove servers: SPR/EMR need MEM_LOADS_AUX; LL on PMC1-7, store PMC0 */
 	{ "Sapphire/Emerald Rapids", 6, { 0x8f, 0xcf }, ALL_CORES, 0xff, 0, 0x01cd, 0xfe,
 	  0x02cd, 0x1, 0x8203, DSRC_SKL_PMEM, Q_LL_NEEDS_AUX, "§5.3 §6 §7.1 L-DS L-CORE" },

@@ -66,8 +66,9 @@ const struct model_cpu model_qemu_tcg_skl = {
 	.microcode = 0x1, .hypervisor = true,
 };
 
+/* QEMU's Icelake-Server reports DisplayModel 0x86 (Intel's number for Tremont). */
 const struct model_cpu model_qemu_tcg_icx = {
-	.name = "QEMU TCG Icelake-Server", .signature = 0x606a6, .misc_enable = 0x1,
+	.name = "QEMU TCG Icelake-Server", .signature = 0x80660, .misc_enable = 0x1,
 	.microcode = 0x1, .hypervisor = true, .pdcm = true,
 };
 
