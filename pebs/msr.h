@@ -6,7 +6,8 @@
 #ifndef PEBS_MSR_H
 #define PEBS_MSR_H
 
-/* IA32_BIOS_SIGN_ID: microcode revision in bits 63:32 after WRMSR 0 + CPUID.1 (SDM Vol. 3A 10.11.7) */
+/* IA32_BIOS_SIGN_ID: microcode revision in bits 63:32 after WRMSR 0 + CPUID.1
+ * (SDM Vol. 3A 10.11.7) */
 #define MSR_IA32_BIOS_SIGN_ID		0x08b
 
 /* Counters and event selects (§1.1, §1.2) */

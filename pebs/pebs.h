@@ -66,7 +66,8 @@ struct pebs_session {
 
 #define PEBS_SAV_DEFAULT 10007	/* a prime: no lock-step with loop periods */
 
-/* Defaults from the command line (cl may be NULL: built-in defaults): ldlat=, sav=, pebs_buf= (KiB). Bad values warn and fall back. */
+/* Defaults from the command line (cl may be NULL: built-in defaults): ldlat=, sav=,
+ * pebs_buf= (KiB). Bad values warn (through `warn`) and fall back to the default. */
 void pebs_config_init(struct pebs_config *cfg, enum pebs_kind kind, const struct cmdline *cl,
 		      cmdline_warn_fn warn);
 
