@@ -23,7 +23,7 @@ static struct pebs_caps caps;
 static struct cpu_info ci;
 
 struct sink {
-	uint64_t n, bad_size, bad_counter, bad_lat, lat_seen;
+	uint64_t n, bad_size, bad_counter, bad_lat, bad_addr;
 	unsigned expect_size;
 	uint64_t expect_counter;
 	bool adaptive, ll;
@@ -41,7 +41,7 @@ static uint64_t get(const uint8_t *p, unsigned off)
 static void sink_fn(void *ctx, const uint8_t *rec, size_t len)
 {
 	struct sink *s = ctx;
-	uint64_t applicable, lat;
+	uint64_t applicable, lat, addr = 0x200040;
 
 	s->n++;
 	if (len != s->expect_size)
@@ -49,16 +49,22 @@ static void sink_fn(void *ctx, const uint8_t *rec, size_t len)
 	if (s->adaptive) {
 		applicable = get(rec, 0x10);
 		lat = get(rec, 0x30);
+		addr = get(rec, 0x20);
 		if ((get(rec, 0) >> 48) != len || (get(rec, 0) & PEBS_DATACFG_MEMINFO) == 0)
 			s->bad_size++;
 	} else {
 		applicable = s->fmt >= 1 ? get(rec, 0x90) : s->expect_counter;
 		lat = s->fmt >= 1 ? get(rec, 0xa8) : 0;
+		addr = s->fmt >= 1 ? get(rec, 0x98) : addr;
+		if (get(rec, 0x08) != 0x401003)	/* trap-like IP (model: eventing IP + 3) */
+			s->bad_addr++;
 	}
 	if (!(applicable & s->expect_counter))
 		s->bad_counter++;
 	if (s->ll && lat != 57)
 		s->bad_lat++;
+	if (addr != 0x200040)
+		s->bad_addr++;
 }
 
 static void probe(const struct model_cpu *m)
@@ -119,6 +125,7 @@ static void cycle(const struct model_cpu *m, enum pebs_kind kind)
 	assert_int_equal(k.bad_size, 0);
 	assert_int_equal(k.bad_counter, 0);
 	assert_int_equal(k.bad_lat, 0);
+	assert_int_equal(k.bad_addr, 0);
 	assert_int_equal(s.st.dropped, 0);
 	assert_int_equal(s.st.full, 0);
 	assert_int_equal(s.st.spurious, 0);
@@ -138,6 +145,46 @@ static void test_cycle_load_latency(void **state)
 	(void)state;
 	for (unsigned k = 0; model_cpus[k]; k++)
 		cycle(model_cpus[k], PEBS_LOAD_LATENCY);
+}
+
+/* Core 2 (format 0, 144-byte records, PEBS on PMC0, one-page buffer) with a raw event. */
+static void test_cycle_core2_raw(void **state)
+{
+	struct pebs_session s;
+	struct pebs_config cfg;
+	struct sink k;
+	const char *why;
+
+	(void)state;
+	probe(&model_penryn);
+	assert_string_equal(caps.uarch->name, "Core 2 (Penryn)");
+	assert_true(pebs_caps_pebs_ok(&caps, &why));
+	assert_false(pebs_caps_ll_ok(&caps, &why));
+	assert_string_equal(why, "Core 2 (Penryn): no load-latency event");
+	memset(&s, 0, sizeof(s));
+	memset(&k, 0, sizeof(k));
+	pebs_config_init(&cfg, PEBS_RAW, NULL, NULL);
+	cfg.event = 0x00c0;
+	cfg.sav = 50;
+	cfg.buf_bytes = 65536;
+	cfg.sink = sink_fn;
+	cfg.sink_ctx = &k;
+	assert_int_equal(pebs_start(&s, &caps, &cfg), 0);
+	assert_int_equal(s.geom.bytes, 4096);		/* Q_BUF_ONE_PAGE */
+	assert_int_equal(s.geom.rec_size, 0x90);
+	k.expect_size = 0x90;
+	k.expect_counter = 1;
+	model_feed(0x00c0, 51 * 100, NULL);
+	pebs_stop(&s);
+	assert_int_equal(model_stats()->records_written, 100);
+	assert_int_equal(k.n, 100);
+	assert_int_equal(k.bad_size, 0);
+	assert_true(s.st.pmis >= 3);			/* 27 records per page, threshold 27 */
+	cfg.counter = 1;
+	assert_int_equal(pebs_start(&s, &caps, &cfg), -1);
+	assert_string_equal(s.err, "Core 2 (Penryn): event 0x00c0 cannot PEBS on counter 1 "
+			    "(allowed 0x1)");
+	assert_no_violations();
 }
 
 static void test_cycle_store(void **state)
@@ -328,6 +375,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_cycle_load_latency),
 		cmocka_unit_test(test_cycle_store),
+		cmocka_unit_test(test_cycle_core2_raw),
 		cmocka_unit_test(test_programming_per_cpu),
 		cmocka_unit_test(test_full_buffer_drops),
 		cmocka_unit_test(test_spurious_pmi),

@@ -39,7 +39,7 @@ struct model_cpu {
 };
 
 extern const struct model_cpu model_nehalem, model_sandybridge, model_haswell, model_skylake,
-	model_icelake_sp, model_sapphire_rapids, model_gracemont, model_qemu_tcg_skl,
+	model_icelake_sp, model_sapphire_rapids, model_gracemont, model_penryn, model_qemu_tcg_skl,
 	model_qemu_tcg_icx;
 extern const struct model_cpu *const model_cpus[];	/* the PEBS CPUs, NULL-terminated */
 

@@ -60,6 +60,13 @@ const struct model_cpu model_gracemont = {
 	.pebs_gp = 0x3f, .ll_event = 0x05d0, .ll_gp = 0x3, .st_event = 0x06d0,
 };
 
+/* Core 2 Penryn: format 0, PEBS on PMC0 only, no load latency, buffer limited to 4 KiB. */
+const struct model_cpu model_penryn = {
+	.name = "Penryn", .signature = 0x10676, .version = 2, .n_gp = 2, .gp_width = 40,
+	.n_fixed = 3, .fixed_width = 40, .ds = true, .dtes64 = true, .pdcm = true,
+	.perf_cap = 0x0c2, .misc_enable = MISC_EMON, .microcode = 0x60f, .pebs_gp = 0x1,
+};
+
 /* QEMU TCG: CPUID.0AH all zero (no PMU); the model name still comes through CPUID.1. */
 const struct model_cpu model_qemu_tcg_skl = {
 	.name = "QEMU TCG Skylake-Client", .signature = 0x506e3, .misc_enable = 0x1,
