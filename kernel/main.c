@@ -17,6 +17,7 @@
 #include "kernel/mb2.h"
 #include "kernel/mm.h"
 #include "kernel/mm_internal.h"
+#include "kernel/platform.h"
 #include "kernel/serial.h"
 #include "kernel/tsc.h"
 #include "ktests/run.h"
@@ -37,22 +38,9 @@ static void warn_line(const char *msg)
 
 static void console_setup(void)
 {
-	const char *c = cmdline_get(&kcmdline, "console");
-	uint16_t io = serial_com_base[0];
-	uint32_t baud = SERIAL_DEFAULT_BAUD;
-
-	if (c && !serial_parse_console(c, &io, &baud)) {
-		fmt_snprintf(console_warning, sizeof(console_warning),
-			     "console=%s not understood: staying on COM1", c);
-		return;
-	}
-	if (io == serial.io && baud == serial.baud)
-		return;
-	if (!serial_init(&serial, io, baud)) {
-		fmt_snprintf(console_warning, sizeof(console_warning),
-			     "console=%s: no UART answers at 0x%x", c, io);
-		serial_init(&serial, serial_com_base[0], SERIAL_DEFAULT_BAUD);
-	}
+	/* console=, UART discovery (BDA, ACPI SPCR, COM1) and ACPI: kernel/platform.c */
+	if (platform_console_setup(&boot_info, &kcmdline, console_warning, sizeof(console_warning)))
+		serial.present = false;	/* the discovered ports (COM1 among them) took over */
 }
 
 static void print_header(void)
@@ -116,6 +104,8 @@ void kmain(uint32_t magic, uint64_t info)
 	if (!mm_init(&boot_info, info, why, sizeof(why)))
 		run_fatal(why);
 	apic_init();	/* after mm (the xAPIC page is mapped uncached); says why if it cannot */
+	platform_late_setup(&boot_info);
 	print_header();
+	platform_print_header(&boot_info);
 	ktests_run();
 }
