@@ -102,6 +102,7 @@ static void subtest_pebs_ll(struct ktest *t, const struct pebs_caps *c)
 	struct pebs_config cfg;
 	struct rec_check k;
 	const char *why;
+	uint64_t fl;
 
 	if (!pebs_caps_ll_ok(c, &why) || apic_mode() == APIC_DISABLED) {
 		if (!why[0])
@@ -131,9 +132,11 @@ static void subtest_pebs_ll(struct ktest *t, const struct pebs_caps *c)
 		kt_check(t, false, "pebs_load_latency_records (pebs_start: %s)", s.err);
 		return;
 	}
-	irq_enable();
+	fl = irq_save();
+	irq_enable();		/* the threshold PMI must get in */
 	chase(buf);
-	irq_disable();
+	if (!(fl & (1u << 9)))
+		irq_disable();	/* leave IF as the runner had it */
 	pebs_stop(&s);
 	kt_info(t, "pebs: counter %u event 0x%04llx ldlat %u sav %llu record %u B, %llu records, "
 		"%llu PMIs (%llu spurious), full %llu, dropped %llu, bad %llu", s.counter,
