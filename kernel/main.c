@@ -21,6 +21,7 @@
 #include "kernel/serial.h"
 #include "kernel/tsc.h"
 #include "ktests/run.h"
+#include "pebs/caps.h"
 
 #include <string.h>
 
@@ -107,5 +108,6 @@ void kmain(uint32_t magic, uint64_t info)
 	apic_init();	/* after mm (the xAPIC page is mapped uncached); says why if it cannot */
 	print_header();
 	platform_print_header(&boot_info);
+	pebs_caps_print(pebs_caps_init());
 	ktests_run();
 }

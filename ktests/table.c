@@ -17,6 +17,8 @@ const struct ktest_desc ktest_table[] = {
 	{ "apic_watchdog", test_apic_watchdog, NEED_APIC, 2000, true,
 	  "a deliberately hung test is caught by the APIC-timer watchdog" },
 	{ "inject", test_inject, NEED_NONE, 2000, true, "fault injection (inject=...)" },
+	{ "pmu", test_pmu, NEED_NONE, 10000, false,
+	  "PMU/PEBS capabilities, gates, instruction counting, PEBS load-latency records" },
 };
 
 const unsigned ktest_count = sizeof(ktest_table) / sizeof(ktest_table[0]);

@@ -11,5 +11,6 @@ enum kt_result test_apic(struct ktest *t);
 enum kt_result test_apic_watchdog(struct ktest *t);
 enum kt_result test_apic_hang(struct ktest *t);
 enum kt_result test_inject(struct ktest *t);
+enum kt_result test_pmu(struct ktest *t);
 
 #endif
