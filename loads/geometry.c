@@ -211,17 +211,17 @@ static void print_level(const char *name, const struct cache_level *cl)
 {
 	char sz[24];
 
-	kprintf("# cache: %-3s %s, %u B line, ", name, geometry_size_str(cl->size, sz, sizeof(sz)),
+	kprintf("# cache: %-3s %s, %u B line", name, geometry_size_str(cl->size, sz, sizeof(sz)),
 		cl->line);
 	if (cl->fully_assoc)
-		kprintf("fully assoc, ");
+		kprintf(", fully assoc");
 	else if (cl->ways)
-		kprintf("%u-way, %u sets, ", cl->ways, cl->sets);
+		kprintf(", %u-way, %u sets", cl->ways, cl->sets);
 	else
-		kprintf("ways unknown, ");
+		kprintf(", ways unknown");
 	if (cl->sharing)
-		kprintf("shared by %u, ", cl->sharing);
-	kprintf("(%s%s)\n", cl->overridden ? "size from command line; " : "",
+		kprintf(", shared by %u", cl->sharing);
+	kprintf(" (%s%s)\n", cl->overridden ? "size from command line; " : "",
 		geometry_src_name(cl->src));
 }
 
