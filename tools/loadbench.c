@@ -1,0 +1,291 @@
+/*
+ * loadbench.c: the load kernels as a Linux program, for comparing bare metal with Linux on
+ * one box and for benchmarking the kernels here. Same chain builder, kernels and sizing as
+ * the bare-metal tests (loads/), 2 MiB pages where Linux gives them.
+ *
+ *   loadbench [--sizes 16K,256K,8M,256M] [--json] [--ppo N] [--reps N] [--rounds N]
+ *             [--budget-ms N] [--seed N] [--no-huge]
+ *
+ * One row per working-set size: size_bytes, ns_per_load, tsc_per_load (JSON Lines under
+ * --json; comments then go to stderr). No --sizes: the default sweep, 16 KiB to 4x L3 at
+ * --ppo points per octave. Method: ../shared/reference/latency-method.md §9.
+ */
+#include "kernel/cmdline.h"
+#include "kernel/cpu.h"
+#include "kernel/tsc.h"
+#include "loads/chain.h"
+#include "loads/chase.h"
+#include "loads/geometry.h"
+#include "loads/plan.h"
+#include "tools/loadbench_host.h"
+
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define MAX_SIZES 256
+#define MAX_ROUNDS 15
+#define WARM_PAST_L3 (64u << 10)	/* warm-up steps for working sets past CPUID's L3 */
+#define REWARM_STEPS (32u << 10)	/* re-warm laps up to 2 MiB working sets (< 1 ms each) */
+
+struct opts {
+	uint64_t sizes[MAX_SIZES];
+	unsigned nsizes, ppo, reps, rounds, budget_ms;
+	uint64_t seed;
+	bool json, huge;
+};
+
+static void usage(FILE *f)
+{
+	fprintf(f, "usage: loadbench [--sizes 16K,256K,8M,256M] [--json] [--ppo N] [--reps N]\n"
+		   "                 [--rounds N] [--budget-ms N] [--seed N] [--no-huge]\n"
+		   "  --sizes     working sets (K/M/G = 2^10/2^20/2^30), default: 16K..4x L3\n"
+		   "  --json      JSON Lines: size_bytes, ns_per_load, tsc_per_load, ...\n"
+		   "  --ppo       sweep points per octave (1,2,4,8,16; default 4)\n"
+		   "  --reps      timed repetitions per size and round, fastest kept (default 7)\n"
+		   "  --rounds    interleaved rounds over all sizes, median reported (default 5)\n"
+		   "  --budget-ms timed milliseconds per size (default 40)\n"
+		   "  --seed      chain permutation seed (default 1)\n"
+		   "  --no-huge   4 KiB pages (MADV_NOHUGEPAGE) to see the page-walk cost\n");
+}
+
+static bool parse_num(const char *s, uint64_t lo, uint64_t hi, uint64_t *out)
+{
+	return s && cmdline_parse_u64(s, out) && *out >= lo && *out <= hi;
+}
+
+static bool parse_sizes(char *list, struct opts *o)
+{
+	for (char *tok = strtok(list, ","); tok; tok = strtok(NULL, ",")) {
+		uint64_t v;
+
+		if (o->nsizes == MAX_SIZES || !parse_num(tok, 4096, 1ull << 40, &v))
+			return false;
+		o->sizes[o->nsizes++] = v;
+	}
+	return o->nsizes > 0;
+}
+
+static int parse_args(int argc, char **argv, struct opts *o)
+{
+	for (int i = 1; i < argc; i++) {
+		const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
+		uint64_t n;
+
+		if (!strcmp(a, "--json")) {
+			o->json = true;
+		} else if (!strcmp(a, "--no-huge")) {
+			o->huge = false;
+		} else if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
+			usage(stdout);
+			exit(0);
+		} else if (!strcmp(a, "--sizes") && v) {
+			char buf[4096];
+
+			snprintf(buf, sizeof(buf), "%s", v);
+			if (!parse_sizes(buf, o))
+				return fprintf(stderr, "loadbench: bad --sizes '%s' (sizes >= 4K)\n", v), -1;
+			i++;
+		} else if (!strcmp(a, "--ppo") && parse_num(v, 1, 16, &n) && !(16 % n)) {
+			o->ppo = (unsigned)n, i++;
+		} else if (!strcmp(a, "--reps") && parse_num(v, 1, CHASE_MAX_REPS, &n)) {
+			o->reps = (unsigned)n, i++;
+		} else if (!strcmp(a, "--rounds") && parse_num(v, 1, MAX_ROUNDS, &n)) {
+			o->rounds = (unsigned)n, i++;
+		} else if (!strcmp(a, "--budget-ms") && parse_num(v, 1, 60000, &n)) {
+			o->budget_ms = (unsigned)n, i++;
+		} else if (!strcmp(a, "--seed") && parse_num(v, 0, UINT64_MAX, &n)) {
+			o->seed = n, i++;
+		} else {
+			fprintf(stderr, "loadbench: bad argument '%s'%s\n", a,
+				v || a[0] != '-' ? "" : " (missing value?)");
+			return -1;
+		}
+	}
+	return 0;
+}
+
+static void put_x100(FILE *f, uint64_t v)
+{
+	fprintf(f, "%llu.%02llu", (unsigned long long)(v / 100), (unsigned long long)(v % 100));
+}
+
+/* One size: its chain and the median TSC ticks per load of each round. */
+struct point {
+	struct chain c;
+	uint64_t round_x100[MAX_ROUNDS];
+	uint64_t med_x100, min_x100, max_x100, steps;
+};
+
+static uint64_t align_2m(uint64_t x)
+{
+	return (x + (2ull << 20) - 1) & ~((2ull << 20) - 1);
+}
+
+/* Every chain in its own 2 MiB-aligned region, built once. */
+static int build_all(const struct opts *o, struct point *pt, uint8_t *base, uint32_t *scratch)
+{
+	uint64_t off = 0;
+
+	for (unsigned i = 0; i < o->nsizes; i++) {
+		struct chain_params p = { .bytes = o->sizes[i], .stride = 64, .line = 64,
+					  .page = 4096, .seed = o->seed + i, .vary_slot = true };
+
+		if (chain_build(&pt[i].c, base + off, &p, scratch))
+			return -1;
+		off += align_2m(o->sizes[i]);
+	}
+	return 0;
+}
+
+/* Rounds over all sizes (ascending, then descending, ...): a burst of noise from other
+ * tenants hits one round of a size, not all its repetitions. */
+static int measure_all(const struct opts *o, struct point *pt, uint64_t hz, uint64_t l3)
+{
+	for (unsigned rd = 0; rd < o->rounds; rd++) {
+		for (unsigned k = 0; k < o->nsizes; k++) {
+			unsigned i = rd % 2 ? o->nsizes - 1 - k : k;
+			struct chase_cfg cfg = { .kind = CHASE_LOAD, .reps = o->reps,
+						 .budget_ticks = hz / 1000 * o->budget_ms / o->rounds,
+						 .min_steps = 2 * CHASE_UNROLL,
+						 .rewarm_steps = REWARM_STEPS,
+						 .warm_max_steps = o->sizes[i] > l3 ? WARM_PAST_L3 : 0 };
+			struct chase_result r;
+
+			if (chase_measure(&pt[i].c, &cfg, &r))
+				return -1;
+			pt[i].round_x100[rd] = r.tsc_min_x100;
+			pt[i].steps += r.steps_per_rep * r.reps;
+		}
+	}
+	for (unsigned i = 0; i < o->nsizes; i++) {
+		uint64_t v[MAX_ROUNDS];
+
+		memcpy(v, pt[i].round_x100, sizeof(v));
+		pt[i].med_x100 = chase_median(v, o->rounds);
+		pt[i].min_x100 = v[0];
+		pt[i].max_x100 = v[o->rounds - 1];
+	}
+	return 0;
+}
+
+static void print_point(const struct opts *o, const struct point *pt, uint64_t size, uint64_t hz,
+			uint64_t cpt)
+{
+	uint64_t ns = chase_ns_x100(pt->med_x100, hz), cyc = pt->med_x100 * cpt / 1000;
+	uint64_t spread = pt->med_x100 ? (pt->max_x100 - pt->min_x100) * 100 / pt->med_x100 : 0;
+
+	if (o->json) {
+		printf("{\"size_bytes\":%llu,\"ns_per_load\":", (unsigned long long)size);
+		put_x100(stdout, ns);
+		printf(",\"tsc_per_load\":");
+		put_x100(stdout, pt->med_x100);
+		printf(",\"cycles_per_load_est\":");
+		put_x100(stdout, cyc);
+		printf(",\"tsc_min\":");
+		put_x100(stdout, pt->min_x100);
+		printf(",\"tsc_max\":");
+		put_x100(stdout, pt->max_x100);
+		printf(",\"rounds\":%u,\"reps\":%u,\"loads\":%llu}\n", o->rounds, o->reps,
+		       (unsigned long long)pt->steps);
+		return;
+	}
+	printf("  %12llu %9llu.%02llu %9llu.%02llu %7llu.%02llu %7llu.%02llu %7llu.%02llu %7llu%%\n",
+	       (unsigned long long)size, (unsigned long long)(ns / 100), (unsigned long long)(ns % 100),
+	       (unsigned long long)(pt->med_x100 / 100), (unsigned long long)(pt->med_x100 % 100),
+	       (unsigned long long)(cyc / 100), (unsigned long long)(cyc % 100),
+	       (unsigned long long)(pt->min_x100 / 100), (unsigned long long)(pt->min_x100 % 100),
+	       (unsigned long long)(pt->max_x100 / 100), (unsigned long long)(pt->max_x100 % 100),
+	       (unsigned long long)spread);
+}
+
+/* Per level: the sweep point nearest the working set the kernel tests use (loads/plan.c). */
+static void print_levels(const struct opts *o, const struct point *pt, const struct cache_geometry *g,
+			 uint64_t hz, FILE *info)
+{
+	for (int l = 0; l < LOAD_NLEVELS; l++) {
+		uint64_t want = load_ws((enum load_level)l, g), bestd = UINT64_MAX;
+		unsigned best = 0;
+		char a[24], b[24];
+
+		for (unsigned i = 0; i < o->nsizes; i++) {
+			uint64_t d = o->sizes[i] > want ? o->sizes[i] - want : want - o->sizes[i];
+
+			if (d < bestd)
+				bestd = d, best = i;
+		}
+		fprintf(info, "# level %-4s ws %s (plan %s): ", load_level_name((enum load_level)l),
+			geometry_size_str(o->sizes[best], a, sizeof(a)),
+			geometry_size_str(want, b, sizeof(b)));
+		put_x100(info, chase_ns_x100(pt[best].med_x100, hz));
+		fprintf(info, " ns/load\n");
+	}
+}
+
+int main(int argc, char **argv)
+{
+	struct opts o = { .ppo = 4, .reps = 7, .rounds = 5, .budget_ms = 40, .seed = 1, .huge = true };
+	static struct point pt[MAX_SIZES];
+	struct cache_geometry g;
+	struct lb_buf buf;
+	uint64_t hz, cpt, total = 0, max = 0, t_all, t_build;
+	uint32_t *scratch;
+	FILE *info;
+
+	if (parse_args(argc, argv, &o)) {
+		usage(stderr);
+		return 2;
+	}
+	info = o.json ? stderr : stdout;
+	lb_console = info;
+	cpu_probe(&cpu);
+	geometry_probe(&g, &cpu);
+	if (!o.nsizes)
+		o.nsizes = load_sweep_sizes(16 << 10, 4 * g.l3.size, o.ppo, o.sizes, MAX_SIZES);
+	for (unsigned i = 0; i < o.nsizes; i++) {
+		total += align_2m(o.sizes[i]);
+		max = o.sizes[i] > max ? o.sizes[i] : max;
+	}
+
+	fprintf(info, "# loadbench: %s\n", cpu.brand[0] ? cpu.brand : cpu.vendor_str);
+	geometry_print(&g);
+	scratch = malloc(max / 64 * sizeof(uint32_t));
+	if (!scratch || lb_buf_map(&buf, total, o.huge)) {
+		fprintf(stderr, "loadbench: cannot map %llu bytes\n", (unsigned long long)total);
+		return 1;
+	}
+	lb_pin_cpu();
+	hz = lb_tsc_hz(50);
+	cpt = lb_core_per_tsc_x1000();
+	fprintf(info, "# pages: %s\n", buf.pages);
+	fprintf(info, "# tsc: %llu kHz (vs CLOCK_MONOTONIC); core/tsc %llu.%03llu "
+		"(dependent-ADD estimate, not a counter)\n", (unsigned long long)(hz / 1000),
+		(unsigned long long)(cpt / 1000), (unsigned long long)(cpt % 1000));
+	fprintf(info, "# method: random cyclic chain over every 64 B line, seed %llu+i; per size and "
+		"round: one warm lap (64K loads past L3), a re-warm lap before each rep up to 2 MiB, the fastest of %u reps (preemption only adds time); %u interleaved rounds, median of those; "
+		"%u ms timed per size; interrupts not controlled (user space)\n",
+		(unsigned long long)o.seed, o.reps, o.rounds, o.budget_ms);
+
+	t_build = rdtsc_ordered();
+	if (build_all(&o, pt, buf.base, scratch)) {
+		fprintf(stderr, "loadbench: cannot build a chain (size too small?)\n");
+		return 1;
+	}
+	t_all = rdtsc_ordered();
+	t_build = t_all - t_build;
+	if (measure_all(&o, pt, hz, g.l3.size)) {
+		fprintf(stderr, "loadbench: measurement failed\n");
+		return 1;
+	}
+	t_all = rdtsc_ordered() - t_all;
+	if (!o.json)
+		fprintf(info, "# %12s %12s %12s %10s %10s %10s %8s\n", "size_bytes", "ns_per_load",
+			"tsc_per_load", "cyc(est)", "tsc_min", "tsc_max", "spread");
+	for (unsigned i = 0; i < o.nsizes; i++)
+		print_point(&o, &pt[i], o.sizes[i], hz, cpt);
+	print_levels(&o, pt, &g, hz, info);
+	fprintf(info, "# sweep: %u sizes, chains built in %llu ms, measured in %llu ms\n", o.nsizes,
+		(unsigned long long)(t_build * 1000 / hz), (unsigned long long)(t_all * 1000 / hz));
+	return 0;
+}
