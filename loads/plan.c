@@ -70,7 +70,7 @@ unsigned load_sweep_sizes(uint64_t lo, uint64_t hi, unsigned ppo, uint64_t *out,
 	step = 16 / ppo;		/* ppo 1, 2, 4, 8, 16 are exact; others round down */
 	for (uint64_t oct = lo; oct <= hi && n < max; oct *= 2) {
 		for (unsigned k = 0; k < 16 && n < max; k += step) {
-			uint64_t s = (oct * root2_16[k] >> 16) & ~0x3ffull;
+			uint64_t s = (oct * root2_16[k] >> 16) & ~0x3full;
 
 			if (s > hi)
 				break;

@@ -37,7 +37,7 @@ bool load_step_ok(uint64_t lower_x100, uint64_t upper_x100, unsigned margin_pct)
 
 /*
  * Sweep sizes from lo to hi (inclusive when hit), `ppo` points per octave (geometric,
- * rounded to 1 KiB), at most `max` entries. Returns the count.
+ * rounded down to a 64 B line), at most `max` entries. Returns the count.
  */
 unsigned load_sweep_sizes(uint64_t lo, uint64_t hi, unsigned ppo, uint64_t *out, unsigned max);
 
