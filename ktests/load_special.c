@@ -17,7 +17,10 @@
 
 #define X100(v) (unsigned long long)((v) / 100), (unsigned long long)((v) % 100)
 
-/* Run reference then subject (the subject's chain stays live for the PEBS step). */
+/*
+ * Run reference then subject (the subject's chain stays live for the PEBS step). A subject
+ * with sub->stride == 0 re-times the reference's chain with sub->kind instead of building.
+ */
 static enum kt_result pair_test(struct ktest *t, struct load_run *ref, struct load_run *sub,
 				enum load_target tgt, const char *verdict, unsigned max_pct,
 				bool sub_slower)
@@ -32,7 +35,7 @@ static enum kt_result pair_test(struct ktest *t, struct load_run *ref, struct lo
 		return kt_skip(t, "%s", ref->why);
 	if (rc == 0) {
 		load_run_print(t, ref);
-		rc = load_run(sub);
+		rc = sub->stride ? load_run(sub) : load_retime(sub, ref, sub->name, sub->kind);
 		if (rc == -1)
 			return kt_skip(t, "%s", sub->why);
 	}
@@ -62,10 +65,8 @@ enum kt_result test_load_lfb(struct ktest *t)
 	uint64_t ws = kload_ws(LOAD_DRAM, &note);
 	struct load_run ref = { .name = "load_lfb/ref", .kind = CHASE_LOAD, .ws = ws,
 				.ps = PS_2M, .stride = 64 };
-	struct load_run sub = ref;
+	struct load_run sub = { .name = "load_lfb", .kind = CHASE_LFB };	/* same chain */
 
-	sub.name = "load_lfb";
-	sub.kind = CHASE_LFB;
 	return pair_test(t, &ref, &sub, TGT_LFB, "lfb_rides_fill", 150, false);
 }
 
@@ -75,10 +76,8 @@ enum kt_result test_load_store(struct ktest *t)
 	uint64_t ws = kload_ws(LOAD_L2, &note);
 	struct load_run ref = { .name = "load_store/ref", .kind = CHASE_LOAD, .ws = ws,
 				.ps = PS_2M, .stride = 64 };
-	struct load_run sub = ref;
+	struct load_run sub = { .name = "load_store", .kind = CHASE_STORE };	/* same chain */
 
-	sub.name = "load_store";
-	sub.kind = CHASE_STORE;
 	return pair_test(t, &ref, &sub, TGT_STORE, "store_off_path", 150, false);
 }
 

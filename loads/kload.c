@@ -101,6 +101,34 @@ static void irq_on(uint64_t fl)
 	irq_restore(fl);
 }
 
+static int time_it(struct load_run *r)
+{
+	const struct cache_geometry *g = kload_geometry();
+	struct chase_hooks h = { irq_off, irq_on, core_read, core_ctx };
+	struct chase_cfg cfg = {
+		.kind = r->kind, .reps = KLOAD_REPS, .min_steps = 2 * CHASE_UNROLL,
+		.budget_ticks = tsc_hz / 1000 * KLOAD_BUDGET_MS,
+		.warm_max_steps = r->ws > g->l3.size ? WARM_PAST_L3 : 0, .hooks = &h,
+	};
+
+	if (chase_measure(&r->chain, &cfg, &r->res)) {
+		r->why = "chase_measure rejected the configuration";
+		return -1;
+	}
+	r->ns_x100 = chase_ns_x100(r->res.tsc_med_x100, tsc_hz);
+	return 0;
+}
+
+int load_retime(struct load_run *dst, const struct load_run *src, const char *name,
+		enum chase_kind kind)
+{
+	*dst = *src;
+	dst->name = name;
+	dst->kind = kind;
+	dst->build_ticks = 0;
+	return time_it(dst);
+}
+
 int load_run(struct load_run *r)
 {
 	const struct cache_geometry *g = kload_geometry();
@@ -109,13 +137,8 @@ int load_run(struct load_run *r)
 		.seed = cmdline_u64(&kcmdline, "seed", 1, 0, UINT64_MAX, warn),
 		.vary_slot = true, .vary_line = r->stride > g->l1d.line,
 	};
-	struct chase_hooks h = { irq_off, irq_on, core_read, core_ctx };
-	struct chase_cfg cfg = {
-		.kind = r->kind, .reps = KLOAD_REPS, .min_steps = 2 * CHASE_UNROLL,
-		.budget_ticks = tsc_hz / 1000 * KLOAD_BUDGET_MS,
-		.warm_max_steps = r->ws > g->l3.size ? WARM_PAST_L3 : 0, .hooks = &h,
-	};
 	uint8_t *base;
+	uint64_t t0 = rdtsc();
 
 	r->why = NULL;
 	if (p.line < 8 || p.line > r->stride)
@@ -140,16 +163,12 @@ int load_run(struct load_run *r)
 		return -1;
 	}
 	r->walk_len = chain_walk_len(&r->chain);
+	r->build_ticks = rdtsc() - t0;
 	if (r->walk_len != r->chain.nodes) {
 		r->why = "the chain is not one cycle through every node";
 		return -2;
 	}
-	if (chase_measure(&r->chain, &cfg, &r->res)) {
-		r->why = "chase_measure rejected the configuration";
-		return -1;
-	}
-	r->ns_x100 = chase_ns_x100(r->res.tsc_med_x100, tsc_hz);
-	return 0;
+	return time_it(r);
 }
 
 int kload_level_run(struct load_run *r, enum load_level l, const char **note)
@@ -181,11 +200,14 @@ void load_run_print(struct ktest *t, const struct load_run *r)
 	const struct chase_result *s = &r->res;
 	char ws[24];
 
-	kt_info(t, "%s: ws %s, %s pages, %llu nodes x %u B, walk %llu/%llu, rules %s", r->name,
+	kt_info(t, "%s: ws %s, %s pages, %llu nodes x %u B, walk %llu/%llu, rules %s, "
+		"build %llu ms, timing %llu ms", r->name,
 		geometry_size_str(r->ws, ws, sizeof(ws)), r->ps == PS_4K ? "4K" : "2M",
 		(unsigned long long)r->chain.nodes, r->chain.stride,
 		(unsigned long long)r->walk_len, (unsigned long long)r->chain.nodes,
-		r->chain.near_left || r->chain.page_left ? "BROKEN" : "held");
+		r->chain.near_left || r->chain.page_left ? "BROKEN" : "held",
+		(unsigned long long)(tsc_hz ? r->build_ticks * 1000 / tsc_hz : 0),
+		(unsigned long long)(tsc_hz ? s->total_ticks * 1000 / tsc_hz : 0));
 	kt_info(t, "%s: %u reps x %llu steps (%llu.%02llu laps), irqs off: %llu.%02llu TSC/%s "
 		"(min %llu.%02llu max %llu.%02llu) = %llu.%02llu ns", r->name, s->reps,
 		(unsigned long long)s->steps_per_rep, X100(s->laps_x100), X100(s->tsc_med_x100),

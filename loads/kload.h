@@ -21,7 +21,8 @@
 
 #define KLOAD_BUDGET_MS 60		/* timed TSC milliseconds per kernel */
 #define KLOAD_REPS 9
-#define KLOAD_TCG_DRAM_CAP (32ull << 20)	/* DRAM working set under software emulation */
+#define KLOAD_TCG_DRAM_CAP (8ull << 20)	/* DRAM working set under software emulation, where
+					 * a chain build costs ~3 us per node */
 #define KLOAD_STLB_WS (64ull << 20)	/* 16384 4 KiB pages: > 5x any STLB we know (Golden
 					 * Cove 2048, Zen 4 3072 entries) */
 
@@ -39,6 +40,7 @@ struct load_run {
 	struct chase_result res;
 	uint64_t walk_len;		/* chain_walk_len(): == chain.nodes when sound */
 	uint64_t ns_x100;		/* ns per step, x100 */
+	uint64_t build_ticks;		/* TSC ticks spent building + walking the chain */
 	const char *why;		/* load_run() != 0: the reason */
 };
 
@@ -58,6 +60,10 @@ uint64_t kload_ws(enum load_level l, const char **note);
  * (memory: a SKIP); -2 with r->why when the chain fails its walk (a FAIL, not timed).
  */
 int load_run(struct load_run *r);
+
+/* Time another kernel kind over the chain `src` built (still live): dst = src re-timed. */
+int load_retime(struct load_run *dst, const struct load_run *src, const char *name,
+		enum chase_kind kind);
 
 /* Plain-load kernel of a level (2 MiB pages, kload_ws), run now; the last result of each
  * level is kept for the step verdicts. */
