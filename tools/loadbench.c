@@ -200,26 +200,44 @@ static void print_point(const struct opts *o, const struct point *pt, uint64_t s
 	       (unsigned long long)spread);
 }
 
-/* Per level: the sweep point nearest the working set the kernel tests use (loads/plan.c). */
+/*
+ * Per level: the median of the sweep points inside the level's window (L1 up to L1d/2, L2
+ * 2x L1d..L2/4, L3 2x L2..4x L2, DRAM from 2x L3: inside each plateau by CPUID, away from
+ * the edges where a shared VM's effective sizes move), and the point nearest the working
+ * set the kernel tests use (loads/plan.c).
+ */
 static void print_levels(const struct opts *o, const struct point *pt, const struct cache_geometry *g,
 			 uint64_t hz, FILE *info)
 {
+	const uint64_t lo[LOAD_NLEVELS] = { 0, 2 * g->l1d.size, 2 * g->l2.size, 2 * g->l3.size };
+	const uint64_t hi[LOAD_NLEVELS] = { g->l1d.size / 2, g->l2.size / 4, 4 * g->l2.size,
+					    UINT64_MAX };
+
 	for (int l = 0; l < LOAD_NLEVELS; l++) {
-		uint64_t want = load_ws((enum load_level)l, g), bestd = UINT64_MAX;
-		unsigned best = 0;
-		char a[24], b[24];
+		uint64_t want = load_ws((enum load_level)l, g), bestd = UINT64_MAX, v[MAX_SIZES];
+		unsigned best = 0, n = 0;
+		char a[24], b[24], c[24], e[24];
 
 		for (unsigned i = 0; i < o->nsizes; i++) {
 			uint64_t d = o->sizes[i] > want ? o->sizes[i] - want : want - o->sizes[i];
 
 			if (d < bestd)
 				bestd = d, best = i;
+			if (o->sizes[i] >= lo[l] && o->sizes[i] <= hi[l])
+				v[n++] = pt[i].med_x100;
 		}
-		fprintf(info, "# level %-4s ws %s (plan %s): ", load_level_name((enum load_level)l),
-			geometry_size_str(o->sizes[best], a, sizeof(a)),
-			geometry_size_str(want, b, sizeof(b)));
+		fprintf(info, "# level %-4s plateau ", load_level_name((enum load_level)l));
+		if (n)
+			put_x100(info, chase_ns_x100(chase_median(v, n), hz));
+		else
+			fprintf(info, "-");
+		fprintf(info, " ns (median of %u points in %s..%s); at %s (plan %s): ", n,
+			geometry_size_str(lo[l], a, sizeof(a)),
+			hi[l] == UINT64_MAX ? "" : geometry_size_str(hi[l], b, sizeof(b)),
+			geometry_size_str(o->sizes[best], c, sizeof(c)),
+			geometry_size_str(want, e, sizeof(e)));
 		put_x100(info, chase_ns_x100(pt[best].med_x100, hz));
-		fprintf(info, " ns/load\n");
+		fprintf(info, " ns\n");
 	}
 }
 
