@@ -131,3 +131,11 @@ clean:
 	rm -rf $(BUILD)
 
 -include $(KOBJ:.o=.d) $(wildcard $(BUILD)/host/*.d $(BUILD)/host/tests/*.d)
+
+# `make usb DEV=/dev/sdX`: write the hybrid ISO to a USB stick; asks first, refuses mounted
+# and system disks (scripts/usb-write.sh, docs/usb.md).
+.PHONY: usb
+usb:
+	@test -n "$(DEV)" || { echo "usage: make usb DEV=/dev/sdX" >&2; exit 1; }
+	@$(MAKE) --no-print-directory $(ISO)
+	@scripts/usb-write.sh $(ISO) $(DEV)

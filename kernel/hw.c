@@ -76,6 +76,19 @@ void outb(uint16_t port, uint8_t val)
 	__asm__ volatile("outb %0, %1" :: "a"(val), "Nd"(port));
 }
 
+uint16_t inw(uint16_t port)
+{
+	uint16_t v;
+
+	__asm__ volatile("inw %1, %0" : "=a"(v) : "Nd"(port));
+	return v;
+}
+
+void outw(uint16_t port, uint16_t val)
+{
+	__asm__ volatile("outw %0, %1" :: "a"(val), "Nd"(port));
+}
+
 uint32_t mmio_read32(uintptr_t addr)
 {
 	return *(volatile uint32_t *)addr;

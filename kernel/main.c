@@ -4,6 +4,7 @@
  * header, the test table, the totals, and the exit (kernel/exit.h). This file is the top of
  * the layer diagram in DESIGN.md: it may call every layer.
  */
+#include "apic/apic.h"
 #include "kernel/boot.h"
 #include "kernel/cmdline.h"
 #include "kernel/console.h"
@@ -16,6 +17,7 @@
 #include "kernel/mb2.h"
 #include "kernel/mm.h"
 #include "kernel/mm_internal.h"
+#include "kernel/platform.h"
 #include "kernel/serial.h"
 #include "kernel/tsc.h"
 #include "ktests/run.h"
@@ -36,22 +38,9 @@ static void warn_line(const char *msg)
 
 static void console_setup(void)
 {
-	const char *c = cmdline_get(&kcmdline, "console");
-	uint16_t io = serial_com_base[0];
-	uint32_t baud = SERIAL_DEFAULT_BAUD;
-
-	if (c && !serial_parse_console(c, &io, &baud)) {
-		fmt_snprintf(console_warning, sizeof(console_warning),
-			     "console=%s not understood: staying on COM1", c);
-		return;
-	}
-	if (io == serial.io && baud == serial.baud)
-		return;
-	if (!serial_init(&serial, io, baud)) {
-		fmt_snprintf(console_warning, sizeof(console_warning),
-			     "console=%s: no UART answers at 0x%x", c, io);
-		serial_init(&serial, serial_com_base[0], SERIAL_DEFAULT_BAUD);
-	}
+	/* console=, UART discovery (BDA, ACPI SPCR, COM1) and ACPI: kernel/platform.c */
+	if (platform_console_setup(&boot_info, &kcmdline, console_warning, sizeof(console_warning)))
+		serial.present = false;	/* the discovered ports (COM1 among them) took over */
 }
 
 static void print_header(void)
@@ -73,6 +62,7 @@ static void print_header(void)
 		  cpu.invariant_tsc ? ", invariant" : "");
 	ktap_diag("paging: %s pages, NX %s", cpu.page1g ? "1 GiB" : "2 MiB",
 		  cpu.nx ? "on" : "unavailable");
+	apic_print_header();
 }
 
 void kmain(uint32_t magic, uint64_t info)
@@ -113,6 +103,9 @@ void kmain(uint32_t magic, uint64_t info)
 	tsc_init();
 	if (!mm_init(&boot_info, info, why, sizeof(why)))
 		run_fatal(why);
+	platform_late_setup(&boot_info);
+	apic_init();	/* after mm (the xAPIC page is mapped uncached); says why if it cannot */
 	print_header();
+	platform_print_header(&boot_info);
 	ktests_run();
 }

@@ -7,6 +7,9 @@
 enum kt_result test_boot(struct ktest *t);
 enum kt_result test_paging(struct ktest *t);
 enum kt_result test_exceptions(struct ktest *t);
+enum kt_result test_apic(struct ktest *t);
+enum kt_result test_apic_watchdog(struct ktest *t);
+enum kt_result test_apic_hang(struct ktest *t);
 enum kt_result test_inject(struct ktest *t);
 
 #endif
