@@ -191,13 +191,15 @@ static void print_point(const struct opts *o, const struct point *pt, uint64_t s
 		       (unsigned long long)pt->steps);
 		return;
 	}
-	printf("  %12llu %9llu.%02llu %9llu.%02llu %7llu.%02llu %7llu.%02llu %7llu.%02llu %7llu%%\n",
-	       (unsigned long long)size, (unsigned long long)(ns / 100), (unsigned long long)(ns % 100),
-	       (unsigned long long)(pt->med_x100 / 100), (unsigned long long)(pt->med_x100 % 100),
-	       (unsigned long long)(cyc / 100), (unsigned long long)(cyc % 100),
-	       (unsigned long long)(pt->min_x100 / 100), (unsigned long long)(pt->min_x100 % 100),
-	       (unsigned long long)(pt->max_x100 / 100), (unsigned long long)(pt->max_x100 % 100),
-	       (unsigned long long)spread);
+	printf("  %12llu", (unsigned long long)size);
+	for (int k = 0; k < 5; k++) {
+		uint64_t v = k == 0 ? ns : k == 1 ? pt->med_x100 : k == 2 ? cyc :
+			     k == 3 ? pt->min_x100 : pt->max_x100;
+
+		printf(" %*llu.%02llu", k < 2 ? 9 : 7, (unsigned long long)(v / 100),
+		       (unsigned long long)(v % 100));
+	}
+	printf(" %7llu%%\n", (unsigned long long)spread);
 }
 
 /*
