@@ -4,6 +4,7 @@
  */
 #include "kernel/ktap.h"
 #include "ktests/tests.h"
+#include "ktests/load_tests.h"
 
 const struct ktest_desc ktest_table[] = {
 	{ "boot", test_boot, NEED_NONE, 1000, false, "boot information and memory map" },
@@ -19,6 +20,14 @@ const struct ktest_desc ktest_table[] = {
 	{ "inject", test_inject, NEED_NONE, 2000, true, "fault injection (inject=...)" },
 	{ "pmu", test_pmu, NEED_NONE, 10000, false,
 	  "PMU/PEBS capabilities, gates, instruction counting, PEBS load-latency records" },
+	{ "load_l1", test_load_l1, NEED_NONE, 20000, false, "pointer chase in L1D: timing, PEBS source" },
+	{ "load_l2", test_load_l2, NEED_NONE, 20000, false, "pointer chase in L2: timing, step, PEBS" },
+	{ "load_l3", test_load_l3, NEED_NONE, 20000, false, "pointer chase in L3: timing, step, PEBS" },
+	{ "load_dram", test_load_dram, NEED_NONE, 30000, false, "pointer chase in DRAM: timing, step, PEBS" },
+	{ "load_lfb", test_load_lfb, NEED_NONE, 30000, false, "loads to lines in flight (LFB)" },
+	{ "load_store", test_load_store, NEED_NONE, 20000, false, "chase + stores (store records)" },
+	{ "load_stlb", test_load_stlb, NEED_NONE, 30000, false, "one load per 4 KiB page: STLB misses" },
+	{ "load_curve", test_load_curve, NEED_NONE, 120000, true, "latency curve (sweep=short|full)" },
 };
 
 const unsigned ktest_count = sizeof(ktest_table) / sizeof(ktest_table[0]);

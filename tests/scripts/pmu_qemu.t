@@ -23,11 +23,11 @@ run() {	# cpu model_pattern brand_pattern uarch
 	tr -d '\r' <"$log" >"$log.clean"
 	local c=$log.clean why='CPUID.0AH: perfmon version 0'
 	ok "[ $rc = 0 ]" "$1: run passes (status $rc)"
-	ok "grep -q '^  # pmu: cpu Intel $2 stepping [0-9]* \"$3' '$c'" "$1: header names $2 \"$3\""
-	ok "grep -q '^  # pmu: uarch $4 ' '$c'" "$1: uarch row $4"
+	ok "grep -q '^# pmu: cpu Intel $2 stepping [0-9]* \"$3' '$c'" "$1: header names $2 \"$3\""
+	ok "grep -q '^# pmu: uarch $4 ' '$c'" "$1: uarch row $4"
 	ok "grep -q '^  ok 3 pebs_load_latency_records # SKIP $why\$' '$c' &&
 	    grep -q '^  ok 2 inst_retired # SKIP $why\$' '$c'" "$1: PMU subtests SKIP: $why"
-	ok "grep -q '^  # pmu: pebs: $why\$' '$c'" "$1: header gives the reason"
+	ok "grep -q '^# pmu: pebs: $why\$' '$c'" "$1: header gives the reason"
 	[ $fail = 0 ] || tail -12 "$c" | sed 's/^/# /'
 }
 run Skylake-Client 06_5EH "Intel Core Processor (Skylake)" Skylake
