@@ -5,6 +5,8 @@
 # the kernel directories below; nothing else needs listing.
 
 BUILD   ?= build
+V       ?= 0
+Q       := $(if $(filter 1,$(V)),,@)
 KCC     ?= gcc
 HOSTCC  ?= gcc
 NASM    ?= nasm
@@ -50,21 +52,25 @@ deps:
 # ---- kernel ----
 $(BUILD)/kernel/%.o: %.c
 	@mkdir -p $(@D)
-	$(KCC) $(KCFLAGS) -c $< -o $@
+	@$(if $(Q),echo "  CC      $<")
+	$(Q)$(KCC) $(KCFLAGS) -c $< -o $@
 
 $(BUILD)/kernel/%.o: %.asm boot/defs.inc
 	@mkdir -p $(@D)
-	$(NASM) -f elf64 -g -Iboot/ -o $@ $<
+	@$(if $(Q),echo "  NASM    $<")
+	$(Q)$(NASM) -f elf64 -g -Iboot/ -o $@ $<
 
 $(KELF): $(KOBJ) linker.ld
-	$(KCC) $(KCFLAGS) $(KLDFLAGS) -o $@ $(KOBJ)
+	@$(if $(Q),echo "  LD      $@")
+	$(Q)$(KCC) $(KCFLAGS) $(KLDFLAGS) -o $@ $(KOBJ)
 
 # ---- ISO (grub-mkrescue: one hybrid image for BIOS and UEFI) ----
 $(ISO): $(KELF) iso/grub.cfg
 	@rm -rf $(BUILD)/isoroot && mkdir -p $(BUILD)/isoroot/boot/grub
-	cp $(KELF) $(BUILD)/isoroot/boot/pebs-kernel.elf
-	cp iso/grub.cfg $(BUILD)/isoroot/boot/grub/grub.cfg
-	grub-mkrescue -o $@ $(BUILD)/isoroot 2>$(BUILD)/grub-mkrescue.log \
+	@cp $(KELF) $(BUILD)/isoroot/boot/pebs-kernel.elf
+	@cp iso/grub.cfg $(BUILD)/isoroot/boot/grub/grub.cfg
+	@echo "  ISO     $@"
+	$(Q)grub-mkrescue -o $@ $(BUILD)/isoroot 2>$(BUILD)/grub-mkrescue.log \
 		|| { cat $(BUILD)/grub-mkrescue.log; exit 1; }
 iso: $(ISO)
 
@@ -87,19 +93,23 @@ HOST_TOOL_BINS := $(HOST_TOOLS:%=$(BUILD)/host/%)
 .SECONDEXPANSION:
 $(BUILD)/host/tests/%: tests/host/%.c $$($$*_SRCS) $$(wildcard tests/stubs/*.h)
 	@mkdir -p $(@D)
-	$(HOSTCC) $(HOST_CFLAGS) -MF $@.d -o $@ $< $($*_SRCS) $(CMOCKA_LIBS) $($*_LIBS)
+	@$(if $(Q),echo "  HOSTCC  $@")
+	$(Q)$(HOSTCC) $(HOST_CFLAGS) -MF $@.d -o $@ $< $($*_SRCS) $(CMOCKA_LIBS) $($*_LIBS)
 
 $(BUILD)/host/%: $$($$*_SRCS)
 	@mkdir -p $(@D)
-	$(HOSTCC) $(TOOL_CFLAGS) -MF $@.d -o $@ $($*_SRCS) $($*_LIBS)
+	@$(if $(Q),echo "  HOSTCC  $@")
+	$(Q)$(HOSTCC) $(TOOL_CFLAGS) -MF $@.d -o $@ $($*_SRCS) $($*_LIBS)
 
 host: $(HOST_TEST_BINS) $(HOST_TOOL_BINS)
 
 # `make test`: everything, through one TAP harness (prove) with one summary line.
+test: export CMOCKA_MESSAGE_OUTPUT = TAP
 test: deps
 	@$(MAKE) --no-print-directory all $(ISO)
 	prove --exec '' $(HOST_TEST_BINS) $(sort $(wildcard tests/scripts/*.t)) tests/boot/boot.t
 
+test-host: export CMOCKA_MESSAGE_OUTPUT = TAP
 test-host: host
 	prove --exec '' $(HOST_TEST_BINS) $(sort $(wildcard tests/scripts/*.t))
 
@@ -121,3 +131,11 @@ clean:
 	rm -rf $(BUILD)
 
 -include $(KOBJ:.o=.d) $(wildcard $(BUILD)/host/*.d $(BUILD)/host/tests/*.d)
+
+# `make usb DEV=/dev/sdX`: write the hybrid ISO to a USB stick; asks first, refuses mounted
+# and system disks (scripts/usb-write.sh, docs/usb.md).
+.PHONY: usb
+usb:
+	@test -n "$(DEV)" || { echo "usage: make usb DEV=/dev/sdX" >&2; exit 1; }
+	@$(MAKE) --no-print-directory $(ISO)
+	@scripts/usb-write.sh $(ISO) $(DEV)

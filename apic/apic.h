@@ -5,6 +5,9 @@
  *
  * PMI rule (SDM 20.x "Generic PMI"): delivery of a PMI sets LVTPC's mask bit; the handler
  * must unmask LVTPC before it returns, then EOI (apic_pmi_rearm does both, in that order).
+ * The PMI dispatcher calls the installed handler and then apic_pmi_rearm itself unless the
+ * handler already did (a handler may re-arm earlier, e.g. before re-enabling GLOBAL_CTRL):
+ * exactly one unmask + EOI per PMI either way.
  */
 #ifndef APIC_APIC_H
 #define APIC_APIC_H
@@ -31,16 +34,59 @@ void apic_eoi(void);
 /* PMI: install the handler pebs/ uses (NULL removes it); it is called with the trap frame. */
 void apic_set_pmi_handler(irq_handler_fn fn);
 enum pmi_delivery apic_pmi_delivery(void);
-/* Unmask LVTPC (keeping its vector and delivery mode), then EOI for fixed delivery. */
+/* Unmask LVTPC (keeping its vector and delivery mode), then EOI for fixed delivery.
+ * Only from inside a PMI handler (the EOI retires the highest in-service vector). */
 void apic_pmi_rearm(void);
 uint32_t apic_lvtpc_read(void);
 
-/* Self-IPI on `vector`. */
+/* Self-IPI on `vector` (fixed delivery, "self" shorthand). */
 void apic_self_ipi(uint8_t vector);
+/* NMI to this CPU (physical destination = own id: the "self" shorthand is fixed-only). */
+void apic_self_nmi(void);
 
 /* Timer: calibrated against the TSC at apic_init; the per-test watchdog. */
+/* Rate the timer counts at after its divider (Hz); 0 when not calibrated. */
 uint64_t apic_timer_hz(void);
+/*
+ * Per-test watchdog (apic/apic_watchdog.c). Arm it with a test's budget; on expiry the
+ * timer interrupt prints "# watchdog: ..." and calls the recovery function (interrupts off,
+ * EOI done), which abandons the test and must not return (the runner jumps back to its
+ * recovery point: kernel/jump.h). Without one, or if it returns, the run ends through
+ * run_fatal with a clear line. A hang with interrupts off is out of a maskable timer's
+ * reach: such a hang is not caught (there is no NMI watchdog without a PMU).
+ */
 void apic_watchdog_arm(uint32_t ms);
 void apic_watchdog_disarm(void);
+void apic_watchdog_set_recovery(void (*fn)(void));
+/* True once when a test overran: read-and-clear. */
+bool apic_watchdog_fired(void);
+
+/* Nesting (a test that checks the watchdog under the runner's watchdog): save the armed
+ * state and recovery function, use the watchdog, restore (re-arms what is left). */
+struct apic_watchdog_state {
+	void (*recovery)(void);
+	bool armed;
+	uint64_t deadline;
+	uint32_t budget_ms;
+};
+void apic_watchdog_save(struct apic_watchdog_state *s);
+void apic_watchdog_restore(const struct apic_watchdog_state *s);
+
+/* Header lines: "# apic: ..." mode, id, LVTPC vector, timer calibration. */
+void apic_print_header(void);
+
+/* Counters the handlers keep (reported by the apic test and the header). */
+struct apic_stats {
+	unsigned errors;	/* error-LVT interrupts */
+	uint32_t last_esr;
+	unsigned spurious;	/* spurious-vector interrupts */
+	uint64_t pmis;		/* PMI-vector or PMI-NMI entries */
+	uint64_t timer_irqs;
+};
+const struct apic_stats *apic_stats(void);
+/* Firmware locked the APIC in x2APIC mode (IA32_XAPIC_DISABLE_STATUS[0]). */
+bool apic_x2apic_locked(void);
+/* In-service bit of `vector` (ISR register), for tests of the EOI path. */
+bool apic_vector_in_service(uint8_t vector);
 
 #endif

@@ -75,14 +75,9 @@ void cpu_probe(struct cpu_info *out)
 		out->lm = r.edx & (1u << 29);
 	}
 	if (out->max_ext_leaf >= 0x80000004) {
-		uint32_t *b = (uint32_t *)(void *)out->brand;
-
 		for (uint32_t i = 0; i < 3; i++) {
 			cpuid_count(0x80000002 + i, 0, &r);
-			memcpy(&b[i * 4 + 0], &r.eax, 4);
-			memcpy(&b[i * 4 + 1], &r.ebx, 4);
-			memcpy(&b[i * 4 + 2], &r.ecx, 4);
-			memcpy(&b[i * 4 + 3], &r.edx, 4);
+			memcpy(out->brand + 16 * i, &r, 16);	/* EAX, EBX, ECX, EDX in order */
 		}
 		out->brand[48] = '\0';
 	}

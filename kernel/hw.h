@@ -25,6 +25,9 @@ void cpuid_count(uint32_t leaf, uint32_t subleaf, struct cpuid_regs *r);
 
 uint8_t inb(uint16_t port);
 void outb(uint16_t port, uint8_t val);
+/* 16-bit port I/O: ACPI PM1 control blocks are word registers (ACPI 6.5 §4.8.3.2). */
+uint16_t inw(uint16_t port);
+void outw(uint16_t port, uint16_t val);
 uint32_t mmio_read32(uintptr_t addr);
 void mmio_write32(uintptr_t addr, uint32_t val);
 uint8_t mmio_read8(uintptr_t addr);

@@ -14,6 +14,8 @@
  *     ok 2 nx_on_data # SKIP CPUID.80000001H:EDX.NX[20] = 0
  *     1..2
  *   ok 2 paging
+ * (subtests are indented two spaces; their plan closes them, as TAP allows a trailing plan,
+ *  because a subtest count is often known only at the end)
  *   # Totals: pass:P fail:F skip:S total:N
  */
 #ifndef KERNEL_KTAP_H
@@ -50,6 +52,7 @@ struct ktest {
 	const struct ktest_desc *desc;
 	unsigned nsub, sub_fail, sub_skip;
 	bool failed;		/* a kt_check failed */
+	bool opened;		/* the subtest header was printed */
 };
 
 extern const struct ktest_desc ktest_table[];
@@ -72,5 +75,18 @@ enum kt_result kt_verdict(struct ktest *t);
 /* Top-level: header line and diagnostics outside tests. */
 void ktap_begin(void);
 void ktap_diag(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* The runner's side: plan, one result per top-level test (why: SKIP reason or failure note,
+ * NULL to use the test's own), the totals line. */
+struct ktap_totals {
+	unsigned pass, fail, skip;
+};
+void ktap_plan(unsigned n);
+void ktap_result(struct ktest *t, unsigned number, enum kt_result r, const char *why);
+void ktap_totals(void);
+const struct ktap_totals *ktap_get_totals(void);
+
+/* Defined by the test layer (ktests/): the SKIP reason for unmet needs, NULL if all met. */
+const char *ktest_need_reason(unsigned needs);
 
 #endif

@@ -96,3 +96,13 @@ char *strchr(const char *s, int c)
 			return NULL;
 	}
 }
+
+void *memchr(const void *s, int c, size_t n)
+{
+	const unsigned char *p = s;
+
+	for (; n; n--, p++)
+		if (*p == (unsigned char)c)
+			return (void *)(uintptr_t)p;
+	return NULL;
+}

@@ -16,5 +16,6 @@ size_t strnlen(const char *s, size_t max);
 int strcmp(const char *a, const char *b);
 int strncmp(const char *a, const char *b, size_t n);
 char *strchr(const char *s, int c);
+void *memchr(const void *s, int c, size_t n);
 
 #endif

@@ -1,14 +1,15 @@
-#!/bin/sh
-# run.sh: `make bench` entry point. Runs every tests/bench/*.bench script in name order from
-# the repository root and prints its output under a header; exits non-zero if any failed.
-cd "$(dirname "$0")/../.." || exit 2
-rc=0
+#!/usr/bin/env bash
+# run.sh: `make bench`: run every tests/bench/*.bench script in name order; the exit status
+# is the number of scripts that failed (0 = all ran).
+set -u
+cd "$(dirname "$0")/../.." || exit 1
+fail=0
 for b in tests/bench/*.bench; do
 	[ -e "$b" ] || continue
-	echo "== $b"
-	if ! sh "$b"; then
-		echo "!! $b failed"
-		rc=1
+	echo "### $b"
+	if ! bash "$b"; then
+		echo "### $b: FAILED" >&2
+		fail=$((fail + 1))
 	fi
 done
-exit $rc
+exit "$fail"

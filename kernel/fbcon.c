@@ -1,0 +1,215 @@
+/*
+ * fbcon.c: text rendering into a linear RGB framebuffer (multiboot2 spec §3.6.12, framebuffer
+ * type 1 "direct RGB"). Pure: writes only inside [base, base + pitch * height) and only the
+ * first width * bpp/8 bytes of each line. Glyphs come from kernel/font8x16.c, scaled by an
+ * integer factor. Scrolling moves whole text lines with memmove and jumps several lines at a
+ * time (fc->scroll_step), since reading back a framebuffer is slow on real hardware.
+ */
+#include "kernel/fbcon.h"
+#include "kernel/font.h"
+
+#include <string.h>
+
+#define BANNER_MAX_MUL 4	/* banner letters up to 4x the text scale */
+
+uint32_t fb_rgb(const struct fb_surface *fb, uint8_t r, uint8_t g, uint8_t b)
+{
+	uint32_t v = 0;
+
+	if (fb->red_size)
+		v |= ((uint32_t)r >> (8 - fb->red_size)) << fb->red_pos;
+	if (fb->green_size)
+		v |= ((uint32_t)g >> (8 - fb->green_size)) << fb->green_pos;
+	if (fb->blue_size)
+		v |= ((uint32_t)b >> (8 - fb->blue_size)) << fb->blue_pos;
+	return v;
+}
+
+unsigned fbcon_auto_scale(uint32_t width, uint32_t height)
+{
+	uint32_t s = width / 960 < height / 540 ? width / 960 : height / 540;
+
+	return s < 1 ? 1 : s > 8 ? 8 : s;
+}
+
+static inline void put_px(const struct fb_surface *fb, uint32_t x, uint32_t y, uint32_t v)
+{
+	uint8_t *p = fb->base + (size_t)y * fb->pitch + (size_t)x * (fb->bpp / 8);
+
+	p[0] = (uint8_t)v;
+	p[1] = (uint8_t)(v >> 8);
+	p[2] = (uint8_t)(v >> 16);
+	if (fb->bpp == 32)
+		p[3] = (uint8_t)(v >> 24);
+}
+
+/* Fill a rectangle, clipped to the surface. */
+static void fill(const struct fb_surface *fb, uint32_t x, uint32_t y, uint32_t w, uint32_t h,
+		 uint32_t v)
+{
+	if (x >= fb->width || y >= fb->height)
+		return;
+	if (w > fb->width - x)
+		w = fb->width - x;
+	if (h > fb->height - y)
+		h = fb->height - y;
+	for (uint32_t j = 0; j < h; j++)
+		for (uint32_t i = 0; i < w; i++)
+			put_px(fb, x + i, y + j, v);
+}
+
+/* One glyph at pixel (x, y), scale s, clipped. */
+static void glyph(const struct fb_surface *fb, uint32_t x, uint32_t y, unsigned s,
+		  unsigned char c, uint32_t fg, uint32_t bg)
+{
+	const uint8_t *rows = font8x16_glyph(c);
+
+	for (uint32_t gy = 0; gy < FONT_H * s; gy++) {
+		uint32_t py = y + gy;
+		uint8_t bits = rows[gy / s];
+
+		if (py >= fb->height)
+			return;
+		for (uint32_t gx = 0; gx < FONT_W * s && x + gx < fb->width; gx++)
+			put_px(fb, x + gx, py, (bits & (0x80 >> (gx / s))) ? fg : bg);
+	}
+}
+
+static int check_field(uint8_t pos, uint8_t size, uint8_t bpp)
+{
+	return size <= 8 && pos + size <= bpp;
+}
+
+int fbcon_init(struct fbcon *fc, const struct fb_surface *fb, unsigned scale, const char **why)
+{
+	const char *w = NULL;
+
+	memset(fc, 0, sizeof(*fc));
+	if (!fb->base)
+		w = "no framebuffer address";
+	else if (fb->bpp != 24 && fb->bpp != 32)
+		w = "unsupported depth (need 24 or 32 bpp)";
+	else if (!check_field(fb->red_pos, fb->red_size, fb->bpp) ||
+		 !check_field(fb->green_pos, fb->green_size, fb->bpp) ||
+		 !check_field(fb->blue_pos, fb->blue_size, fb->bpp))
+		w = "colour field outside the pixel";
+	else if ((uint64_t)fb->pitch < (uint64_t)fb->width * (fb->bpp / 8))
+		w = "pitch smaller than a line";
+	else if (fb->width < FONT_W || fb->height < FONT_H)
+		w = "smaller than one character";
+	if (w) {
+		if (why)
+			*why = w;
+		return -1;
+	}
+	fc->fb = *fb;
+	fc->scale = scale ? scale : fbcon_auto_scale(fb->width, fb->height);
+	while (fc->scale > 1 && (fb->width < FONT_W * fc->scale || fb->height < FONT_H * fc->scale))
+		fc->scale--;
+	fc->cols = fb->width / (FONT_W * fc->scale);
+	fc->rows = fb->height / (FONT_H * fc->scale);
+	fc->fg = fb_rgb(fb, 0xd0, 0xd0, 0xd0);
+	fc->bg = fb_rgb(fb, 0, 0, 0);
+	fc->scroll_step = fc->rows >= 8 ? fc->rows / 4 : 1;
+	fill(&fc->fb, 0, 0, fb->width, fb->height, fc->bg);
+	return 0;
+}
+
+void fbcon_draw_cell(struct fbcon *fc, unsigned col, unsigned row, unsigned char c)
+{
+	unsigned cw = FONT_W * fc->scale, ch = FONT_H * fc->scale;
+
+	if (col < fc->cols && row < fc->rows)
+		glyph(&fc->fb, col * cw, row * ch, fc->scale, c, fc->fg, fc->bg);
+}
+
+/* Move the text grid up by n lines and clear the freed lines at its bottom. */
+static void scroll(struct fbcon *fc, unsigned n)
+{
+	size_t lh = (size_t)FONT_H * fc->scale, line = lh * fc->fb.pitch;
+
+	if (n > fc->rows)
+		n = fc->rows;
+	if (n < fc->rows)
+		memmove(fc->fb.base, fc->fb.base + n * line, (fc->rows - n) * line);
+	fill(&fc->fb, 0, (uint32_t)((fc->rows - n) * lh), fc->fb.width, (uint32_t)(n * lh), fc->bg);
+	fc->cy = fc->cy >= n ? fc->cy - n : 0;
+}
+
+static void newline(struct fbcon *fc)
+{
+	fc->cx = 0;
+	if (++fc->cy >= fc->rows)
+		scroll(fc, fc->cy - fc->rows + fc->scroll_step);
+}
+
+void fbcon_write(struct fbcon *fc, const char *s, size_t n)
+{
+	if (!fc->rows || !fc->cols)
+		return;
+	for (size_t i = 0; i < n; i++) {
+		unsigned char c = (unsigned char)s[i];
+
+		switch (c) {
+		case '\n':
+			newline(fc);
+			continue;
+		case '\r':
+			fc->cx = 0;
+			continue;
+		case '\b':
+			if (fc->cx)
+				fc->cx--;
+			continue;
+		case '\t':
+			do {
+				fbcon_write(fc, " ", 1);
+			} while (fc->cx % 8 && fc->cx < fc->cols);
+			continue;
+		default:
+			break;
+		}
+		if (fc->cx >= fc->cols)
+			newline(fc);
+		fbcon_draw_cell(fc, fc->cx++, fc->cy, c);
+	}
+}
+
+unsigned fbcon_banner_scale(const struct fbcon *fc, size_t len)
+{
+	size_t s = BANNER_MAX_MUL * fc->scale;
+
+	if (len && s > fc->fb.width / (len * FONT_W))
+		s = fc->fb.width / (len * FONT_W);
+	if (s > fc->fb.height / (3 * FONT_H))	/* at most a third of the screen */
+		s = fc->fb.height / (3 * FONT_H);
+	return s ? (unsigned)s : 1;
+}
+
+void fbcon_banner(struct fbcon *fc, const char *text, uint8_t r, uint8_t g, uint8_t b)
+{
+	size_t len = strlen(text), max_len = fc->fb.width / FONT_W;
+	unsigned s, lh = FONT_H * fc->scale, rows;
+	uint32_t h, top, x, fg = fb_rgb(&fc->fb, r, g, b);
+
+	if (len > max_len)
+		len = max_len;
+	s = fbcon_banner_scale(fc, len);
+	h = FONT_H * s + lh;			/* half a text line of margin above and below */
+	if (h > fc->fb.height)
+		h = fc->fb.height;
+	rows = (fc->fb.height - h) / lh;
+	if (fc->banner_h == 0 || rows < fc->rows) {
+		if (fc->cy >= rows && rows)
+			scroll(fc, fc->cy - rows + 1);
+		fc->rows = rows;
+	}
+	fc->banner_h = fc->fb.height - fc->rows * lh;
+	top = fc->fb.height - fc->banner_h;
+	fill(&fc->fb, 0, top, fc->fb.width, fc->banner_h, fc->bg);
+	x = (uint32_t)((fc->fb.width - len * FONT_W * s) / 2);
+	top += (fc->banner_h - FONT_H * s) / 2;
+	for (size_t i = 0; i < len; i++)
+		glyph(&fc->fb, x + (uint32_t)(i * FONT_W * s), top, s, (unsigned char)text[i], fg,
+		      fc->bg);
+}

@@ -1,0 +1,113 @@
+/*
+ * main.c: the run. Descriptor tables first (so a fault is reported, not a triple fault), then
+ * the console, boot information and command line, CPU probe, TSC, memory, the environment
+ * header, the test table, the totals, and the exit (kernel/exit.h). This file is the top of
+ * the layer diagram in DESIGN.md: it may call every layer.
+ */
+#include "apic/apic.h"
+#include "kernel/boot.h"
+#include "kernel/cmdline.h"
+#include "kernel/console.h"
+#include "kernel/cpu.h"
+#include "kernel/exit.h"
+#include "kernel/fmt.h"
+#include "kernel/gdt.h"
+#include "kernel/idt.h"
+#include "kernel/ktap.h"
+#include "kernel/mb2.h"
+#include "kernel/mm.h"
+#include "kernel/mm_internal.h"
+#include "kernel/platform.h"
+#include "kernel/serial.h"
+#include "kernel/tsc.h"
+#include "ktests/run.h"
+#include "pebs/caps.h"
+
+#include <string.h>
+
+struct cmdline kcmdline;
+struct mb2_info boot_info;
+uint64_t boot_info_addr;
+
+static struct serial_port serial;
+static char console_warning[96];	/* printed once the KTAP header is out */
+
+static void warn_line(const char *msg)
+{
+	kprintf("# warning: %s\n", msg);
+}
+
+static void console_setup(void)
+{
+	/* console=, UART discovery (BDA, ACPI SPCR, COM1) and ACPI: kernel/platform.c */
+	if (platform_console_setup(&boot_info, &kcmdline, console_warning, sizeof(console_warning)))
+		serial.present = false;	/* the discovered ports (COM1 among them) took over */
+}
+
+static void print_header(void)
+{
+	uint64_t free = pmm_free_bytes(), total = pmm_total_bytes();
+
+	ktap_diag("pebs-kernel %s", PEBS_KERNEL_VERSION);
+	ktap_diag("cmdline: %s", boot_info.cmdline ? boot_info.cmdline : "(none)");
+	ktap_diag("boot loader: %s%s", boot_info.loader ? boot_info.loader : "(unknown)",
+		  boot_info.efi64 ? " (UEFI)" : "");
+	ktap_diag("cpu: %s %02X_%02XH stepping %u \"%s\"", cpu.vendor_str, cpu.family, cpu.model,
+		  cpu.stepping, cpu.brand);
+	if (cpu.hypervisor)
+		ktap_diag("hypervisor: \"%s\"", cpu.hv_sig);
+	ktap_diag("memory: %llu MiB usable, %llu MiB free, %u map entries",
+		  (unsigned long long)(total >> 20), (unsigned long long)(free >> 20),
+		  boot_info.nmmap);
+	ktap_diag("tsc: %llu kHz (%s)%s", (unsigned long long)(tsc_hz / 1000), tsc_source,
+		  cpu.invariant_tsc ? ", invariant" : "");
+	ktap_diag("paging: %s pages, NX %s", cpu.page1g ? "1 GiB" : "2 MiB",
+		  cpu.nx ? "on" : "unavailable");
+	apic_print_header();
+}
+
+void kmain(uint32_t magic, uint64_t info)
+{
+	char why[64] = "";
+
+	gdt_init();
+	idt_init();
+	cpu_probe(&cpu);
+	if (serial_init(&serial, serial_com_base[0], SERIAL_DEFAULT_BAUD)) {
+		console_register(&serial.be);
+		serial_console = &serial;
+	}
+	boot_info_addr = info;
+	if (magic != MB2_BOOTLOADER_MAGIC)
+		run_fatal("not booted by a multiboot2 loader");
+	/* GRUB places the information below 4 GiB; its own size field is checked against
+	 * the 1 MiB bound the parser accepts */
+	if (!mb2_parse((const void *)(uintptr_t)info, MB2_MAX_INFO_SIZE, &boot_info, NULL)) {
+		ktap_begin();
+		run_fatal("multiboot2 boot information unusable");
+	}
+	cmdline_parse(&kcmdline, boot_info.cmdline, CMDLINE_MAX_LEN * 2, option_table, NULL);
+	console_setup();
+
+	ktap_begin();
+	if (console_warning[0])
+		warn_line(console_warning);
+	/* the same parses again, now that the console is settled, to print their warnings */
+	{
+		struct mb2_info tmp;
+		struct cmdline tmpcl;
+
+		mb2_parse((const void *)(uintptr_t)info, MB2_MAX_INFO_SIZE, &tmp, warn_line);
+		cmdline_parse(&tmpcl, boot_info.cmdline, CMDLINE_MAX_LEN * 2, option_table,
+			      warn_line);
+	}
+	tsc_init();
+	if (!mm_init(&boot_info, info, why, sizeof(why)))
+		run_fatal(why);
+	platform_late_setup(&boot_info);
+	apic_init();	/* after mm (the xAPIC page is mapped uncached); says why if it cannot */
+	print_header();
+	platform_print_header(&boot_info);
+	pebs_caps_print(pebs_caps_init());
+	ktests_run();
+}

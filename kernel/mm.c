@@ -1,0 +1,220 @@
+/*
+ * mm.c: the kernel's memory: physical allocator from the multiboot2 memory map, the final
+ * page tables (SDM Vol. 3A 4.5), measurement-buffer mappings with a chosen page size, MMIO
+ * mappings, and mark/release around each test. RAM is identity-mapped with the largest pages
+ * that fit; page 0 and the stack guard pages are left unmapped; kernel text is read-only,
+ * everything else NX when the CPU has NX.
+ */
+#include "kernel/mm.h"
+#include "kernel/mm_internal.h"
+#include "kernel/pgtable.h"
+#include "kernel/pmm.h"
+#include "kernel/console.h"
+#include "kernel/cpu.h"
+#include "kernel/extable.h"
+#include "kernel/gdt.h"
+
+#include <string.h>
+
+#define WINDOW_BASE   0x0000400000000000ull	/* PML4 slot 128: measurement buffers */
+#define WINDOW_SLOT   128u
+#define TABLE_POOL    (256 * PAGE_4K)		/* identity map and MMIO tables, kept */
+#define WINDOW_POOL   (1024 * PAGE_4K)		/* buffer-window tables, reset on release */
+
+extern char _kernel_start[], _text_end[], _rodata_start[], _rodata_end[], _kernel_end[];
+
+static struct pmm pmm;
+static struct pgt kpgt;
+struct mm_pool { uint64_t base, next, end; };
+static struct mm_pool fixed_pool, window_pool;
+static uint64_t window_next = WINDOW_BASE;
+static bool mm_ready;
+
+static uint64_t pool_page(struct mm_pool *pool)
+{
+	uint64_t pa;
+
+	if (pool->next < pool->end) {
+		pa = pool->next;
+		pool->next += PAGE_4K;
+	} else {
+		pa = pmm_take(&pmm, PAGE_4K, PAGE_4K);	/* pool exhausted: never released */
+	}
+	if (pa)
+		memset((void *)(uintptr_t)pa, 0, PAGE_4K);
+	return pa;
+}
+
+static uint64_t alloc_table(void *ctx)
+{
+	return pool_page(ctx);
+}
+
+static void *phys_to_virt(void *ctx, uint64_t pa)
+{
+	(void)ctx;
+	return (void *)(uintptr_t)pa;
+}
+
+static bool pool_init(struct mm_pool *pool, uint64_t bytes)
+{
+	pool->base = pool->next = pmm_take(&pmm, bytes, PAGE_4K);
+	pool->end = pool->base + bytes;
+	return pool->base != 0 && pool->end <= 4 * PAGE_1G; /* reachable through early tables */
+}
+
+static void flush_tlb(void)
+{
+	write_cr3(read_cr3());
+}
+
+bool mm_init(const struct mb2_info *mb, uint64_t info_addr, char *why, size_t whylen)
+{
+	uint64_t k0 = (uint64_t)(uintptr_t)_kernel_start, k1 = (uint64_t)(uintptr_t)_kernel_end;
+	uint64_t top, low_end;
+
+	pmm_init(&pmm);
+	for (unsigned i = 0; i < mb->nmmap; i++)
+		if (mb->mmap[i].type == MB2_MEM_AVAILABLE)
+			pmm_add(&pmm, mb->mmap[i].base, mb->mmap[i].len);
+	if (!mb->nmmap && mb->mem_upper_kb)
+		pmm_add(&pmm, 1ull << 20, (uint64_t)mb->mem_upper_kb << 10);
+	pmm_exclude(&pmm, 0, 1ull << 20);
+	pmm_exclude(&pmm, k0, k1 - k0);
+	pmm_exclude(&pmm, info_addr, mb->total_size);
+	if (!pmm.n) {
+		memcpy(why, "no usable RAM in the memory map", 32 < whylen ? 32 : whylen);
+		return false;
+	}
+	if (!pool_init(&fixed_pool, TABLE_POOL) || !pool_init(&window_pool, WINDOW_POOL)) {
+		memcpy(why, "not enough RAM below 4 GiB for page tables", 44 < whylen ? 44 : whylen);
+		return false;
+	}
+
+	kpgt.nx = cpu.nx;
+	kpgt.page1g = cpu.page1g;
+	kpgt.alloc_page = alloc_table;
+	kpgt.phys_to_virt = phys_to_virt;
+	kpgt.ctx = &fixed_pool;
+	kpgt.root = pool_page(&fixed_pool);
+
+	/* low memory (BDA, EBDA, BIOS tables), page 0 left out to catch NULL */
+	low_end = (k1 + PAGE_2M - 1) & ~(PAGE_2M - 1);
+	pgt_map(&kpgt, PAGE_4K, PAGE_4K, k0 - PAGE_4K, MAP_W, PGT_MAX_4K);
+	pgt_map(&kpgt, k0, k0, (uint64_t)(uintptr_t)_text_end - k0, MAP_X, PGT_MAX_4K);
+	pgt_map(&kpgt, (uint64_t)(uintptr_t)_rodata_start, (uint64_t)(uintptr_t)_rodata_start,
+		(uint64_t)(uintptr_t)_rodata_end - (uint64_t)(uintptr_t)_rodata_start, 0,
+		PGT_MAX_4K);
+	pgt_map(&kpgt, (uint64_t)(uintptr_t)_rodata_end, (uint64_t)(uintptr_t)_rodata_end,
+		low_end - (uint64_t)(uintptr_t)_rodata_end, MAP_W, PGT_MAX_4K);
+	for (unsigned i = 0; i < KSTACK_COUNT; i++)
+		pgt_unmap(&kpgt, (uint64_t)(uintptr_t)kstacks[i].guard, PAGE_4K);
+
+	/* the rest: all of the low 4 GiB (RAM and MMIO holes, whose MTRR type is UC) and RAM
+	 * above, rounded up to 1 GiB */
+	top = pmm_top(&pmm);
+	if (top < 4 * PAGE_1G)
+		top = 4 * PAGE_1G;
+	top = (top + PAGE_1G - 1) & ~(PAGE_1G - 1);
+	if (pgt_map(&kpgt, low_end, low_end, top - low_end, MAP_W, PGT_MAX_1G)) {
+		memcpy(why, "out of memory for page tables", 30 < whylen ? 30 : whylen);
+		return false;
+	}
+	write_cr3(kpgt.root);
+	mm_ready = true;
+	return true;
+}
+
+uint64_t pmm_alloc(uint64_t bytes, uint64_t align)
+{
+	uint64_t pa = pmm_take(&pmm, bytes, align < PAGE_4K ? PAGE_4K : align);
+
+	if (pa)
+		memset((void *)(uintptr_t)pa, 0, (bytes + PAGE_4K - 1) & ~(PAGE_4K - 1));
+	return pa;
+}
+
+void *kalloc(uint64_t bytes, uint64_t align)
+{
+	return (void *)(uintptr_t)pmm_alloc(bytes, align);
+}
+
+uint64_t pmm_free_bytes(void) { return pmm_free(&pmm); }
+uint64_t pmm_total_bytes(void) { return pmm_total(&pmm); }
+
+void *mm_map_buffer(uint64_t bytes, enum page_size ps)
+{
+	static const uint64_t sizes[] = { PAGE_4K, PAGE_2M, PAGE_1G };
+	static const enum pgt_max maxes[] = { PGT_MAX_4K, PGT_MAX_2M, PGT_MAX_1G };
+	uint64_t sz = sizes[ps], pa, va;
+	struct pgt wt = kpgt;
+
+	if (ps == PS_1G && !cpu.page1g) {
+		kprintf("# mm: 1 GiB pages requested but CPUID.80000001H:EDX[26] = 0\n");
+		return NULL;
+	}
+	bytes = (bytes + sz - 1) & ~(sz - 1);
+	pa = pmm_take(&pmm, bytes, sz);
+	if (!pa) {
+		kprintf("# mm: no %llu MiB of contiguous RAM aligned to %llu KiB (free %llu MiB)\n",
+			(unsigned long long)(bytes >> 20), (unsigned long long)(sz >> 10),
+			(unsigned long long)(pmm_free(&pmm) >> 20));
+		return NULL;
+	}
+	va = (window_next + sz - 1) & ~(sz - 1);
+	wt.ctx = &window_pool;
+	if (pgt_map(&wt, va, pa, bytes, MAP_W, maxes[ps])) {
+		kprintf("# mm: out of page-table memory mapping a %llu MiB buffer\n",
+			(unsigned long long)(bytes >> 20));
+		return NULL;
+	}
+	window_next = va + bytes;
+	flush_tlb();
+	return (void *)(uintptr_t)va;
+}
+
+int mm_page_size_of(uint64_t va)
+{
+	struct pgt_walk w = pgt_walk(&kpgt, va);
+
+	if (!w.present)
+		return -1;
+	return w.page_size == PAGE_1G ? PS_1G : w.page_size == PAGE_2M ? PS_2M : PS_4K;
+}
+
+void *mm_map_mmio(uint64_t pa, uint64_t bytes)
+{
+	uint64_t start = pa & ~(PAGE_4K - 1);
+	uint64_t end = (pa + bytes + PAGE_4K - 1) & ~(PAGE_4K - 1);
+
+	if (!mm_ready || pgt_map(&kpgt, start, start, end - start, MAP_W | MAP_UC, PGT_MAX_4K))
+		return NULL;
+	flush_tlb();
+	return (void *)(uintptr_t)pa;
+}
+
+void mm_mark(struct mm_mark *m)
+{
+	pmm_mark(&pmm, &m->pmm);
+	m->window_next = window_next;
+}
+
+void mm_release(const struct mm_mark *m)
+{
+	uint64_t *pml4 = (uint64_t *)(uintptr_t)kpgt.root;
+
+	pmm_release(&pmm, &m->pmm);
+	if (m->window_next != window_next) {
+		/* drop every window mapping and the tables under them */
+		for (unsigned i = WINDOW_SLOT; i < 256; i++)
+			pml4[i] = 0;
+		window_pool.next = window_pool.base;
+		window_next = WINDOW_BASE;
+		flush_tlb();
+	}
+}
+
+const struct pgt *mm_kernel_pgt(void)
+{
+	return &kpgt;
+}

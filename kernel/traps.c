@@ -1,0 +1,108 @@
+/*
+ * traps.c: trap_dispatch, called by boot/isr.asm for every vector (SDM Vol. 3A 6.15).
+ */
+#include "kernel/traps.h"
+#include "kernel/console.h"
+#include "kernel/exit.h"
+#include "kernel/extable.h"
+
+extern irq_handler_fn irq_handlers[256];
+extern irq_handler_fn nmi_hook;
+
+static struct kjmp *recovery;
+uint64_t spurious_irqs;
+
+static const char *const names[32] = {
+	"#DE divide error", "#DB debug", "NMI", "#BP breakpoint", "#OF overflow",
+	"#BR bound range", "#UD invalid opcode", "#NM device not available",
+	"#DF double fault", "coprocessor segment overrun", "#TS invalid TSS",
+	"#NP segment not present", "#SS stack fault", "#GP general protection",
+	"#PF page fault", "reserved 15", "#MF x87 error", "#AC alignment check",
+	"#MC machine check", "#XM SIMD exception", "#VE virtualization exception",
+	"#CP control protection", "reserved 22", "reserved 23", "reserved 24", "reserved 25",
+	"reserved 26", "reserved 27", "#HV hypervisor injection", "#VC VMM communication",
+	"#SX security exception", "reserved 31",
+};
+
+const char *trap_name(unsigned vector)
+{
+	return vector < 32 ? names[vector] : "interrupt";
+}
+
+void trap_set_recovery(struct kjmp *j)
+{
+	recovery = j;
+}
+
+void trap_dump(const struct trap_frame *f)
+{
+	kprintf("# EXCEPTION: vector %llu (%s), error code 0x%llx\n",
+		(unsigned long long)f->vector, trap_name((unsigned)f->vector),
+		(unsigned long long)f->error_code);
+	kprintf("# RIP=%016llx CS=%04llx RFLAGS=%08llx RSP=%016llx SS=%04llx\n",
+		(unsigned long long)f->rip, (unsigned long long)f->cs,
+		(unsigned long long)f->rflags, (unsigned long long)f->rsp,
+		(unsigned long long)f->ss);
+	kprintf("# CR2=%016llx CR3=%016llx CR0=%08llx CR4=%08llx\n",
+		(unsigned long long)read_cr2(), (unsigned long long)read_cr3(),
+		(unsigned long long)read_cr0(), (unsigned long long)read_cr4());
+	kprintf("# RAX=%016llx RBX=%016llx RCX=%016llx RDX=%016llx\n",
+		(unsigned long long)f->rax, (unsigned long long)f->rbx,
+		(unsigned long long)f->rcx, (unsigned long long)f->rdx);
+	kprintf("# RSI=%016llx RDI=%016llx RBP=%016llx R8 =%016llx\n",
+		(unsigned long long)f->rsi, (unsigned long long)f->rdi,
+		(unsigned long long)f->rbp, (unsigned long long)f->r8);
+	kprintf("# R9 =%016llx R10=%016llx R11=%016llx R12=%016llx\n",
+		(unsigned long long)f->r9, (unsigned long long)f->r10,
+		(unsigned long long)f->r11, (unsigned long long)f->r12);
+	kprintf("# R13=%016llx R14=%016llx R15=%016llx\n",
+		(unsigned long long)f->r13, (unsigned long long)f->r14,
+		(unsigned long long)f->r15);
+}
+
+static void unexpected(struct trap_frame *f)
+{
+	trap_dump(f);
+	if (recovery && f->vector != VEC_DF && f->vector != VEC_MC) {
+		struct kjmp *j = recovery;
+
+		recovery = NULL;
+		kjmp_long(j, (int)f->vector + 1);
+	}
+	run_fatal(f->vector == VEC_DF ? "double fault (a stack overflow into a guard page?): "
+		  "the run cannot go on" : f->vector == VEC_MC ? "machine check: the run cannot go on"
+		  : "unexpected exception outside a test: the run cannot go on");
+}
+
+void trap_dispatch(struct trap_frame *f)
+{
+	uint64_t v = f->vector;
+
+	if (v < 32) {
+		uint64_t fix;
+
+		if (v == VEC_NMI && nmi_hook) {
+			nmi_hook(f);
+			return;
+		}
+		if (v == VEC_PF && extable_call_target && f->rip == extable_call_target) {
+			/* call_safe's target could not be fetched: return to after the call */
+			f->rip = *(uint64_t *)(uintptr_t)f->rsp;
+			f->rsp += 8;
+			extable_vector = (int)v;
+			return;
+		}
+		if (v != VEC_DF && v != VEC_MC && extable_fixup(f->rip, &fix)) {
+			extable_vector = v == VEC_DE ? EXTABLE_DE : (int)v;
+			f->rip = fix;
+			return;
+		}
+		unexpected(f);
+		return;
+	}
+	if (irq_handlers[v]) {
+		irq_handlers[v](f);
+		return;
+	}
+	spurious_irqs++;
+}

@@ -1,0 +1,97 @@
+/*
+ * tsc.c: the TSC frequency (SDM Vol. 3B 18.17; CPUID leaf 15H "Time Stamp Counter and Nominal
+ * Core Crystal Clock", leaf 16H). Order: CPUID 15H when it gives the crystal frequency, else
+ * a calibration against PIT channel 2 (8254: 1.193182 MHz, gated through port 0x61), else the
+ * CPUID 16H base frequency, else an assumed 1 GHz that the header says is assumed.
+ */
+#include "kernel/tsc.h"
+#include "kernel/cpu.h"
+#include "kernel/hw.h"
+
+uint64_t tsc_hz;
+const char *tsc_source = "none";
+
+#define PIT_HZ        1193182ull
+#define PIT_MS        10ull
+#define PIT_CH2       0x42
+#define PIT_CMD       0x43
+#define PORT_B        0x61
+#define PIT_SPIN_MAX  20000000u	/* bounded wait: a board without a gated PIT cannot hang */
+
+static uint64_t pit_calibrate_once(void)
+{
+	uint64_t count = PIT_HZ * PIT_MS / 1000, t0, t1;
+	unsigned spin = 0;
+
+	outb(PORT_B, (inb(PORT_B) & ~0x02) | 0x01);	/* gate high, speaker off */
+	outb(PIT_CMD, 0xb0);				/* ch 2, lo/hi byte, mode 0 */
+	outb(PIT_CH2, count & 0xff);
+	outb(PIT_CH2, (count >> 8) & 0xff);
+	t0 = rdtsc_ordered();
+	while (!(inb(PORT_B) & 0x20))			/* OUT2 goes high at terminal count */
+		if (++spin == PIT_SPIN_MAX)
+			return 0;
+	t1 = rdtsc_ordered();
+	return (t1 - t0) * 1000 / PIT_MS;
+}
+
+static uint64_t pit_calibrate(void)
+{
+	uint64_t best = 0;
+
+	/* the smallest of three: an SMI or an emulator hiccup only ever lengthens a window */
+	for (int i = 0; i < 3; i++) {
+		uint64_t hz = pit_calibrate_once();
+
+		if (!hz)
+			return 0;
+		if (!best || hz < best)
+			best = hz;
+	}
+	return best;
+}
+
+void tsc_init(void)
+{
+	struct cpuid_regs r;
+
+	if (cpu.vendor == VENDOR_INTEL && cpu.max_leaf >= 0x15) {
+		cpuid_count(0x15, 0, &r);
+		if (r.eax && r.ebx && r.ecx) {
+			tsc_hz = (uint64_t)r.ecx * r.ebx / r.eax;
+			tsc_source = "CPUID.15H";
+			return;
+		}
+	}
+	tsc_hz = pit_calibrate();
+	if (tsc_hz) {
+		tsc_source = "PIT calibration";
+		return;
+	}
+	if (cpu.vendor == VENDOR_INTEL && cpu.max_leaf >= 0x16) {
+		cpuid_count(0x16, 0, &r);
+		if (r.eax & 0xffff) {
+			tsc_hz = (uint64_t)(r.eax & 0xffff) * 1000000;
+			tsc_source = "CPUID.16H base frequency";
+			return;
+		}
+	}
+	tsc_hz = 1000000000;
+	tsc_source = "assumed 1 GHz (no CPUID.15H, no PIT)";
+}
+
+uint64_t tsc_to_ns(uint64_t ticks)
+{
+	if (!tsc_hz)
+		return 0;
+	/* split so that nothing overflows for any tsc_hz below 18 GHz */
+	return ticks / tsc_hz * 1000000000ull + (ticks % tsc_hz) * 1000000000ull / tsc_hz;
+}
+
+void tsc_delay_us(uint64_t us)
+{
+	uint64_t end = rdtsc() + us * (tsc_hz / 1000000);
+
+	while (rdtsc() < end)
+		__asm__ volatile("pause");
+}

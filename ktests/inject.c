@@ -1,0 +1,61 @@
+/*
+ * inject.c: test `inject` (on request: tests=inject inject=WHAT): deliberately breaks a rule
+ * so the boot tests can prove each defence works. Each case says what must happen:
+ *   gp_msr  #GP from a model-specific MSR through rdmsr_safe: recovered, test passes
+ *   ud      unexpected #UD: register dump, test reported `not ok ... # exception`, run goes on
+ *   pf      unexpected #PF (read of an unmapped page): same
+ *   de      unexpected #DE: same
+ *   stack   unbounded recursion into the guard page: #PF cannot be delivered on the
+ *           overflowed stack, so #DF runs on its own IST stack, dumps, and ends the run
+ */
+#include "ktests/tests.h"
+#include "kernel/cmdline.h"
+#include "kernel/extable.h"
+#include "kernel/hw.h"
+#include "kernel/traps.h"
+
+#include <string.h>
+
+static volatile uint64_t sink;
+static volatile uintptr_t sink_addr = 0x10;	/* page 0: unmapped */
+
+__attribute__((noinline, optimize("no-optimize-sibling-calls")))
+static uint64_t recurse(uint64_t depth)
+{
+	volatile uint8_t pad[256];
+
+	pad[0] = (uint8_t)depth;
+	if (depth == UINT64_MAX)	/* never true: keeps the recursion legal C */
+		return 0;
+	return recurse(depth + 1) + pad[0];
+}
+
+enum kt_result test_inject(struct ktest *t)
+{
+	const char *what = cmdline_get(&kcmdline, "inject");
+	uint64_t v;
+
+	if (!what || !*what)
+		return kt_skip(t, "no inject= option given");
+	kt_info(t, "injecting: %s", what);
+	if (!strcmp(what, "gp_msr")) {
+		int vec = rdmsr_safe(0xdeadbeefu, &v);
+
+		kt_check(t, vec == VEC_GP || vec == 0, "rdmsr_safe_returned (vector %d)", vec);
+		return kt_verdict(t);
+	}
+	if (!strcmp(what, "ud"))
+		__asm__ volatile("ud2");
+	else if (!strcmp(what, "pf"))
+		sink = *(volatile uint64_t *)(uintptr_t)sink_addr;
+	else if (!strcmp(what, "de")) {
+		volatile uint32_t zero = 0;
+
+		sink = 1u / zero;
+	} else if (!strcmp(what, "stack"))
+		sink = recurse(0);
+	else
+		return kt_skip(t, "unknown inject=%s (gp_msr ud pf de stack)", what);
+	kt_check(t, false, "injected fault did not happen");
+	return KT_FAIL;
+}

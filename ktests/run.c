@@ -1,0 +1,90 @@
+/*
+ * run.c: the test runner (see run.h). A test that takes an unexpected exception is abandoned
+ * through the recovery jump (kernel/traps.h) and reported `not ok ... # exception`; memory
+ * it allocated is released before the next test starts.
+ */
+#include "ktests/run.h"
+#include "apic/apic.h"
+#include "kernel/cmdline.h"
+#include "kernel/exit.h"
+#include "kernel/fmt.h"
+#include "kernel/jump.h"
+#include "kernel/mm_internal.h"
+#include "kernel/traps.h"
+
+bool ktest_selected(const struct ktest_desc *d)
+{
+	const char *sel = cmdline_get(&kcmdline, "tests");
+
+	if (sel && *sel)
+		return glob_list_match(sel, d->name);
+	return !d->on_request;
+}
+
+#define DEFAULT_TIMEOUT_MS	10000u
+#define WATCHDOG_JUMP		0x100	/* kjmp value of a watchdog expiry (exceptions: vec+1) */
+
+static struct kjmp jmp;	/* static: survives the jump back */
+
+/* The APIC-timer watchdog expired in the running test (timer interrupt, IF=0, EOI done). */
+static void watchdog_expired(void)
+{
+	trap_set_recovery(NULL);
+	kjmp_long(&jmp, WATCHDOG_JUMP);
+}
+
+static enum kt_result run_one(struct ktest *t, char *why, unsigned whylen)
+{
+	static struct mm_mark mark;
+	static enum kt_result r;
+	const char *unmet = ktest_need_reason(t->desc->needs);
+	int vec1;
+
+	if (unmet) {
+		fmt_snprintf(why, whylen, "%s", unmet);
+		return KT_SKIP;
+	}
+	mm_mark(&mark);
+	vec1 = kjmp_set(&jmp);
+	if (vec1 == 0) {
+		trap_set_recovery(&jmp);
+		apic_watchdog_set_recovery(watchdog_expired);
+		apic_watchdog_arm(t->desc->timeout_ms ? t->desc->timeout_ms : DEFAULT_TIMEOUT_MS);
+		irq_enable();	/* the watchdog is a maskable interrupt: tests run with IF=1 */
+		r = t->desc->fn(t);
+		irq_disable();
+	} else if (vec1 == WATCHDOG_JUMP) {
+		fmt_snprintf(why, whylen, "TIMEOUT");
+		r = KT_FAIL;
+	} else {
+		fmt_snprintf(why, whylen, "exception: %s", trap_name((unsigned)vec1 - 1));
+		r = KT_FAIL;
+	}
+	irq_disable();	/* also after a jump back from an exception or the watchdog */
+	apic_watchdog_disarm();
+	apic_watchdog_set_recovery(NULL);
+	trap_set_recovery(NULL);
+	mm_release(&mark);
+	return r;
+}
+
+void ktests_run(void)
+{
+	unsigned n = 0, number = 0;
+
+	for (unsigned i = 0; i < ktest_count; i++)
+		n += ktest_selected(&ktest_table[i]);
+	ktap_plan(n);
+	for (unsigned i = 0; i < ktest_count; i++) {
+		struct ktest t = { .desc = &ktest_table[i] };
+		char why[160] = "";
+		enum kt_result r;
+
+		if (!ktest_selected(t.desc))
+			continue;
+		r = run_one(&t, why, sizeof(why));
+		ktap_result(&t, ++number, r, why[0] ? why : NULL);
+	}
+	ktap_totals();
+	run_exit(ktap_get_totals()->fail != 0);
+}

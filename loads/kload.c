@@ -1,0 +1,285 @@
+/*
+ * kload.c: the load kernels inside the kernel (see kload.h). Within one test: one 2 MiB-page
+ * pool and one 4 KiB-page pool, each replaced only by a larger one, and one scratch array
+ * for the chain builder. The test runner (ktests/run.c) releases all of it after each test,
+ * so every load test starts with kload_test_begin().
+ */
+#include "loads/kload.h"
+#include "kernel/cmdline.h"
+#include "kernel/console.h"
+#include "kernel/cpu.h"
+#include "kernel/idt.h"
+#include "kernel/tsc.h"
+
+#include <stddef.h>
+#include <string.h>
+
+#define WARM_PAST_L3 (64u << 10)	/* warm-up steps for working sets past L3 */
+#define MEM_MARGIN (8ull << 20)		/* left free for everything else */
+
+static struct cache_geometry geom;
+static struct load_run level_last[LOAD_NLEVELS];
+static bool level_done[LOAD_NLEVELS];
+static bool geom_done;
+static struct { uint8_t *base; uint64_t bytes; } pool[2];	/* [0] 2 MiB, [1] 4 KiB pages */
+static uint32_t *scratch;
+static uint64_t scratch_bytes;
+static uint64_t (*core_read)(void *);
+static void *core_ctx;
+static const char *core_name;
+static kload_pebs_fn pebs_check;
+
+static void warn(const char *msg)
+{
+	kprintf("# warning: %s\n", msg);
+}
+
+const struct cache_geometry *kload_geometry(void)
+{
+	if (!geom_done) {
+		geometry_probe(&geom, &cpu);
+		geometry_override(&geom, cmdline_u64(&kcmdline, "l1d", 0, 4096, 1ull << 40, warn),
+				  cmdline_u64(&kcmdline, "l2", 0, 4096, 1ull << 40, warn),
+				  cmdline_u64(&kcmdline, "l3", 0, 4096, 1ull << 40, warn));
+		geom_done = true;
+	}
+	return &geom;
+}
+
+const char *kload_timing_unjudgeable(void)
+{
+	if (cpu.hypervisor && !strcmp(cpu.hv_sig, "TCGTCGTCGTCG"))
+		return "software emulation (hypervisor \"TCGTCGTCGTCG\"): no cache timing to judge";
+	return NULL;
+}
+
+uint64_t kload_ws(enum load_level l, const char **note)
+{
+	const struct cache_geometry *g = kload_geometry();
+	uint64_t ws = load_ws(l, g), free = pmm_free_bytes();
+
+	*note = "";
+	if (l != LOAD_DRAM)
+		return ws;
+	if (kload_timing_unjudgeable() && ws > KLOAD_TCG_DRAM_CAP) {
+		ws = KLOAD_TCG_DRAM_CAP;
+		*note = " (capped under software emulation)";
+	}
+	while (ws + ws / 16 + MEM_MARGIN > free && ws / 2 >= 2 * g->l3.size) {
+		ws /= 2;
+		*note = " (halved to fit free memory)";
+	}
+	return ws;
+}
+
+/* A buffer of at least `bytes` with pages of `ps` (2 MiB or 4 KiB). */
+static uint8_t *buffer(uint64_t bytes, enum page_size ps, const char **why)
+{
+	int i = ps == PS_4K;
+
+	bytes = (bytes + (i ? PAGE_4K : PAGE_2M) - 1) & ~((i ? PAGE_4K : PAGE_2M) - 1);
+	if (pool[i].bytes >= bytes)
+		return pool[i].base;
+	if (bytes + MEM_MARGIN > pmm_free_bytes()) {
+		*why = "not enough free memory for the working set";
+		return NULL;
+	}
+	pool[i].base = mm_map_buffer(bytes, ps);
+	pool[i].bytes = pool[i].base ? bytes : 0;
+	if (!pool[i].base)
+		*why = "mm_map_buffer failed";
+	return pool[i].base;
+}
+
+static uint64_t irq_off(void)
+{
+	return irq_save();
+}
+
+static void irq_on(uint64_t fl)
+{
+	irq_restore(fl);
+}
+
+static int time_it(struct load_run *r)
+{
+	const struct cache_geometry *g = kload_geometry();
+	struct chase_hooks h = { irq_off, irq_on, core_read, core_ctx };
+	struct chase_cfg cfg = {
+		.kind = r->kind, .reps = KLOAD_REPS, .min_steps = 2 * CHASE_UNROLL,
+		.budget_ticks = tsc_hz / 1000 * KLOAD_BUDGET_MS,
+		.warm_max_steps = r->ws > g->l3.size ? WARM_PAST_L3 : 0, .hooks = &h,
+	};
+
+	if (chase_measure(&r->chain, &cfg, &r->res)) {
+		r->why = "chase_measure rejected the configuration";
+		return -1;
+	}
+	r->ns_x100 = chase_ns_x100(r->res.tsc_med_x100, tsc_hz);
+	return 0;
+}
+
+int load_retime(struct load_run *dst, const struct load_run *src, const char *name,
+		enum chase_kind kind)
+{
+	*dst = *src;
+	dst->name = name;
+	dst->kind = kind;
+	dst->build_ticks = 0;
+	return time_it(dst);
+}
+
+int load_run(struct load_run *r)
+{
+	const struct cache_geometry *g = kload_geometry();
+	struct chain_params p = {
+		.bytes = r->ws, .stride = r->stride, .line = g->l1d.line, .page = 4096,
+		.seed = cmdline_u64(&kcmdline, "seed", 1, 0, UINT64_MAX, warn),
+		.vary_slot = true, .vary_line = r->stride > g->l1d.line,
+	};
+	uint8_t *base;
+	uint64_t t0 = rdtsc();
+
+	r->why = NULL;
+	if (p.line < 8 || p.line > r->stride)
+		p.line = 64;
+	if (chain_scratch_bytes(&p) > scratch_bytes) {
+		if (chain_scratch_bytes(&p) + r->ws + MEM_MARGIN > pmm_free_bytes()) {
+			r->why = "not enough free memory for the chain builder";
+			return -1;
+		}
+		scratch = kalloc(chain_scratch_bytes(&p), 4096);
+		scratch_bytes = scratch ? chain_scratch_bytes(&p) : 0;
+		if (!scratch) {
+			r->why = "kalloc failed (chain scratch)";
+			return -1;
+		}
+	}
+	base = buffer(r->ws, r->ps, &r->why);
+	if (!base)
+		return -1;
+	if (chain_build(&r->chain, base, &p, scratch)) {
+		r->why = "chain_build rejected the parameters";
+		return -1;
+	}
+	r->walk_len = chain_walk_len(&r->chain);
+	r->build_ticks = rdtsc() - t0;
+	if (r->walk_len != r->chain.nodes) {
+		r->why = "the chain is not one cycle through every node";
+		return -2;
+	}
+	return time_it(r);
+}
+
+int kload_level_run(struct load_run *r, enum load_level l, const char **note)
+{
+	static const char *const names[LOAD_NLEVELS] = { "load_l1", "load_l2", "load_l3",
+							 "load_dram" };
+	int rc;
+
+	*r = (struct load_run){ .name = names[l], .kind = CHASE_LOAD, .ps = PS_2M, .stride = 64 };
+	r->ws = kload_ws(l, note);
+	rc = load_run(r);
+	if (!rc) {
+		level_last[l] = *r;
+		level_done[l] = true;
+	}
+	return rc;
+}
+
+const struct load_run *kload_level_last(enum load_level l)
+{
+	return l < LOAD_NLEVELS && level_done[l] ? &level_last[l] : NULL;
+}
+
+#define X100(v) (unsigned long long)((v) / 100), (unsigned long long)((v) % 100)
+
+void load_run_print(struct ktest *t, const struct load_run *r)
+{
+	static const char *const unit[] = { "load", "step (8 loads)", "step (load+store)" };
+	const struct chase_result *s = &r->res;
+	char ws[24];
+
+	kt_info(t, "%s: ws %s, %s pages, %llu nodes x %u B, walk %llu/%llu, rules %s, "
+		"build %llu ms, timing %llu ms", r->name,
+		geometry_size_str(r->ws, ws, sizeof(ws)), r->ps == PS_4K ? "4K" : "2M",
+		(unsigned long long)r->chain.nodes, r->chain.stride,
+		(unsigned long long)r->walk_len, (unsigned long long)r->chain.nodes,
+		r->chain.near_left || r->chain.page_left ? "BROKEN" : "held",
+		(unsigned long long)(tsc_hz ? r->build_ticks * 1000 / tsc_hz : 0),
+		(unsigned long long)(tsc_hz ? s->total_ticks * 1000 / tsc_hz : 0));
+	kt_info(t, "%s: %u reps x %llu steps (%llu.%02llu laps), irqs off: %llu.%02llu TSC/%s "
+		"(min %llu.%02llu max %llu.%02llu) = %llu.%02llu ns", r->name, s->reps,
+		(unsigned long long)s->steps_per_rep, X100(s->laps_x100), X100(s->tsc_med_x100),
+		unit[r->kind], X100(s->tsc_min_x100), X100(s->tsc_max_x100), X100(r->ns_x100));
+	if (s->have_core)
+		kt_info(t, "%s: %llu.%02llu core cycles/%s (%s), core/TSC %llu.%02llu", r->name,
+			X100(s->core_med_x100), unit[r->kind], core_name,
+			X100(s->tsc_med_x100 ? s->core_med_x100 * 100 / s->tsc_med_x100 : 0));
+	else
+		kt_info(t, "%s: core cycles: no counter registered, TSC only (TSC != core clock)",
+			r->name);
+}
+
+void kload_test_begin(void)
+{
+	memset(pool, 0, sizeof(pool));
+	scratch = NULL;
+	scratch_bytes = 0;
+}
+
+void kload_set_core_clock(uint64_t (*read)(void *ctx), void *ctx, const char *name)
+{
+	core_read = read;
+	core_ctx = ctx;
+	core_name = name ? name : "core clock";
+}
+
+void kload_set_pebs_check(kload_pebs_fn fn)
+{
+	pebs_check = fn;
+}
+
+const char *kload_pebs_unavailable(void)
+{
+	const char *why = ktest_need_reason(NEED_PEBS | NEED_LOAD_LATENCY);
+
+	if (why)
+		return why;
+	if (!pebs_check)
+		return "PEBS load-latency check not registered (PMU driver/decoder not joined yet)";
+	return NULL;
+}
+
+void kload_pebs_step(struct ktest *t, const struct load_run *r, enum load_target target)
+{
+	const char *why = kload_pebs_unavailable();
+
+	if (why) {
+		kt_skip_sub(t, "pebs_source", "%s", why);
+		return;
+	}
+	pebs_check(t, r, target);
+}
+
+void kload_print_geometry(struct ktest *t)
+{
+	static bool done;
+	const struct cache_geometry *g = kload_geometry();
+	const struct cache_level *c[3] = { &g->l1d, &g->l2, &g->l3 };
+	char a[24];
+
+	if (done)
+		return;
+	done = true;
+	for (int i = 0; i < 3; i++)
+		kt_info(t, "cache L%d%s %s, %u-way, %u B line (%s%s)", i + 1, i ? "" : "d",
+			geometry_size_str(c[i]->size, a, sizeof(a)), c[i]->ways, c[i]->line,
+			c[i]->overridden ? "command line; " : "", geometry_src_name(c[i]->src));
+}
+
+void kload_check_chain(struct ktest *t, const struct load_run *r)
+{
+	kt_check(t, r->walk_len == r->chain.nodes, "chain_cycle");
+	kt_check(t, !r->chain.near_left && !r->chain.page_left, "chain_placement");
+}

@@ -1,0 +1,100 @@
+/*
+ * kload.h: the load kernels inside pebs-kernel: buffers from mm_map_buffer (2 MiB pages;
+ * 4 KiB for the STLB kernel), chain build and check, timing with interrupts off, compact
+ * '#' output, the geometry from CPUID + l1d=/l2=/l3=/seed= overrides, and the two hooks the
+ * PMU side fills later: a core-cycle counter (fixed counter 1, CPU_CLK_UNHALTED.CORE,
+ * SDM Vol. 3B 18.2.2) and the PEBS verdict step. Basis: issue 6, DESIGN.md "One PEBS
+ * measurement", ../shared/reference/latency-method.md §9.
+ */
+#ifndef LOADS_KLOAD_H
+#define LOADS_KLOAD_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "kernel/ktap.h"
+#include "kernel/mm.h"
+#include "loads/chain.h"
+#include "loads/chase.h"
+#include "loads/geometry.h"
+#include "loads/plan.h"
+
+#define KLOAD_BUDGET_MS 60		/* timed TSC milliseconds per kernel */
+#define KLOAD_REPS 9
+#define KLOAD_TCG_DRAM_CAP (8ull << 20)	/* DRAM working set under software emulation, where
+					 * a chain build costs ~3 us per node */
+#define KLOAD_STLB_WS (64ull << 20)	/* 16384 4 KiB pages: > 5x any STLB we know (Golden
+					 * Cove 2048, Zen 4 3072 entries) */
+
+/* What a load test targets: the level it sets out to hit, or the special record kind. */
+enum load_target { TGT_L1, TGT_L2, TGT_L3, TGT_DRAM, TGT_LFB, TGT_STORE, TGT_STLB };
+
+struct load_run {
+	const char *name;		/* output prefix, e.g. "load_l2" */
+	enum chase_kind kind;
+	uint64_t ws;			/* working set, bytes */
+	enum page_size ps;		/* PS_2M, or PS_4K for the STLB kernel */
+	uint32_t stride;		/* 64; 4096 = one node per page */
+	/* filled by load_run() */
+	struct chain chain;
+	struct chase_result res;
+	uint64_t walk_len;		/* chain_walk_len(): == chain.nodes when sound */
+	uint64_t ns_x100;		/* ns per step, x100 */
+	uint64_t build_ticks;		/* TSC ticks spent building + walking the chain */
+	const char *why;		/* load_run() != 0: the reason */
+};
+
+/* The chain of the latest load_run() stays in its buffer until the next load_run(). */
+
+/* Forget the buffers of the previous test (the runner released its memory). Every load
+ * test calls this first. */
+void kload_test_begin(void);
+
+/* The geometry the load tests use (CPUID, then l1d=/l2=/l3=); probed on first use. */
+const struct cache_geometry *kload_geometry(void);
+/* Working set for a level, capped under software emulation (DRAM). */
+uint64_t kload_ws(enum load_level l, const char **note);
+
+/*
+ * Build, check and time one kernel. 0; -1 with r->why when the resources are not there
+ * (memory: a SKIP); -2 with r->why when the chain fails its walk (a FAIL, not timed).
+ */
+int load_run(struct load_run *r);
+
+/* Time another kernel kind over the chain `src` built (still live): dst = src re-timed. */
+int load_retime(struct load_run *dst, const struct load_run *src, const char *name,
+		enum chase_kind kind);
+
+/* Plain-load kernel of a level (2 MiB pages, kload_ws), run now; the last result of each
+ * level is kept for the step verdicts. */
+int kload_level_run(struct load_run *r, enum load_level l, const char **note);
+/* The kept result of a level, NULL if it has not run in this boot. */
+const struct load_run *kload_level_last(enum load_level l);
+/* Two or three '#' lines about r (kt_info). */
+void load_run_print(struct ktest *t, const struct load_run *r);
+
+/* The geometry as '#' lines, once per boot (the first load test prints it). */
+void kload_print_geometry(struct ktest *t);
+/* Subtests chain_cycle and chain_placement for r. */
+void kload_check_chain(struct ktest *t, const struct load_run *r);
+
+/* Software emulation: cache timing means nothing. Reason, or NULL on real hardware/HV. */
+const char *kload_timing_unjudgeable(void);
+
+/* Core-cycle counter hook; NULL read = none (TSC only). The PMU driver registers it. */
+void kload_set_core_clock(uint64_t (*read)(void *ctx), void *ctx, const char *name);
+
+/*
+ * The PEBS verdict step of a load test: run `r`'s kernel again under the load-latency event
+ * and judge it (dominant source = `target`, latency band). Registered by the PMU/decoder
+ * side; until then, and where the hardware lacks it, the step SKIPs with the reason.
+ */
+typedef enum kt_result (*kload_pebs_fn)(struct ktest *t, const struct load_run *r,
+					enum load_target target);
+void kload_set_pebs_check(kload_pebs_fn fn);
+/* Why the PEBS step cannot run here (NULL: it can). */
+const char *kload_pebs_unavailable(void);
+/* The PEBS step as a subtest: runs the registered check or SKIPs with the reason. */
+void kload_pebs_step(struct ktest *t, const struct load_run *r, enum load_target target);
+
+#endif

@@ -1,0 +1,83 @@
+/*
+ * caps.h: the PMU/PEBS capability probe, read once into struct pebs_caps (SDM Vol. 3B 20.2
+ * "Architectural performance monitoring", 20.6.2 "PEBS"; Vol. 2A CPUID leaves 01H, 0AH, 1AH).
+ * Every later decision is a predicate on this struct; a predicate that says no hands back the
+ * exact SKIP reason. Facts: ../shared/reference/pebs-facts.md §1.9, §1.10, §2, §8.1.
+ */
+#ifndef PEBS_CAPS_H
+#define PEBS_CAPS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "kernel/cpu.h"
+#include "pebs/uarch.h"
+
+#define PEBS_REASON_LEN 112
+
+struct pebs_caps {
+	/* identity (kernel/cpu.h) */
+	enum cpu_vendor vendor;
+	uint32_t family, model, stepping;
+	char brand[49];			/* CPUID.80000002H-80000004H */
+	uint32_t microcode;		/* IA32_BIOS_SIGN_ID[63:32] */
+	int microcode_fault;		/* vector of a faulting read, 0 if fine */
+	bool hybrid;
+	uint8_t core_type;		/* CPUID.1AH:EAX[31:24] */
+	uint32_t native_model;		/* CPUID.1AH:EAX[23:0] */
+	bool hypervisor;
+	char hv_sig[13];
+	/* CPUID.0AH */
+	uint8_t version, n_gp, gp_width, ebx_len;
+	uint32_t arch_events_unavail;	/* EBX: bit set = event not available */
+	uint8_t n_fixed, fixed_width;
+	uint32_t fixed_mask;		/* ECX on v5+, else (1 << n_fixed) - 1 */
+	bool anythread_deprecated;
+	/* CPUID.1 */
+	bool ds, dtes64, pdcm;
+	/* IA32_PERF_CAPABILITIES */
+	uint64_t perf_cap;
+	int perf_cap_fault;		/* 0, or the vector; -1 when not read (no PDCM) */
+	uint8_t lbr_fmt, pebs_fmt;
+	bool pebs_trap, pebs_arch_reg, freeze_smm, fw_write, baseline, perf_metrics, pebs_pt,
+	     timing_info;
+	/* IA32_MISC_ENABLE */
+	uint64_t misc_enable;
+	int misc_fault;
+	bool emon, pebs_unavail;
+	/* MSR_PEBS_LD_LAT_THRESHOLD probe (read only; may #GP under a hypervisor) */
+	int ldlat_fault;
+	/* table row, NULL if the model is unknown */
+	const struct pebs_uarch *uarch;
+	/* Why not: "" when usable. Filled by pebs_caps_probe. */
+	char pmu_why[PEBS_REASON_LEN], pebs_why[PEBS_REASON_LEN], ll_why[PEBS_REASON_LEN];
+};
+
+/* The kernel's probe (filled once by pebs_caps_init). */
+extern struct pebs_caps pebs_caps;
+
+/* Probe through kernel/hw.h; `ci` is the CPUID probe (cpu_probe). Reads MSRs only through
+ * the _safe accessors. */
+void pebs_caps_probe(struct pebs_caps *c, const struct cpu_info *ci);
+/* pebs_caps from the global `cpu`, once; later calls return the same struct. */
+const struct pebs_caps *pebs_caps_init(void);
+
+/* Print as KTAP header lines ("# pmu: ..."). */
+void pebs_caps_print(const struct pebs_caps *c);
+/* Line i (0..5) of that print into b, without "# " and newline; false past the last line. */
+bool pebs_caps_line(const struct pebs_caps *c, unsigned i, char *b, size_t n);
+
+/* Predicates: true when usable; otherwise *why (if non-NULL) is the exact SKIP reason. */
+bool pebs_caps_pmu_ok(const struct pebs_caps *c, const char **why);	/* counting PMU */
+bool pebs_caps_pebs_ok(const struct pebs_caps *c, const char **why);	/* DS-area PEBS */
+bool pebs_caps_ll_ok(const struct pebs_caps *c, const char **why);	/* load latency */
+
+/* Record size in bytes of a legacy format 0..3 (0 for adaptive/unknown). */
+unsigned pebs_legacy_record_size(unsigned fmt);
+/* GP counters that can PEBS on this CPU (bitmask). */
+uint32_t pebs_caps_pebs_gp(const struct pebs_caps *c);
+/* Counter width in bits usable for writes (full width with FW_WRITE, else 32 sign-extended). */
+unsigned pebs_caps_write_width(const struct pebs_caps *c);
+
+#endif

@@ -1,0 +1,92 @@
+/*
+ * pebs.h: the PEBS driver API: program one PEBS event on one GP counter with a DS area and
+ * buffer, take the threshold PMI, drain raw records into a consumer, tear down.
+ * SDM Vol. 3B 20.6.2 (PEBS), 18.4.9 (DS area); the programming and PMI order follow
+ * ../shared/reference/pebs-facts.md §8.4 and §7.2. Records are handed over raw: decoding is
+ * the decoder's job (pebs/record.*).
+ */
+#ifndef PEBS_PEBS_H
+#define PEBS_PEBS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "kernel/cmdline.h"
+#include "pebs/caps.h"
+#include "pebs/ds.h"
+
+/* Receives each drained record (legacy: fixed size; adaptive: size from the record). */
+typedef void (*pebs_sink_fn)(void *ctx, const uint8_t *rec, size_t len);
+
+enum pebs_kind {
+	PEBS_LOAD_LATENCY,	/* the uarch's load-latency event (uarch.h ll_event) */
+	PEBS_STORE,		/* the uarch's store-sampling event */
+	PEBS_RAW,		/* cfg.event on a PEBS-capable counter */
+};
+
+struct pebs_config {
+	enum pebs_kind kind;
+	uint16_t event;		/* PEBS_RAW: umask<<8 | event */
+	int counter;		/* GP counter; -1: the lowest one the event allows */
+	uint32_t ldlat;		/* load-latency threshold; 0: PEBS_LD_LAT_MIN */
+	uint64_t sav;		/* sample-after value (counter reset = -sav) */
+	uint64_t buf_bytes;	/* PEBS buffer; 0: PEBS_BUF_DEFAULT */
+	uint64_t data_cfg;	/* extra adaptive groups; MEMINFO is always on for baseline */
+	pebs_sink_fn sink;
+	void *sink_ctx;
+};
+
+struct pebs_stats {
+	uint64_t pmis;		/* PMIs taken by pebs_pmi */
+	uint64_t spurious;	/* PMIs with GLOBAL_STATUS == 0 */
+	uint64_t records;	/* records handed to the sink */
+	uint64_t drains;
+	uint64_t full;		/* drains that found the buffer at its absolute maximum */
+	uint64_t dropped;	/* assists lost at a full buffer (PEBS counter past overflow) */
+	uint64_t bad;		/* index out of range or malformed record sizes */
+	uint64_t other_ovf;	/* GLOBAL_STATUS bits that are not ours (acked, counted) */
+};
+
+struct pebs_session {
+	const struct pebs_caps *caps;
+	struct pebs_config cfg;
+	struct pebs_ds_area *ds;
+	void *buf;
+	uint64_t buf_alloc;	/* bytes allocated at buf (reused by later starts) */
+	struct pebs_geom geom;
+	unsigned counter;	/* GP counter carrying the PEBS event */
+	int aux_counter;	/* GP counter carrying the auxiliary event, -1 none */
+	uint64_t evtsel, aux_evtsel, pebs_enable, global_ctrl, data_cfg, reset;
+	bool adaptive;
+	bool active;
+	struct pebs_stats st;
+	char err[128];
+};
+
+#define PEBS_SAV_DEFAULT 10007	/* a prime: no lock-step with loop periods */
+
+/* Defaults from the command line (cl may be NULL: built-in defaults): ldlat=, sav=,
+ * pebs_buf= (KiB). Bad values warn (through `warn`) and fall back to the default. */
+void pebs_config_init(struct pebs_config *cfg, enum pebs_kind kind, const struct cmdline *cl,
+		      cmdline_warn_fn warn);
+
+/* Program and enable. 0 on success; otherwise -1 with s->err set (nothing left enabled). */
+int pebs_start(struct pebs_session *s, const struct pebs_caps *c, const struct pebs_config *cfg);
+/* Disable (GLOBAL_CTRL, then PEBS_ENABLE, then DS_AREA), final drain, remove the handler. */
+void pebs_stop(struct pebs_session *s);
+
+/* The PMI body (plain function: the kernel calls it through apic/, host tests through the
+ * model): global disable, read+ack GLOBAL_STATUS, drain, apic_pmi_rearm(), re-enable. */
+void pebs_pmi(struct pebs_session *s);
+/* Drain [base, index) into the sink and reset the index (GLOBAL_CTRL must be 0). */
+void pebs_drain(struct pebs_session *s);
+
+/* Install / remove pebs_pmi as the apic/ PMI handler for session s (pmi.c). */
+void pebs_pmi_install(struct pebs_session *s);
+void pebs_pmi_uninstall(void);
+
+/* Mask of the GP counter value for writes, and the counter value for -n. */
+uint64_t pebs_counter_value(const struct pebs_caps *c, uint64_t n);
+
+#endif

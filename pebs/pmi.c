@@ -1,0 +1,122 @@
+/*
+ * pmi.c: the PEBS threshold PMI and the buffer drain (SDM Vol. 3B 18.4.9.x "DS buffer
+ * interrupt", 20.6.2; order per ../shared/reference/pebs-facts.md §7.2 and §8.8):
+ * GLOBAL_CTRL <- 0, read GLOBAL_STATUS, ack through IA32_PERF_GLOBAL_OVF_CTRL, drain
+ * [base, index) into the sink, index <- base, apic_pmi_rearm() (unmask LVTPC, EOI),
+ * GLOBAL_CTRL <- enabled set. A PMI with GLOBAL_STATUS == 0 is counted as spurious.
+ * Drops: when a drain finds index at the absolute maximum the buffer was full; an assist that
+ * came then wrote nothing and (S3: counters are reset only after a record is written) left the
+ * PEBS counter past its overflow instead of at its reset value: that is counted as one dropped
+ * record, and the counter is reloaded.
+ */
+#include "pebs/pebs.h"
+#include "pebs/msr.h"
+#include "apic/apic.h"
+#include "kernel/hw.h"
+
+static struct pebs_session *pmi_session;
+
+static void pebs_pmi_irq(struct trap_frame *f)
+{
+	(void)f;
+	if (pmi_session)
+		pebs_pmi(pmi_session);
+	else
+		apic_pmi_rearm();	/* not ours, but LVTPC must not stay masked */
+}
+
+void pebs_pmi_install(struct pebs_session *s)
+{
+	pmi_session = s;
+	apic_set_pmi_handler(pebs_pmi_irq);
+}
+
+void pebs_pmi_uninstall(void)
+{
+	apic_set_pmi_handler(NULL);
+	pmi_session = NULL;
+}
+
+static uint64_t record_size(const struct pebs_session *s, const uint8_t *p)
+{
+	uint64_t w;
+
+	if (!s->adaptive)
+		return s->geom.rec_size;
+	__builtin_memcpy(&w, p, sizeof(w));
+	return w >> 48;		/* basic group bits 63:48 (§4.3) */
+}
+
+/* The buffer was full: did an assist find it so? (see the file comment) */
+static void check_dropped(struct pebs_session *s)
+{
+	const struct pebs_caps *c = s->caps;
+	uint64_t mask = c->gp_width >= 64 ? ~0ull : (1ull << c->gp_width) - 1;
+	uint64_t v = rdmsr(MSR_IA32_PMC(s->counter)) & mask;
+	uint64_t window = (0 - s->reset) & mask;	/* = sav */
+
+	s->st.full++;
+	if (v != 0 && v < ((mask - window) + 1)) {
+		s->st.dropped++;
+		if (c->fw_write)
+			(void)wrmsr_safe(MSR_IA32_A_PMC(s->counter), s->reset);
+		else
+			wrmsr(MSR_IA32_PMC(s->counter), (uint32_t)s->reset);
+	}
+}
+
+void pebs_drain(struct pebs_session *s)
+{
+	struct pebs_ds_area *ds = s->ds;
+	uint64_t base, idx, top, p;
+
+	if (!ds)
+		return;
+	base = ds->pebs_buffer_base;
+	idx = ds->pebs_index;
+	top = ds->pebs_absolute_maximum;
+	s->st.drains++;
+	if (idx < base || idx > top) {
+		s->st.bad++;
+		ds->pebs_index = base;
+		return;
+	}
+	if (top - idx < s->geom.rec_size)
+		check_dropped(s);
+	for (p = base; p < idx;) {
+		const uint8_t *rec = (const uint8_t *)(uintptr_t)p;
+		uint64_t len = record_size(s, rec);
+
+		if (len < 32 || len % 8 || len > idx - p) {
+			s->st.bad++;	/* malformed: stop walking, never read past index */
+			break;
+		}
+		if (s->cfg.sink)
+			s->cfg.sink(s->cfg.sink_ctx, rec, (size_t)len);
+		s->st.records++;
+		p += len;
+	}
+	ds->pebs_index = base;
+}
+
+void pebs_pmi(struct pebs_session *s)
+{
+	uint64_t status, ours;
+
+	wrmsr(MSR_IA32_PERF_GLOBAL_CTRL, 0);
+	s->st.pmis++;
+	status = rdmsr(MSR_IA32_PERF_GLOBAL_STATUS);
+	if (!status) {
+		s->st.spurious++;
+	} else {
+		wrmsr(MSR_IA32_PERF_GLOBAL_OVF_CTRL, status);
+		ours = GLOBAL_STATUS_OVF_BUF | s->global_ctrl;
+		if (status & ~ours & ~(GLOBAL_STATUS_COND_CHGD | GLOBAL_STATUS_ASIF))
+			s->st.other_ovf++;
+		if (status & GLOBAL_STATUS_OVF_BUF)
+			pebs_drain(s);
+	}
+	apic_pmi_rearm();
+	if (s->active)
+		wrmsr(MSR_IA32_PERF_GLOBAL_CTRL, s->global_ctrl);
+}

@@ -1,0 +1,296 @@
+/*
+ * program.c: PEBS programming and teardown (SDM Vol. 3B 20.6.2 "PEBS", 18.4.9 "DS area";
+ * order per ../shared/reference/pebs-facts.md §8.4: GLOBAL_CTRL=0 -> DS -> DS_AREA ->
+ * PEBS_DATA_CFG -> LD_LAT -> counter + EVTSEL -> PEBS_ENABLE -> GLOBAL_CTRL; teardown
+ * GLOBAL_CTRL first, then PEBS_ENABLE, then DS_AREA). Rules applied: counters disabled while
+ * programmed; PEBS events with AnyThread/Edge/Inv/CMask 0 and INT clear (§7.2); LL_EN on
+ * perfmon < 5 (§1.5); PS_EN for SNB/IVB stores; ADAPTIVE + MEMINFO on baseline (§4.4);
+ * threshold >= 3 (§1.6); full-width writes (§8.3); FREEZE_WHILE_SMM (§8.10); aux event (§6).
+ */
+#include "pebs/pebs.h"
+#include "pebs/msr.h"
+#include "apic/apic.h"
+#include "kernel/fmt.h"
+#include "kernel/hw.h"
+#include "kernel/mm.h"
+
+#include <stdarg.h>
+#include <string.h>
+
+/* AAK100/AAP53/BD53 magic events for PMC0-3 (§7.1, L-CORE intel_pmu_nhm_workaround). */
+static const uint64_t nhm_magic[4] = { 0x4300b5, 0x4300d2, 0x4300b1, 0x4300b1 };
+
+void pebs_config_init(struct pebs_config *cfg, enum pebs_kind kind, const struct cmdline *cl,
+		      cmdline_warn_fn warn)
+{
+	memset(cfg, 0, sizeof(*cfg));
+	cfg->kind = kind;
+	cfg->counter = -1;
+	cfg->ldlat = PEBS_LD_LAT_MIN;
+	cfg->sav = PEBS_SAV_DEFAULT;
+	cfg->buf_bytes = PEBS_BUF_DEFAULT;
+	if (!cl)
+		return;
+	cfg->ldlat = (uint32_t)cmdline_u64(cl, "ldlat", PEBS_LD_LAT_MIN, PEBS_LD_LAT_MIN,
+					   PEBS_LD_LAT_MASK, warn);
+	cfg->sav = cmdline_u64(cl, "sav", PEBS_SAV_DEFAULT, 1, 0x7fffffff, warn);
+	cfg->buf_bytes = cmdline_u64(cl, "pebs_buf", PEBS_BUF_DEFAULT / 1024, 4,
+				     PEBS_BUF_MAX / 1024, warn) * 1024;
+}
+
+uint64_t pebs_counter_value(const struct pebs_caps *c, uint64_t n)
+{
+	uint64_t mask = c->gp_width >= 64 ? ~0ull : (1ull << c->gp_width) - 1;
+
+	return (0 - n) & mask;
+}
+
+static int fail(struct pebs_session *s, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static int fail(struct pebs_session *s, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	fmt_vsnprintf(s->err, sizeof(s->err), fmt, ap);
+	va_end(ap);
+	return -1;
+}
+
+static int wr(struct pebs_session *s, uint32_t msr, uint64_t v)
+{
+	int vec = wrmsr_safe(msr, v);
+
+	if (vec)
+		fail(s, "wrmsr 0x%x <- 0x%llx: fault (vector %d)", msr, (unsigned long long)v, vec);
+	return vec;
+}
+
+static int write_counter(struct pebs_session *s, unsigned i, uint64_t v)
+{
+	if (s->caps->fw_write)
+		return wr(s, MSR_IA32_A_PMC(i), v);
+	return wr(s, MSR_IA32_PMC(i), (uint32_t)v);	/* sign-extended from bit 31 (§8.3) */
+}
+
+/* Event, allowed counters and counter for this configuration. */
+static int choose(struct pebs_session *s, uint16_t *event, uint32_t *allowed)
+{
+	const struct pebs_uarch *u = s->caps->uarch;
+	const char *why;
+
+	if (s->cfg.kind == PEBS_LOAD_LATENCY) {
+		if (!pebs_caps_ll_ok(s->caps, &why))
+			return fail(s, "%s", why);
+		*event = u->ll_event;
+		*allowed = u->ll_gp;
+	} else if (s->cfg.kind == PEBS_STORE) {
+		if (!u->st_event)
+			return fail(s, "%s: no store-sampling event", u->name);
+		*event = u->st_event;
+		*allowed = u->st_gp;
+	} else {
+		*event = s->cfg.event;
+		*allowed = ~0u;
+	}
+	*allowed &= pebs_caps_pebs_gp(s->caps);
+	if (s->cfg.counter < 0) {
+		if (!*allowed)
+			return fail(s, "%s: no PEBS counter for event 0x%04x", u->name, *event);
+		s->counter = (unsigned)__builtin_ctz(*allowed);
+	} else if ((unsigned)s->cfg.counter >= 32 || !(*allowed & (1u << s->cfg.counter))) {
+		return fail(s, "%s: event 0x%04x cannot PEBS on counter %d (allowed 0x%x)",
+			    u->name, *event, s->cfg.counter, *allowed);
+	} else {
+		s->counter = (unsigned)s->cfg.counter;
+	}
+	return 0;
+}
+
+static int validate(struct pebs_session *s)
+{
+	const struct pebs_caps *c = s->caps;
+	uint64_t max_sav = c->fw_write ? ((1ull << c->gp_width) - 1) >> 1 : 0x7fffffff;
+	const char *why;
+
+	if (!pebs_caps_pebs_ok(c, &why))
+		return fail(s, "%s", why);
+	if (s->cfg.ldlat == 0)
+		s->cfg.ldlat = PEBS_LD_LAT_MIN;
+	if (s->cfg.ldlat < PEBS_LD_LAT_MIN || s->cfg.ldlat > PEBS_LD_LAT_MASK)
+		return fail(s, "ldlat=%u outside [%u, %llu] (MSR_PEBS_LD_LAT_THRESHOLD)",
+			    s->cfg.ldlat, PEBS_LD_LAT_MIN, (unsigned long long)PEBS_LD_LAT_MASK);
+	if (s->cfg.sav == 0 || s->cfg.sav > max_sav)
+		return fail(s, "sav=%llu outside [1, %llu]", (unsigned long long)s->cfg.sav,
+			    (unsigned long long)max_sav);
+	if ((c->uarch->quirks & Q_MIN_PERIOD_32) && s->cfg.sav < 32)
+		return fail(s, "sav=%llu below the %s minimum period 32",
+			    (unsigned long long)s->cfg.sav, c->uarch->name);
+	if (c->pebs_fmt >= 4 && !c->baseline)
+		return fail(s, "PEBS format %u without baseline not supported", c->pebs_fmt);
+	return 0;
+}
+
+static int alloc_buffers(struct pebs_session *s)
+{
+	unsigned rec;
+	uint64_t bytes = s->cfg.buf_bytes;
+	const char *err;
+
+	s->adaptive = s->caps->baseline;
+	if (s->adaptive) {
+		s->data_cfg = PEBS_DATACFG_MEMINFO | s->cfg.data_cfg;
+		rec = pebs_adaptive_record_size(s->data_cfg);
+		if (!rec)
+			return fail(s, "PEBS_DATA_CFG 0x%llx: unsupported groups",
+				    (unsigned long long)s->data_cfg);
+	} else {
+		s->data_cfg = 0;
+		rec = pebs_legacy_record_size(s->caps->pebs_fmt);
+	}
+	if (s->caps->uarch->quirks & Q_BUF_ONE_PAGE)
+		bytes = 4096;
+	err = pebs_ds_geometry(bytes, rec, 1, &s->geom);
+	if (err)
+		return fail(s, "%s", err);
+	if (!s->ds)
+		s->ds = kalloc(4096, 4096);
+	if (s->buf && s->buf_alloc < s->geom.bytes)
+		s->buf = NULL;	/* no kfree: a larger request takes fresh pages */
+	if (!s->buf) {
+		s->buf = kalloc(s->geom.bytes, 4096);
+		s->buf_alloc = s->buf ? s->geom.bytes : 0;
+	}
+	if (!s->ds || !s->buf)
+		return fail(s, "out of memory for the DS area / %llu-byte PEBS buffer",
+			    (unsigned long long)s->geom.bytes);
+	pebs_ds_setup(s->ds, s->buf, &s->geom);
+	return 0;
+}
+
+static int pebs_off(struct pebs_session *s)
+{
+	return wr(s, MSR_IA32_PEBS_ENABLE, 0);
+}
+
+static void nhm_counter_reset(void)
+{
+	for (unsigned i = 0; i < 4; i++)
+		wrmsr(MSR_IA32_PERFEVTSEL(i), nhm_magic[i]);
+	wrmsr(MSR_IA32_PERF_GLOBAL_CTRL, 0xf);
+	wrmsr(MSR_IA32_PERF_GLOBAL_CTRL, 0);
+	for (unsigned i = 0; i < 4; i++) {
+		wrmsr(MSR_IA32_PERFEVTSEL(i), 0);
+		wrmsr(MSR_IA32_PMC(i), 0);
+	}
+}
+
+static int program(struct pebs_session *s, uint16_t event)
+{
+	const struct pebs_caps *c = s->caps;
+	const struct pebs_uarch *u = c->uarch;
+	unsigned i = s->counter;
+	int slot = pebs_ds_reset_slot(c->pebs_fmt, false, i);
+	uint64_t v;
+
+	if (slot < 0)
+		return fail(s, "counter %u has no DS reset slot in format %u", i, c->pebs_fmt);
+	if (u->quirks & Q_NHM_CTR_RESET)
+		nhm_counter_reset();
+	s->reset = pebs_counter_value(c, s->cfg.sav);
+	s->ds->pebs_counter_reset[slot] = s->reset;
+	if (wr(s, MSR_IA32_DS_AREA, (uint64_t)(uintptr_t)s->ds))
+		return -1;
+	if (s->adaptive && wr(s, MSR_PEBS_DATA_CFG, s->data_cfg))
+		return -1;
+	if (s->cfg.kind == PEBS_LOAD_LATENCY && wr(s, MSR_PEBS_LD_LAT_THRESHOLD, s->cfg.ldlat))
+		return -1;
+	if (c->freeze_smm && !rdmsr_safe(MSR_IA32_DEBUGCTL, &v) &&
+	    wr(s, MSR_IA32_DEBUGCTL, v | DEBUGCTL_FREEZE_WHILE_SMM))
+		return -1;
+	/* EVTSEL: EN, OS+USR; INT, EDGE, INV, ANY, CMASK all 0 (§1.2, §7.2). */
+	s->evtsel = event | EVTSEL_USR | EVTSEL_OS | EVTSEL_EN |
+		    (s->adaptive ? EVTSEL_ADAPTIVE : 0);
+	if (write_counter(s, i, s->reset) || wr(s, MSR_IA32_PERFEVTSEL(i), s->evtsel))
+		return -1;
+	s->global_ctrl = 1ull << i;
+	s->aux_counter = -1;
+	if (s->cfg.kind == PEBS_LOAD_LATENCY && (u->quirks & Q_LL_NEEDS_AUX)) {
+		uint32_t free_gp = (c->n_gp >= 32 ? ~0u : (1u << c->n_gp) - 1) & ~(1u << i);
+
+		if (!free_gp)
+			return fail(s, "%s: no counter left for MEM_LOADS_AUX 0x%04x", u->name,
+				    u->aux_event);
+		s->aux_counter = __builtin_ctz(free_gp);
+		s->aux_evtsel = u->aux_event | EVTSEL_USR | EVTSEL_OS | EVTSEL_EN;
+		if (write_counter(s, (unsigned)s->aux_counter, 0) ||
+		    wr(s, MSR_IA32_PERFEVTSEL((unsigned)s->aux_counter), s->aux_evtsel))
+			return -1;
+		s->global_ctrl |= 1ull << s->aux_counter;
+	}
+	s->pebs_enable = PEBS_EN_PMC(i);
+	if (s->cfg.kind == PEBS_LOAD_LATENCY && c->version < 5)
+		s->pebs_enable |= PEBS_LL_EN_PMC(i);
+	if (s->cfg.kind == PEBS_STORE && (u->quirks & Q_PS_EN_STORE))
+		s->pebs_enable |= PEBS_PS_EN;
+	if (wr(s, MSR_IA32_PEBS_ENABLE, s->pebs_enable))
+		return -1;
+	return 0;
+}
+
+static void teardown(void)
+{
+	wrmsr(MSR_IA32_PERF_GLOBAL_CTRL, 0);
+	(void)wrmsr_safe(MSR_IA32_PEBS_ENABLE, 0);
+}
+
+static void clear_programming(struct pebs_session *s)
+{
+	(void)wrmsr_safe(MSR_IA32_PERFEVTSEL(s->counter), 0);
+	if (s->aux_counter >= 0)
+		(void)wrmsr_safe(MSR_IA32_PERFEVTSEL((unsigned)s->aux_counter), 0);
+	(void)wrmsr_safe(MSR_IA32_DS_AREA, 0);
+	if (s->adaptive)
+		(void)wrmsr_safe(MSR_PEBS_DATA_CFG, 0);
+	wrmsr(MSR_IA32_PERF_GLOBAL_OVF_CTRL, rdmsr(MSR_IA32_PERF_GLOBAL_STATUS));
+}
+
+int pebs_start(struct pebs_session *s, const struct pebs_caps *c, const struct pebs_config *cfg)
+{
+	uint16_t event = 0;
+	uint32_t allowed = 0;
+
+	if (s->active)
+		pebs_stop(s);
+	s->caps = c;
+	s->cfg = *cfg;
+	s->err[0] = '\0';
+	s->aux_counter = -1;
+	memset(&s->st, 0, sizeof(s->st));
+	if (validate(s) || choose(s, &event, &allowed))
+		return -1;
+	wrmsr(MSR_IA32_PERF_GLOBAL_CTRL, 0);	/* everything disabled while programming */
+	if (pebs_off(s) || alloc_buffers(s) || program(s, event)) {
+		char keep[sizeof(s->err)];
+
+		memcpy(keep, s->err, sizeof(keep));
+		teardown();
+		clear_programming(s);
+		memcpy(s->err, keep, sizeof(keep));
+		return -1;
+	}
+	s->active = true;
+	pebs_pmi_install(s);
+	wrmsr(MSR_IA32_PERF_GLOBAL_CTRL, s->global_ctrl);
+	return 0;
+}
+
+void pebs_stop(struct pebs_session *s)
+{
+	if (!s->active)
+		return;
+	teardown();
+	pebs_drain(s);
+	clear_programming(s);
+	s->active = false;
+	pebs_pmi_uninstall();
+}

@@ -1,0 +1,78 @@
+#!/usr/bin/env bash
+# boot.t: QEMU boot tests as TAP. Each case of tests/boot/cases in the selected set
+# (BOOT_SET=fast by default; "matrix" adds the full matrix, "all" both) boots the ISO and the
+# serial log is checked as KTAP: version line, plan, one result per planned test, a totals
+# line, the EXIT line, no `not ok` (for expect=pass) and the right exit status.
+# Logs: build/boot-logs/<case>.log
+set -u
+cd "$(dirname "$0")/../.." || exit 1
+iso=build/pebs-kernel.iso
+set_sel=${BOOT_SET:-fast}
+logs=build/boot-logs
+mkdir -p "$logs"
+
+mapfile -t rows < <(grep -v '^#' tests/boot/cases | grep -v '^[[:space:]]*$')
+[ "$set_sel" = matrix ] || [ "$set_sel" = all ] && mapfile -t -O "${#rows[@]}" rows < <(tests/boot/matrix.sh)
+sel=()
+for r in "${rows[@]}"; do
+	s=${r%% *}
+	if [ "$set_sel" = all ] || [ "$s" = "$set_sel" ]; then sel+=("$r"); fi
+done
+echo "1..${#sel[@]}"
+[ -f "$iso" ] || { for i in $(seq ${#sel[@]}); do echo "not ok $i - $iso missing"; done; exit 1; }
+
+# check_ktap LOG EXPECT: prints the first problem found, nothing if the log is right
+check_ktap() {
+	local log=$1 expect=$2 plan n_results
+	tr -d '\r' <"$log" >"$log.clean"
+	log=$log.clean
+	grep -q '^KTAP version 1$' "$log" || { echo "no 'KTAP version 1' line"; return; }
+	plan=$(sed -n 's/^1\.\.\([0-9]*\)$/\1/p' "$log" | head -1)
+	[ -n "$plan" ] || { echo "no plan line"; return; }
+	n_results=$(grep -cE '^(not )?ok [0-9]+ ' "$log")
+	[ "$n_results" = "$plan" ] || { echo "plan 1..$plan but $n_results results"; return; }
+	grep -qE '^# Totals: pass:[0-9]+ fail:[0-9]+ skip:[0-9]+ total:[0-9]+$' "$log" \
+		|| { echo "no totals line"; return; }
+	grep -qE '^# EXIT: STATUS=[01]$' "$log" || { echo "no EXIT line"; return; }
+	if [ "$expect" = pass ] && grep -qE '^ *not ok ' "$log"; then
+		grep -E '^ *not ok ' "$log" | head -3 | sed 's/^/failed: /'
+		return
+	fi
+}
+
+i=0 failed=0
+for r in "${sel[@]}"; do
+	i=$((i + 1))
+	read -r _ name fw cpu mem smp expect opts <<<"$r"
+	[ "$opts" = - ] && opts=""
+	log=$logs/$name.log
+	t0=$(date +%s.%N)
+	# shellcheck disable=SC2086
+	tests/boot/qemu-run.sh "$iso" --fw "$fw" --cpu "$cpu" --mem "$mem" --smp "$smp" \
+		--timeout "${BOOT_TIMEOUT:-180}" --log "$log" -- $opts >/dev/null 2>"$log.err"
+	rc=$?
+	secs=$(awk -v a="$t0" -v b="$(date +%s.%N)" 'BEGIN { printf "%.1f", b - a }')
+	problem=""
+	case $expect in
+	pass)
+		[ $rc = 0 ] || problem="exit status $rc ($(tail -1 "$log.err"))"
+		[ -n "$problem" ] || problem=$(check_ktap "$log" pass) ;;
+	fail*)
+		# a configuration we cannot run (or a fault injected on purpose) must say why and
+		# end with a failure status; fail~TEXT also wants TEXT in the log
+		want=${expect#fail}; want=${want#\~}; want=${want//_/ }
+		if [ $rc != 1 ]; then problem="exit status $rc, want 1 (failure verdict)"
+		elif ! grep -aqE -e 'Bail out!|^not ok' "$log"; then problem="no reason printed"
+		elif [ -n "$want" ] && ! grep -aqF -e "$want" "$log"; then problem="no '$want' in log"
+		fi ;;
+	esac
+	if [ -z "$problem" ]; then
+		echo "ok $i - $name ($fw $cpu $mem smp=$smp) ${secs}s"
+	else
+		failed=$((failed + 1))
+		echo "not ok $i - $name ($fw $cpu $mem smp=$smp) ${secs}s: $problem"
+		echo "# log: $log"
+		tail -5 "$log" | sed 's/^/#   /'
+	fi
+done
+exit $((failed > 0))

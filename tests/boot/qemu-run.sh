@@ -1,0 +1,63 @@
+#!/usr/bin/env bash
+# qemu-run.sh: boot the ISO under QEMU (TCG) with the serial port on stdout and map QEMU's
+# exit status to the run's verdict: 0 = all passed/skipped, 1 = a test failed,
+# 2 = QEMU or the kernel ended without a verdict (no isa-debug-exit write), 124 = timeout.
+#   qemu-run.sh ISO [--fw bios|ovmf] [--cpu MODEL] [--mem SIZE] [--smp N] [--timeout S]
+#               [--log FILE] [--extra "QEMU ARGS"] [-- KERNEL OPTIONS...]
+set -u
+iso=$1; shift
+fw=bios cpu=max mem=512M smp=1 timeout=120 log="" extra=""
+while [ $# -gt 0 ]; do
+	case $1 in
+	--fw) fw=$2; shift 2 ;;
+	--cpu) cpu=$2; shift 2 ;;
+	--mem) mem=$2; shift 2 ;;
+	--smp) smp=$2; shift 2 ;;
+	--timeout) timeout=$2; shift 2 ;;
+	--log) log=$2; shift 2 ;;
+	--extra) extra=$2; shift 2 ;;
+	--) shift; break ;;
+	*) echo "qemu-run.sh: unknown argument $1" >&2; exit 2 ;;
+	esac
+done
+args="$*"
+
+work=$(mktemp -d "${TMPDIR:-/tmp}/pebs-run.XXXXXX")
+trap 'rm -rf "$work"' EXIT
+fwargs=()
+case $fw in
+bios) ;;
+ovmf)
+	code=/usr/share/OVMF/OVMF_CODE_4M.fd vars=/usr/share/OVMF/OVMF_VARS_4M.fd
+	[ -f "$code" ] || { code=/usr/share/OVMF/OVMF_CODE.fd vars=/usr/share/OVMF/OVMF_VARS.fd; }
+	cp "$vars" "$work/vars.fd"
+	fwargs=(-drive "if=pflash,format=raw,unit=0,readonly=on,file=$code"
+		-drive "if=pflash,format=raw,unit=1,file=$work/vars.fd") ;;
+*) echo "qemu-run.sh: --fw must be bios or ovmf" >&2; exit 2 ;;
+esac
+
+# Kernel options reach GRUB through a FAT drive holding /pebs-kernel/cmdline.cfg.
+optargs=()
+if [ -n "$args" ]; then
+	mkdir -p "$work/opts/pebs-kernel"
+	printf 'set pebs_args="%s"\n' "${args//\"/}" >"$work/opts/pebs-kernel/cmdline.cfg"
+	optargs=(-drive "file=fat:ro:$work/opts,format=raw,if=ide,index=0,snapshot=on")
+fi
+
+out=${log:-$work/serial.log}
+# shellcheck disable=SC2086
+timeout --foreground -k 5 "$timeout" qemu-system-x86_64 -machine q35 -accel tcg \
+	-cpu "$cpu" -m "$mem" -smp "$smp" -no-reboot -display none \
+	-device isa-debug-exit,iobase=0xf4,iosize=0x04 \
+	"${fwargs[@]}" "${optargs[@]}" -cdrom "$iso" -boot d \
+	-serial stdio -monitor none $extra </dev/null | tee "$out"
+rc=${PIPESTATUS[0]}
+# QEMU also exits 1 when it fails to start: trust status 1/3 only with the kernel's own line
+verdict=$(tr -d '\r' <"$out" | sed -n 's/^# EXIT: STATUS=\([0-9]*\)$/\1/p' | tail -1)
+case $rc in
+1) [ "$verdict" = 0 ] && exit 0 ;;    # kernel wrote 0 to isa-debug-exit: passed
+3) [ "$verdict" = 1 ] && exit 1 ;;    # kernel wrote 1: a test failed
+124|137) echo "qemu-run.sh: timed out after ${timeout}s" >&2; exit 124 ;;
+esac
+echo "qemu-run.sh: QEMU ended with status $rc and kernel verdict '${verdict:-none}'" >&2
+exit 2

@@ -1,0 +1,36 @@
+/*
+ * cmdline_fuzz.c: libFuzzer target for the command-line parser, the numeric option parser and
+ * the tests= glob matcher, on arbitrary bytes (not NUL-terminated).
+ */
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "kernel/cmdline.h"
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+static void quiet(const char *msg)
+{
+	(void)msg;
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	static struct cmdline cl;
+	char *copy = malloc(size ? size : 1);
+	uint64_t v;
+
+	memcpy(copy, data, size);
+	cmdline_parse(&cl, copy, size, option_table, quiet);
+	if (cl.nopt > CMDLINE_MAX_OPTS)
+		abort();
+	for (unsigned i = 0; i < cl.nopt; i++) {
+		cmdline_parse_u64(cl.opt[i].value, &v);
+		glob_list_match(cl.opt[i].value, cl.opt[i].key);
+		glob_match(cl.opt[i].key, cl.opt[i].value);
+	}
+	(void)cmdline_u64(&cl, "ldlat", 3, 3, 1000, quiet);
+	free(copy);
+	return 0;
+}

@@ -1,0 +1,184 @@
+/*
+ * apic_timer_test.c: the APIC timer against the local-APIC model: calibration against the
+ * TSC (SDM Vol. 3A 11.5.4), a frozen timer reported, and the watchdog: one-shot re-arm,
+ * expiry through the runner's recovery function, nesting, TSC-deadline mode (11.5.4.1) and
+ * the run_fatal path when nobody can recover.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "apic/apic.h"
+#include "apic/apic_enc.h"
+#include "apic/apic_ops.h"
+#include "apic/apic_regs.h"
+#include "apic/apic_timer.h"
+#include "kernel/cpu.h"
+#include "kernel/tsc.h"
+#include "model/lapic_model.h"
+#include "stubs/apic_env.h"
+#include "stubs/console_capture.h"
+
+static void test_calibration(void **state)
+{
+	const struct apic_calib *c;
+
+	(void)state;
+	assert_true(env_boot(XB, true, 0, ""));
+	c = apic_timer_calib();
+	assert_int_equal(c->rounds, APIC_CALIB_ROUNDS);
+	/* 1e9 "TSC Hz" / 16 ticks per count = 62.5 MHz; both ends read the same TSC */
+	assert_in_range(c->hz, 62500000 - 62500, 62500000 + 62500);
+	assert_true(c->min_hz <= c->hz && c->hz <= c->max_hz);
+	assert_int_equal(apic_timer_hz(), c->hz);
+	assert_int_equal(lm.regs[APIC_TDCR >> 4], 0x3);	/* divide by 16 */
+	assert_int_equal(lm.regs[APIC_TMICT >> 4], 0);	/* stopped afterwards */
+	apic_print_header();
+	assert_non_null(strstr(stub_console_text(), "# apic: xAPIC id 0"));
+	assert_non_null(strstr(stub_console_text(), "# apic: LVTPC vector 0xe8, delivery fixed"));
+	assert_non_null(strstr(stub_console_text(), "# apic timer: 625"));
+}
+
+static void test_calibration_frozen_timer(void **state)
+{
+	(void)state;
+	assert_true(env_boot(XB, true, 0, ""));
+	lm.tsc_per_count = 0;
+	apic_timer_calibrate();
+	assert_int_equal(apic_timer_hz(), 0);
+	assert_non_null(apic_timer_calib()->why_not);
+	lm.nlog = 0;
+	apic_watchdog_arm(5);	/* nothing to arm with */
+	assert_int_equal(lm_last_write(APIC_TMICT), -1);
+}
+
+/* The runner's side: a recovery function that jumps back (kjmp_long in the kernel); the
+ * env's run_fatal jumps back with 2 for an expiry nobody can recover from. */
+static void runner_recovery(void)
+{
+	longjmp(env_runner_jmp, 1);
+}
+
+static void test_watchdog_recovers(void **state)
+{
+	volatile int body = 0, jumped = 0;
+	uint32_t count;
+
+	(void)state;
+	assert_true(env_boot(XB, true, 0, ""));
+	jumped = setjmp(env_runner_jmp);
+	if (!jumped) {
+		apic_watchdog_set_recovery(runner_recovery);
+		apic_watchdog_arm(2);	/* 2 "ms" = 2e6 TSC ticks */
+		count = lm.regs[APIC_TMICT >> 4];
+		assert_in_range(count, 120000, 125100);	/* 62.5 MHz x 2 ms */
+		assert_false(apic_lvt_masked(lm.regs[APIC_LVTT >> 4]));
+		env_fire_timer();		/* early: re-armed, no expiry */
+		assert_false(apic_watchdog_fired());
+		body = 1;
+		env_spin_tsc(3000000);
+		env_fire_timer();		/* calls the recovery function */
+		body = 2;
+	}
+	assert_int_equal(body, 1);
+	assert_int_equal(jumped, 1);
+	assert_true(apic_watchdog_fired());
+	assert_false(apic_watchdog_fired());	/* read-and-clear */
+	assert_non_null(strstr(stub_console_text(), "overran its 2 ms budget"));
+	assert_non_null(strstr(stub_console_text(), "RIP 0x1234"));
+	/* a late interrupt after disarm is ignored */
+	apic_watchdog_disarm();
+	env_fire_timer();
+	assert_false(apic_watchdog_fired());
+	apic_watchdog_set_recovery(NULL);
+}
+
+static void inner_recovery(void)
+{
+	longjmp(env_runner_jmp, 3);
+}
+
+static void test_watchdog_nested(void **state)
+{
+	struct apic_watchdog_state saved;
+	volatile int jumped;
+
+	(void)state;
+	assert_true(env_boot(XB, true, 0, ""));
+	apic_watchdog_set_recovery(runner_recovery);	/* the runner's budget */
+	apic_watchdog_arm(1000);
+	apic_watchdog_save(&saved);
+	jumped = setjmp(env_runner_jmp);
+	if (!jumped) {
+		apic_watchdog_set_recovery(inner_recovery);
+		apic_watchdog_arm(1);
+		env_spin_tsc(2000000);
+		env_fire_timer();
+	}
+	assert_int_equal(jumped, 3);			/* the inner recovery ran */
+	assert_true(apic_watchdog_fired());
+	apic_watchdog_restore(&saved);
+	/* the outer budget is armed again with what is left of it (~1000 ms at 62.5 MHz) */
+	assert_false(apic_lvt_masked(lm.regs[APIC_LVTT >> 4]));
+	assert_in_range(lm.regs[APIC_TMICT >> 4], 55000000, 62600000);
+	env_fire_timer();				/* early tick: not an expiry */
+	assert_false(apic_watchdog_fired());
+	apic_watchdog_disarm();
+	apic_watchdog_set_recovery(NULL);
+}
+
+static void test_watchdog_tsc_deadline(void **state)
+{
+	uint64_t t0;
+
+	(void)state;
+	assert_true(env_boot(XB, true, 0, ""));
+	cpu.tsc_deadline = true;
+	apic_timer_calibrate();
+	t0 = rdtsc();
+	apic_watchdog_arm(10);
+	assert_int_equal((lm.regs[APIC_LVTT >> 4] >> APIC_LVT_TIMER_MODE_SHIFT) & 3,
+			 APIC_TIMER_TSC_DEADLINE);
+	assert_in_range(lm.tsc_deadline, t0 + 10000000, rdtsc() + 10000000);
+	apic_watchdog_disarm();
+	assert_int_equal(lm.tsc_deadline, 0);
+	assert_true(apic_lvt_masked(lm.regs[APIC_LVTT >> 4]));
+}
+
+static void test_watchdog_fatal_path(void **state)
+{
+	volatile int jumped;
+
+	(void)state;
+	assert_true(env_boot(XB, true, 0, ""));
+	apic_watchdog_set_recovery(NULL);
+	env_fatal_why = NULL;
+	jumped = setjmp(env_runner_jmp);
+	if (!jumped) {
+		apic_watchdog_arm(1);
+		env_spin_tsc(2000000);
+		env_fire_timer();
+		fail_msg("the watchdog returned instead of ending the run");
+	}
+	assert_int_equal(jumped, 2);
+	assert_non_null(env_fatal_why);
+	assert_non_null(strstr(env_fatal_why, "watchdog"));
+}
+
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_calibration),
+		cmocka_unit_test(test_calibration_frozen_timer),
+		cmocka_unit_test(test_watchdog_recovers),
+		cmocka_unit_test(test_watchdog_nested),
+		cmocka_unit_test(test_watchdog_tsc_deadline),
+		cmocka_unit_test(test_watchdog_fatal_path),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,2 @@
+HOST_TESTS += cpu_test
+cpu_test_SRCS := kernel/cpu.c tests/host/fake_cpuid.c

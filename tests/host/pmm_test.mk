@@ -1,0 +1,2 @@
+HOST_TESTS += pmm_test
+pmm_test_SRCS := kernel/pmm.c

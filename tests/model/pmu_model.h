@@ -1,0 +1,86 @@
+/*
+ * pmu_model.h: an SDM-rule model of the Intel core PMU + PEBS for host tests. It implements
+ * kernel/hw.h (rdmsr/wrmsr/_safe, rdpmc_safe, cpuid_count, trivial port/MMIO), kalloc (mapped
+ * regions it tracks) and the apic/ PMI calls (apic_set_pmi_handler, apic_pmi_rearm) over a
+ * register file per modelled CPU, and
+ *  (a) records every programming the SDM (or this project's rules) forbids as a violation
+ *      naming the rule; tests assert none, or exactly the expected one;
+ *  (b) behaves like the hardware: counts fed events, arms on overflow, writes records of the
+ *      CPU's format at the DS index, reloads the counter from the DS reset slot, raises the
+ *      threshold PMI into the installed handler, and stops writing at the absolute maximum.
+ * Sources: ../shared/reference/pebs-facts.md §1, §3.3, §4, §6, §7.2, §8.
+ * Modelled assumption (UNVERIFIED on hardware): an assist that finds the buffer full writes
+ * nothing and does not reload the counter (S3: the reset follows a written record).
+ */
+#ifndef TESTS_MODEL_PMU_MODEL_H
+#define TESTS_MODEL_PMU_MODEL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+struct model_cpu {
+	const char *name;
+	uint32_t signature;	/* CPUID.1:EAX */
+	uint8_t core_type;	/* hybrid when non-zero (CPUID.1AH) */
+	uint8_t version, n_gp, gp_width, n_fixed, fixed_width;
+	bool ds, dtes64, pdcm;
+	uint64_t perf_cap, misc_enable;
+	uint32_t microcode;
+	uint32_t pebs_gp;	/* counters that can PEBS */
+	uint16_t ll_event;
+	uint32_t ll_gp;
+	uint16_t st_event;
+	uint16_t aux_event;	/* must run beside ll_event */
+	bool ps_en_store;	/* store event needs PEBS_ENABLE[63] */
+	bool nhm_reset;		/* AAK100 reset sequence required */
+	bool ldlat_faults;	/* MSR 0x3F6 #GPs (hypervisor) */
+	bool hypervisor;
+};
+
+extern const struct model_cpu model_nehalem, model_sandybridge, model_haswell, model_skylake,
+	model_icelake_sp, model_sapphire_rapids, model_gracemont, model_penryn, model_qemu_tcg_skl,
+	model_qemu_tcg_icx;
+extern const struct model_cpu *const model_cpus[];	/* the PEBS CPUs, NULL-terminated */
+
+/* What a fed load carries into a record (the test chooses plausible values). */
+struct model_load {
+	uint64_t addr, dsrc, lat, ip;
+};
+
+struct model_stats {
+	uint64_t records_written, dropped, pmis_raised, pmis_delivered, assists;
+};
+
+#define MODEL_MAX_VIOL 32
+#define MODEL_LOG 256
+
+/* Start over on `cpu` (frees everything kalloc handed out). */
+void model_init(const struct model_cpu *cpu);
+void model_fini(void);
+const struct model_cpu *model_cpu(void);
+
+/* Feed n occurrences of event (umask<<8|event); ld may be NULL. Loads for the load-latency
+ * event count only when ld->lat > the programmed threshold (SDM). */
+void model_feed(uint16_t event, uint64_t n, const struct model_load *ld);
+/* PMI delivery on/off (off: PMIs stay pending, as with interrupts disabled). */
+void model_pmi_delivery(bool on);
+/* Deliver a pending PMI now (if any). */
+void model_pmi_flush(void);
+/* Raise a PMI with no cause (spurious). */
+void model_raise_pmi(void);
+
+const struct model_stats *model_stats(void);
+uint64_t model_msr(uint32_t msr);	/* register file, for assertions (0 if unmodelled) */
+
+/* Violations: each distinct text once. */
+unsigned model_violation_count(void);
+const char *model_violation(unsigned i);
+bool model_has_violation(const char *substr);
+void model_clear_violations(void);
+
+/* Order log of PMI-relevant actions: "ctrl=0", "status", "ack", "rearm", "ctrl=on". */
+const char *model_log(void);
+void model_log_clear(void);
+
+#endif

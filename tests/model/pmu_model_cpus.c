@@ -1,0 +1,85 @@
+/*
+ * pmu_model_cpus.c: the CPUs the PMU model can be (pmu_model.h). Values per
+ * ../shared/reference/pebs-facts.md: §2 CPUID.0AH, §1.9 PERF_CAPABILITIES (record format
+ * §4.1), §1.5 PEBS_ENABLE bits, §6 events/counters, §7.1 quirks, §9 model numbers.
+ * PERF_CAPABILITIES low bits (LBR format) are illustrative; SPR reporting format 5 is
+ * UNVERIFIED (§4.1 says which models report 5 is not confirmed) and is used here so the
+ * format >= 5 DS reset-slot layout is exercised.
+ */
+#include "model/pmu_model.h"
+
+#define MISC_EMON 0x81ull	/* fast strings + EMON[7]; PEBS_UNAVAIL[12] clear */
+
+const struct model_cpu model_nehalem = {
+	.name = "Nehalem", .signature = 0x106a5, .version = 3, .n_gp = 4, .gp_width = 48,
+	.n_fixed = 3, .fixed_width = 48, .ds = true, .dtes64 = true, .pdcm = true,
+	.perf_cap = 0x1c3, .misc_enable = MISC_EMON, .microcode = 0x11, .pebs_gp = 0xf,
+	.ll_event = 0x100b, .ll_gp = 0xf, .st_event = 0x010c, .nhm_reset = true,
+};
+
+const struct model_cpu model_sandybridge = {
+	.name = "Sandy Bridge", .signature = 0x206a7, .version = 3, .n_gp = 4, .gp_width = 48,
+	.n_fixed = 3, .fixed_width = 48, .ds = true, .dtes64 = true, .pdcm = true,
+	.perf_cap = 0x31c4, .misc_enable = MISC_EMON, .microcode = 0x2f, .pebs_gp = 0xf,
+	.ll_event = 0x01cd, .ll_gp = 0x8, .st_event = 0x02cd, .ps_en_store = true,
+};
+
+const struct model_cpu model_haswell = {
+	.name = "Haswell", .signature = 0x306c3, .version = 3, .n_gp = 4, .gp_width = 48,
+	.n_fixed = 3, .fixed_width = 48, .ds = true, .dtes64 = true, .pdcm = true,
+	.perf_cap = 0x32c5, .misc_enable = MISC_EMON, .microcode = 0x28, .pebs_gp = 0xf,
+	.ll_event = 0x01cd, .ll_gp = 0xf, .st_event = 0x82d0,
+};
+
+const struct model_cpu model_skylake = {
+	.name = "Skylake", .signature = 0x506e3, .version = 4, .n_gp = 4, .gp_width = 48,
+	.n_fixed = 3, .fixed_width = 48, .ds = true, .dtes64 = true, .pdcm = true,
+	.perf_cap = 0x33c6, .misc_enable = MISC_EMON, .microcode = 0xf0, .pebs_gp = 0xf,
+	.ll_event = 0x01cd, .ll_gp = 0xf, .st_event = 0x82d0,
+};
+
+const struct model_cpu model_icelake_sp = {
+	.name = "Ice Lake-SP", .signature = 0x606a6, .version = 5, .n_gp = 8, .gp_width = 48,
+	.n_fixed = 4, .fixed_width = 48, .ds = true, .dtes64 = true, .pdcm = true,
+	.perf_cap = 0xf4c5, .misc_enable = MISC_EMON, .microcode = 0xd000390, .pebs_gp = 0xff,
+	.ll_event = 0x01cd, .ll_gp = 0xff, .st_event = 0x82d0,
+};
+
+const struct model_cpu model_sapphire_rapids = {
+	.name = "Sapphire Rapids", .signature = 0x806f8, .version = 5, .n_gp = 8, .gp_width = 48,
+	.n_fixed = 4, .fixed_width = 48, .ds = true, .dtes64 = true, .pdcm = true,
+	.perf_cap = 0x1f5c5, .misc_enable = MISC_EMON, .microcode = 0x2b000590, .pebs_gp = 0xff,
+	.ll_event = 0x01cd, .ll_gp = 0xfe, .st_event = 0x02cd, .aux_event = 0x8203,
+};
+
+/* Alder Lake E-core (hybrid, CPUID.1AH core type 0x20). */
+const struct model_cpu model_gracemont = {
+	.name = "Gracemont", .signature = 0x90672, .core_type = 0x20, .version = 5, .n_gp = 6,
+	.gp_width = 48, .n_fixed = 3, .fixed_width = 48, .ds = true, .dtes64 = true,
+	.pdcm = true, .perf_cap = 0x74c5, .misc_enable = MISC_EMON, .microcode = 0x430,
+	.pebs_gp = 0x3f, .ll_event = 0x05d0, .ll_gp = 0x3, .st_event = 0x06d0,
+};
+
+/* Core 2 Penryn: format 0, PEBS on PMC0 only, no load latency, buffer limited to 4 KiB. */
+const struct model_cpu model_penryn = {
+	.name = "Penryn", .signature = 0x10676, .version = 2, .n_gp = 2, .gp_width = 40,
+	.n_fixed = 3, .fixed_width = 40, .ds = true, .dtes64 = true, .pdcm = true,
+	.perf_cap = 0x0c2, .misc_enable = MISC_EMON, .microcode = 0x60f, .pebs_gp = 0x1,
+};
+
+/* QEMU TCG: CPUID.0AH all zero (no PMU); the model name still comes through CPUID.1. */
+const struct model_cpu model_qemu_tcg_skl = {
+	.name = "QEMU TCG Skylake-Client", .signature = 0x506e3, .misc_enable = 0x1,
+	.microcode = 0x1, .hypervisor = true,
+};
+
+/* QEMU's Icelake-Server reports DisplayModel 0x86 (Intel's number for Tremont). */
+const struct model_cpu model_qemu_tcg_icx = {
+	.name = "QEMU TCG Icelake-Server", .signature = 0x80660, .misc_enable = 0x1,
+	.microcode = 0x1, .hypervisor = true, .pdcm = true,
+};
+
+const struct model_cpu *const model_cpus[] = {
+	&model_nehalem, &model_sandybridge, &model_haswell, &model_skylake, &model_icelake_sp,
+	&model_sapphire_rapids, &model_gracemont, NULL,
+};

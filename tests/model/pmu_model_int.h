@@ -1,0 +1,54 @@
+/* pmu_model_int.h: state shared by the PMU model's files (tests/model/pmu_model*.c). */
+#ifndef TESTS_MODEL_PMU_MODEL_INT_H
+#define TESTS_MODEL_PMU_MODEL_INT_H
+
+#include "model/pmu_model.h"
+#include "kernel/idt.h"
+
+#define M_GP 10
+#define M_FIX 4
+#define M_REGIONS 64
+
+struct model_region {
+	void *p;
+	uint64_t bytes;
+};
+
+struct model_state {
+	const struct model_cpu *cpu;
+	unsigned fmt;
+	bool baseline, fw_write;
+	uint64_t gp_mask;	/* counter value mask */
+	uint64_t pmc[M_GP], evtsel[M_GP];
+	bool armed[M_GP];
+	uint64_t fixed[M_FIX], fixed_ctrl;
+	uint64_t global_ctrl, global_status, pebs_enable, data_cfg, ldlat, ds_area, debugctl;
+	uint64_t ucode_latch;
+	bool nhm_reset_seen;
+	uint64_t tsc;
+	/* PMI */
+	irq_handler_fn handler;
+	bool delivery, lvtpc_masked, pending, in_pmi, pmi_disabled_first;
+	struct model_stats st;
+	struct model_region regions[M_REGIONS];
+	unsigned nregions;
+	char viol[MODEL_MAX_VIOL][160];
+	unsigned nviol;
+	char log[MODEL_LOG];
+};
+
+extern struct model_state M;
+
+void model_violate(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+void model_logf(const char *what);
+bool model_mapped(uint64_t addr, uint64_t bytes);
+/* Check every PEBS-active counter against the rules (after a register write). */
+void model_check_active(void);
+bool model_pebs_active(unsigned i);
+void model_raise(void);
+void model_no_write_while_active(unsigned i, const char *what);
+bool model_any_pebs_active(void);
+unsigned model_record_size(unsigned i);
+int model_reset_slot(bool fixed, unsigned i);
+
+#endif

@@ -1,0 +1,233 @@
+/*
+ * loadbench.c: the load kernels as a Linux program, for comparing bare metal with Linux on
+ * one box and for benchmarking the kernels here. Same chain builder, kernels and sizing as
+ * the bare-metal tests (loads/), 2 MiB pages where Linux gives them.
+ *
+ *   loadbench [--sizes 16K,256K,8M,256M] [--json] [--ppo N] [--reps N] [--rounds N]
+ *             [--budget-ms N] [--seed N] [--no-huge]
+ *
+ * One row per working-set size: size_bytes, ns_per_load, tsc_per_load (JSON Lines under
+ * --json; comments then go to stderr). No --sizes: the default sweep, 16 KiB to 4x L3 at
+ * --ppo points per octave. Method: ../shared/reference/latency-method.md §9.
+ */
+#include "kernel/cmdline.h"
+#include "kernel/cpu.h"
+#include "kernel/tsc.h"
+#include "loads/chain.h"
+#include "loads/chase.h"
+#include "loads/geometry.h"
+#include "loads/plan.h"
+#include "tools/loadbench_args.h"
+#include "tools/loadbench_host.h"
+
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define WARM_PAST_L3 (64u << 10)	/* warm-up steps for working sets past CPUID's L3 */
+#define REWARM_STEPS (32u << 10)	/* re-warm laps up to 2 MiB working sets (< 1 ms each) */
+
+static void put_x100(FILE *f, uint64_t v)
+{
+	fprintf(f, "%llu.%02llu", (unsigned long long)(v / 100), (unsigned long long)(v % 100));
+}
+
+/* One size: its chain and the median TSC ticks per load of each round. */
+struct point {
+	struct chain c;
+	uint64_t round_x100[MAX_ROUNDS];
+	uint64_t med_x100, min_x100, max_x100, steps;
+};
+
+static uint64_t align_2m(uint64_t x)
+{
+	return (x + (2ull << 20) - 1) & ~((2ull << 20) - 1);
+}
+
+/* Every chain in its own 2 MiB-aligned region, built once. */
+static int build_all(const struct opts *o, struct point *pt, uint8_t *base, uint32_t *scratch)
+{
+	uint64_t off = 0;
+
+	for (unsigned i = 0; i < o->nsizes; i++) {
+		struct chain_params p = { .bytes = o->sizes[i], .stride = 64, .line = 64,
+					  .page = 4096, .seed = o->seed + i, .vary_slot = true };
+
+		if (chain_build(&pt[i].c, base + off, &p, scratch))
+			return -1;
+		off += align_2m(o->sizes[i]);
+	}
+	return 0;
+}
+
+/* Rounds over all sizes (ascending, then descending, ...): a burst of noise from other
+ * tenants hits one round of a size, not all its repetitions. */
+static int measure_all(const struct opts *o, struct point *pt, uint64_t hz, uint64_t l3)
+{
+	for (unsigned rd = 0; rd < o->rounds; rd++) {
+		for (unsigned k = 0; k < o->nsizes; k++) {
+			unsigned i = rd % 2 ? o->nsizes - 1 - k : k;
+			struct chase_cfg cfg = { .kind = CHASE_LOAD, .reps = o->reps,
+						 .budget_ticks = hz / 1000 * o->budget_ms / o->rounds,
+						 .min_steps = 2 * CHASE_UNROLL,
+						 .rewarm_steps = REWARM_STEPS,
+						 .warm_max_steps = o->sizes[i] > l3 ? WARM_PAST_L3 : 0 };
+			struct chase_result r;
+
+			if (chase_measure(&pt[i].c, &cfg, &r))
+				return -1;
+			pt[i].round_x100[rd] = r.tsc_min_x100;
+			pt[i].steps += r.steps_per_rep * r.reps;
+		}
+	}
+	for (unsigned i = 0; i < o->nsizes; i++) {
+		uint64_t v[MAX_ROUNDS];
+
+		memcpy(v, pt[i].round_x100, sizeof(v));
+		pt[i].med_x100 = chase_median(v, o->rounds);
+		pt[i].min_x100 = v[0];
+		pt[i].max_x100 = v[o->rounds - 1];
+	}
+	return 0;
+}
+
+static void print_point(const struct opts *o, const struct point *pt, uint64_t size, uint64_t hz,
+			uint64_t cpt)
+{
+	uint64_t ns = chase_ns_x100(pt->med_x100, hz), cyc = pt->med_x100 * cpt / 1000;
+	uint64_t spread = pt->med_x100 ? (pt->max_x100 - pt->min_x100) * 100 / pt->med_x100 : 0;
+
+	if (o->json) {
+		printf("{\"size_bytes\":%llu,\"ns_per_load\":", (unsigned long long)size);
+		put_x100(stdout, ns);
+		printf(",\"tsc_per_load\":");
+		put_x100(stdout, pt->med_x100);
+		printf(",\"cycles_per_load_est\":");
+		put_x100(stdout, cyc);
+		printf(",\"tsc_min\":");
+		put_x100(stdout, pt->min_x100);
+		printf(",\"tsc_max\":");
+		put_x100(stdout, pt->max_x100);
+		printf(",\"rounds\":%u,\"reps\":%u,\"loads\":%llu}\n", o->rounds, o->reps,
+		       (unsigned long long)pt->steps);
+		return;
+	}
+	printf("  %12llu", (unsigned long long)size);
+	for (int k = 0; k < 5; k++) {
+		uint64_t v = k == 0 ? ns : k == 1 ? pt->med_x100 : k == 2 ? cyc :
+			     k == 3 ? pt->min_x100 : pt->max_x100;
+
+		printf(" %*llu.%02llu", k < 2 ? 9 : 7, (unsigned long long)(v / 100),
+		       (unsigned long long)(v % 100));
+	}
+	printf(" %7llu%%\n", (unsigned long long)spread);
+}
+
+/*
+ * Per level: the median of the sweep points inside the level's window (L1 up to L1d/2, L2
+ * 2x L1d..L2/4, L3 2x L2..4x L2, DRAM from 2x L3: inside each plateau by CPUID, away from
+ * the edges where a shared VM's effective sizes move), and the point nearest the working
+ * set the kernel tests use (loads/plan.c).
+ */
+static void print_levels(const struct opts *o, const struct point *pt, const struct cache_geometry *g,
+			 uint64_t hz, FILE *info)
+{
+	const uint64_t lo[LOAD_NLEVELS] = { 0, 2 * g->l1d.size, 2 * g->l2.size, 2 * g->l3.size };
+	const uint64_t hi[LOAD_NLEVELS] = { g->l1d.size / 2, g->l2.size / 4, 4 * g->l2.size,
+					    UINT64_MAX };
+
+	for (int l = 0; l < LOAD_NLEVELS; l++) {
+		uint64_t want = load_ws((enum load_level)l, g), bestd = UINT64_MAX, v[MAX_SIZES];
+		unsigned best = 0, n = 0;
+		char a[24], b[24], c[24], e[24];
+
+		for (unsigned i = 0; i < o->nsizes; i++) {
+			uint64_t d = o->sizes[i] > want ? o->sizes[i] - want : want - o->sizes[i];
+
+			if (d < bestd)
+				bestd = d, best = i;
+			if (o->sizes[i] >= lo[l] && o->sizes[i] <= hi[l])
+				v[n++] = pt[i].med_x100;
+		}
+		fprintf(info, "# level %-4s plateau ", load_level_name((enum load_level)l));
+		if (n)
+			put_x100(info, chase_ns_x100(chase_median(v, n), hz));
+		else
+			fprintf(info, "-");
+		fprintf(info, " ns (median of %u points in %s..%s); at %s (plan %s): ", n,
+			geometry_size_str(lo[l], a, sizeof(a)),
+			hi[l] == UINT64_MAX ? "" : geometry_size_str(hi[l], b, sizeof(b)),
+			geometry_size_str(o->sizes[best], c, sizeof(c)),
+			geometry_size_str(want, e, sizeof(e)));
+		put_x100(info, chase_ns_x100(pt[best].med_x100, hz));
+		fprintf(info, " ns\n");
+	}
+}
+
+int main(int argc, char **argv)
+{
+	struct opts o = { .ppo = 4, .reps = 7, .rounds = 5, .budget_ms = 40, .seed = 1, .huge = true };
+	static struct point pt[MAX_SIZES];
+	struct cache_geometry g;
+	struct lb_buf buf;
+	uint64_t hz, cpt, total = 0, max = 0, t_all, t_build;
+	uint32_t *scratch;
+	FILE *info;
+
+	if (lb_parse_args(argc, argv, &o)) {
+		lb_usage(stderr);
+		return 2;
+	}
+	info = o.json ? stderr : stdout;
+	lb_console = info;
+	cpu_probe(&cpu);
+	geometry_probe(&g, &cpu);
+	if (!o.nsizes)
+		o.nsizes = load_sweep_sizes(16 << 10, 4 * g.l3.size, o.ppo, o.sizes, MAX_SIZES);
+	for (unsigned i = 0; i < o.nsizes; i++) {
+		total += align_2m(o.sizes[i]);
+		max = o.sizes[i] > max ? o.sizes[i] : max;
+	}
+
+	fprintf(info, "# loadbench: %s\n", cpu.brand[0] ? cpu.brand : cpu.vendor_str);
+	geometry_print(&g);
+	scratch = malloc(max / 64 * sizeof(uint32_t));
+	if (!scratch || lb_buf_map(&buf, total, o.huge)) {
+		fprintf(stderr, "loadbench: cannot map %llu bytes\n", (unsigned long long)total);
+		return 1;
+	}
+	lb_pin_cpu();
+	hz = lb_tsc_hz(50);
+	cpt = lb_core_per_tsc_x1000();
+	fprintf(info, "# pages: %s\n", buf.pages);
+	fprintf(info, "# tsc: %llu kHz (vs CLOCK_MONOTONIC); core/tsc %llu.%03llu "
+		"(dependent-ADD estimate, not a counter)\n", (unsigned long long)(hz / 1000),
+		(unsigned long long)(cpt / 1000), (unsigned long long)(cpt % 1000));
+	fprintf(info, "# method: random cyclic chain over every 64 B line, seed %llu+i; per size and "
+		"round: one warm lap (64K loads past L3), a re-warm lap before each rep up to 2 MiB, the fastest of %u reps (preemption only adds time); %u interleaved rounds, median of those; "
+		"%u ms timed per size; interrupts not controlled (user space)\n",
+		(unsigned long long)o.seed, o.reps, o.rounds, o.budget_ms);
+
+	t_build = rdtsc_ordered();
+	if (build_all(&o, pt, buf.base, scratch)) {
+		fprintf(stderr, "loadbench: cannot build a chain (size too small?)\n");
+		return 1;
+	}
+	t_all = rdtsc_ordered();
+	t_build = t_all - t_build;
+	if (measure_all(&o, pt, hz, g.l3.size)) {
+		fprintf(stderr, "loadbench: measurement failed\n");
+		return 1;
+	}
+	t_all = rdtsc_ordered() - t_all;
+	if (!o.json)
+		fprintf(info, "# %12s %12s %12s %10s %10s %10s %8s\n", "size_bytes", "ns_per_load",
+			"tsc_per_load", "cyc(est)", "tsc_min", "tsc_max", "spread");
+	for (unsigned i = 0; i < o.nsizes; i++)
+		print_point(&o, &pt[i], o.sizes[i], hz, cpt);
+	print_levels(&o, pt, &g, hz, info);
+	fprintf(info, "# sweep: %u sizes, chains built in %llu ms, measured in %llu ms\n", o.nsizes,
+		(unsigned long long)(t_build * 1000 / hz), (unsigned long long)(t_all * 1000 / hz));
+	return 0;
+}

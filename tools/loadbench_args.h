@@ -1,0 +1,28 @@
+/*
+ * loadbench_args.h: tools/loadbench's options and their parser (see tools/loadbench.c for
+ * the interface).
+ */
+#ifndef TOOLS_LOADBENCH_ARGS_H
+#define TOOLS_LOADBENCH_ARGS_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#define MAX_SIZES 256
+#define MAX_ROUNDS 15
+
+struct opts {
+	uint64_t sizes[MAX_SIZES];
+	unsigned nsizes, ppo, reps, rounds, budget_ms;
+	uint64_t seed;
+	bool json, huge;
+};
+
+/* Usage text to f. */
+void lb_usage(FILE *f);
+/* Parse argv into o (defaults already in o); 0, or -1 after a message on stderr.
+ * --help prints the usage and exits 0. */
+int lb_parse_args(int argc, char **argv, struct opts *o);
+
+#endif
