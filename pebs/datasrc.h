@@ -109,7 +109,7 @@ void pebs_dsrc_decode(const struct pebs_model *m, enum pebs_event ev, uint64_t a
 const char *pebs_level_id(unsigned level);
 const char *pebs_snoop_id(unsigned snoop);
 /* perf-style human names: "L1 hit", "Local RAM hit", "Remote cache hit"; snoop "HitM". */
-const char *pebs_dsrc_name(const struct pebs_dsrc *d);
+const char *pebs_dsrc_level_name(const struct pebs_dsrc *d);
 const char *pebs_snoop_name(unsigned snoop);
 const char *pebs_ds_table_name(unsigned table);
 

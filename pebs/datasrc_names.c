@@ -65,7 +65,7 @@ const char *pebs_snoop_name(unsigned snoop)
 	return snoop < ARRAY_SIZE(snoop_name) ? snoop_name[snoop] : "N/A";
 }
 
-const char *pebs_dsrc_name(const struct pebs_dsrc *d)
+const char *pebs_dsrc_level_name(const struct pebs_dsrc *d)
 {
 	if (d->reserved)
 		return "unknown";

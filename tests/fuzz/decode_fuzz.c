@@ -53,7 +53,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		if (r.err == PEBS_REC_OK && ((size_t)r.offset + r.size > len || r.size == 0))
 			__builtin_trap();
 		pebs_dsrc_decode((r.valid & PEBS_F_AUX) ? m : NULL, ev, r.aux, &d);
-		chars += (int)pebs_dsrc_name(&d)[0] + (int)pebs_level_id(d.level)[0] +
+		chars += (int)pebs_dsrc_level_name(&d)[0] + (int)pebs_level_id(d.level)[0] +
 			 (int)pebs_snoop_id(d.snoop)[0] + (int)pebs_rec_strerror(r.err)[0];
 		pebs_agg_add(&agg, &r, &d);
 	}

@@ -50,7 +50,7 @@ static void check_row(const struct pebs_model *m, const struct gold *g, uint64_t
 		assert_string_equal(pebs_snoop_id(d.snoop), "NA");
 		assert_int_equal(d.hit, PEBS_UNKNOWN);
 		assert_int_equal(d.remote, PEBS_UNKNOWN);
-		assert_string_equal(pebs_dsrc_name(&d), "unknown");
+		assert_string_equal(pebs_dsrc_level_name(&d), "unknown");
 		return;
 	}
 	if (d.reserved || strcmp(pebs_level_id(d.level), g->level) ||
@@ -282,21 +282,21 @@ static void test_stores(void **state)
 	(void)state;
 	/* SNB/IVB precise store: 0 L1 hit, 4 STLB miss, 5 locked (§5.1) */
 	pebs_dsrc_decode(model(6, 0x3A, PEBS_CORE_ANY), PEBS_EV_STORE, 0x01, &d);
-	assert_string_equal(pebs_dsrc_name(&d), "L1 hit");
+	assert_string_equal(pebs_dsrc_level_name(&d), "L1 hit");
 	assert_int_equal(d.stlb_miss, PEBS_NO);
 	assert_int_equal(d.locked, PEBS_NO);
 	pebs_dsrc_decode(model(6, 0x2A, PEBS_CORE_ANY), PEBS_EV_STORE, 0x30, &d);
-	assert_string_equal(pebs_dsrc_name(&d), "L1 miss");
+	assert_string_equal(pebs_dsrc_level_name(&d), "L1 miss");
 	assert_int_equal(d.hit, PEBS_NO);
 	assert_int_equal(d.stlb_miss, PEBS_YES);
 	assert_int_equal(d.locked, PEBS_YES);
 	/* HSW..ICL DataLA: only bit 0 (§5.1) */
 	pebs_dsrc_decode(model(6, 0x3C, PEBS_CORE_ANY), PEBS_EV_STORE, 0x31, &d);
-	assert_string_equal(pebs_dsrc_name(&d), "L1 hit");
+	assert_string_equal(pebs_dsrc_level_name(&d), "L1 hit");
 	assert_int_equal(d.stlb_miss, PEBS_UNKNOWN);
 	assert_int_equal(d.locked, PEBS_UNKNOWN);
 	pebs_dsrc_decode(model(6, 0x7E, PEBS_CORE_ANY), PEBS_EV_STORE, 0x00, &d);
-	assert_string_equal(pebs_dsrc_name(&d), "L1 miss");
+	assert_string_equal(pebs_dsrc_level_name(&d), "L1 miss");
 	/* NHM store events carry no status */
 	pebs_dsrc_decode(model(6, 0x1E, PEBS_CORE_ANY), PEBS_EV_STORE, 0x01, &d);
 	assert_string_equal(pebs_level_id(d.level), "NA");
@@ -375,7 +375,7 @@ static void test_names(void **state)
 	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
 		pebs_dsrc_decode(model(names[i].fam, names[i].mod, PEBS_CORE_ANY), PEBS_EV_LOAD,
 				 names[i].aux, &d);
-		assert_string_equal(pebs_dsrc_name(&d), names[i].name);
+		assert_string_equal(pebs_dsrc_level_name(&d), names[i].name);
 	}
 	assert_string_equal(pebs_snoop_name(PEBS_SNOOP_NONE), "None");
 	assert_string_equal(pebs_snoop_name(PEBS_SNOOP_HIT), "Hit");
