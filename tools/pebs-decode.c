@@ -6,13 +6,14 @@
  *
  * One JSON object per record per line on stdout. Exit 0 when every record decoded, 1 when any
  * record had an error, 2 for bad arguments or an unreadable file (one line on stderr).
- * --summary adds a per-level latency table (perf names) on stderr.
+ * --summary adds the per-level latency table (pebs_agg_print, perf names) on stderr.
  */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "pebs/agg_print.h"
 #include "pebs/aggregate.h"
 #include "pebs/datasrc.h"
 #include "pebs/record.h"
@@ -141,32 +142,10 @@ static void print_record(const struct pebs_record *r, const struct pebs_dsrc *d)
 		printf(",\"error\":null}\n");
 }
 
-static void print_summary(const struct pebs_agg *a)
+static void stderr_sink(void *ctx, const char *str, size_t n)
 {
-	static const char *const lvl_name[PEBS_LVL_COUNT] = {
-		"N/A", "L1 hit", "LFB/MAB hit", "L2 hit", "L2 MHB hit", "L3 hit", "L4 hit",
-		"Memory-side Cache hit", "RAM hit", "PMEM", "CXL", "I/O", "Uncached",
-		"Any cache hit",
-	};
-
-	fprintf(stderr, "records %llu errors %llu\n", (unsigned long long)a->records,
-		(unsigned long long)a->errors);
-	fprintf(stderr, "%-22s %8s %8s %8s %8s %8s %8s %8s\n", "level", "count", "min", "p50",
-		"p90", "p99", "max", "mean");
-	for (unsigned i = 0; i < PEBS_LVL_COUNT; i++) {
-		const struct pebs_agg_level *l = &a->lvl[i];
-
-		if (l->count == 0 && l->nolat == 0)
-			continue;
-		fprintf(stderr, "%-22s %8llu %8llu %8llu %8llu %8llu %8llu %8.1f\n", lvl_name[i],
-			(unsigned long long)(l->count + l->nolat),
-			(unsigned long long)(l->count ? l->min : 0),
-			(unsigned long long)pebs_agg_percentile(l, 500),
-			(unsigned long long)pebs_agg_percentile(l, 900),
-			(unsigned long long)pebs_agg_percentile(l, 990),
-			(unsigned long long)l->max,
-			l->count ? (double)l->sum / (double)l->count : 0.0);
-	}
+	(void)ctx;
+	fwrite(str, 1, n, stderr);
 }
 
 int main(int argc, char **argv)
@@ -266,7 +245,7 @@ int main(int argc, char **argv)
 			rc = 1;
 	}
 	if (summary)
-		print_summary(&agg);
+		pebs_agg_print(&agg, stderr_sink, NULL);
 	free(buf);
 	if (fflush(stdout) != 0)
 		return 2;

@@ -149,6 +149,13 @@ ok(p.returncode == 0 and json.loads(p.stdout)["size"] == 200, "stdin with --form
 rc, recs, err = run(["--cpu", "06_3C"], b"")
 ok(rc == 0 and recs == [], "empty file: no records, exit 0", (rc, recs))
 
+# 7b. --summary: the per-level table on stderr, stdout unchanged.
+rc, recs, err = run(["--cpu", "06_5E", "--summary"], legacy(3, lat=7) + legacy(3, dse=0x3, lat=20))
+ok(rc == 0 and len(recs) == 2 and "pebs: 2 records, 0 errors" in err and
+   any(l.split()[:3] == ["L1", "hit", "1"] for l in err.splitlines()) and
+   any(l.split()[:3] == ["L2", "hit", "1"] for l in err.splitlines()),
+   "--summary prints the per-level table", err)
+
 # 8. Malformed records: exit 1, error set, the others still printed.
 rc, recs, err = run(["--cpu", "06_5E"], legacy(3) + legacy(3)[:150])
 ok(rc == 1 and len(recs) == 2 and recs[0]["error"] is None and recs[1]["error"],
