@@ -46,8 +46,8 @@ int pebs_aggbuf_init(struct pebs_aggbuf_ctx *c, const struct pebs_model *m, enum
 		pebs_dsrc_decode(m, ev, code, &d);
 		if (d.code != code)
 			return -1;
-		c->level[code] = d.level < PEBS_LVL_COUNT ? d.level : PEBS_LVL_NA;
-		c->snoop[code] = d.snoop < PEBS_SNOOP_COUNT ? d.snoop : PEBS_SNOOP_NA;
+		c->ls[code][0] = d.level < PEBS_LVL_COUNT ? d.level : PEBS_LVL_NA;
+		c->ls[code][1] = d.snoop < PEBS_SNOOP_COUNT ? d.snoop : PEBS_SNOOP_NA;
 	}
 	return 0;
 }
@@ -57,17 +57,39 @@ int pebs_aggbuf_init(struct pebs_aggbuf_ctx *c, const struct pebs_model *m, enum
  * counts a->records). The masks come in as arguments so they stay in registers: stores into
  * *a could otherwise alias the context in the compiler's view.
  */
-static inline void add_aux(const uint8_t *level, const uint8_t *snoop, uint64_t code_mask,
-			   uint64_t stlb_mask, uint64_t lock_mask, struct pebs_agg *a, uint64_t aux,
-			   uint64_t latency)
+static inline void add_aux(const uint8_t (*ls)[2], uint64_t code_mask, uint64_t stlb_mask,
+			   uint64_t lock_mask, struct pebs_agg *a, uint64_t aux, uint64_t latency)
 {
-	unsigned code = (unsigned)(aux & code_mask);
-	struct pebs_agg_level *l = &a->lvl[level[code]];
+	const uint8_t *e = ls[aux & code_mask];
+	struct pebs_agg_level *l = &a->lvl[e[0]];
 
 	pebs_agg_level_add(l, latency);
-	l->snoop[snoop[code]]++;
+	l->snoop[e[1]]++;
 	l->stlb_miss += (aux & stlb_mask) != 0;
 	l->locked += (aux & lock_mask) != 0;
+}
+
+#define FS_KEY_MASK 0xffff0000ffffffffull	/* size 63:48 + format_group 31:0 */
+
+/*
+ * Adaptive records with the memory-info group and the checked shape `key` (size ks) from off
+ * while off <= end (= len - ks). split is a constant at each call site, so the loop carries
+ * no latency-format test. Returns the offset where the shape stops matching.
+ */
+static inline __attribute__((always_inline)) size_t
+run_meminfo(const struct pebs_aggbuf_ctx *c, struct pebs_agg *a, const uint8_t *p, size_t off,
+	    size_t end, size_t ks, uint64_t key, int split)
+{
+	const uint64_t code_mask = c->code_mask, stlb_mask = c->stlb_mask, lock_mask = c->lock_mask;
+	const uint8_t (*ls)[2] = c->ls;
+
+	for (; off <= end && (rd64(p + off) & FS_KEY_MASK) == key; off += ks) {
+		uint64_t lw = rd64(p + off + 48);
+
+		add_aux(ls, code_mask, stlb_mask, lock_mask, a, rd64(p + off + 40),
+			split ? (lw >> 32) & 0xffff : lw & 0xffffffffu);
+	}
+	return off;
 }
 
 /* A record without a memory-info group: level NA, no latency (pebs_dsrc_decode(NULL)). */
@@ -76,8 +98,6 @@ static inline void add_noaux(struct pebs_agg *a)
 	a->lvl[PEBS_LVL_NA].nolat++;
 	a->lvl[PEBS_LVL_NA].snoop[PEBS_SNOOP_NA]++;
 }
-
-#define FS_KEY_MASK 0xffff0000ffffffffull	/* size 63:48 + format_group 31:0 */
 
 uint64_t pebs_aggbuf_add(const struct pebs_aggbuf_ctx *c, struct pebs_agg *a, const void *buf,
 			 size_t len)
@@ -88,7 +108,6 @@ uint64_t pebs_aggbuf_add(const struct pebs_aggbuf_ctx *c, struct pebs_agg *a, co
 	const uint32_t lsize = pebs_legacy_size(fmt);
 	const int split = (c->flags & PEBS_WALK_SPLIT_LATENCY) != 0;
 	const uint64_t code_mask = c->code_mask, stlb_mask = c->stlb_mask, lock_mask = c->lock_mask;
-	const uint8_t *const level = c->level, *const snoop = c->snoop;
 	uint64_t fast = 0;	/* records taken by the fast path (added to a->records at the end) */
 	uint64_t key = 0;	/* size+groups of the last fully checked adaptive record */
 	int have_key = 0;
@@ -107,7 +126,7 @@ uint64_t pebs_aggbuf_add(const struct pebs_aggbuf_ctx *c, struct pebs_agg *a, co
 		for (; lsize && len - off >= lsize; off += lsize, fast++) {
 			rec = p + off;
 			if (fmt >= 1)
-				add_aux(level, snoop, code_mask, stlb_mask, lock_mask, a,
+				add_aux(c->ls, code_mask, stlb_mask, lock_mask, a,
 					rd64(rec + 0xA0), rd64(rec + 0xA8));
 			else
 				add_noaux(a);
@@ -119,16 +138,15 @@ uint64_t pebs_aggbuf_add(const struct pebs_aggbuf_ctx *c, struct pebs_agg *a, co
 		if (have_key) {
 			const size_t ks = (size_t)(key >> 48);	/* >= 32 */
 
-			if (key & PEBS_GRP_MEMINFO) {
-				for (; len - off >= ks && (rd64(p + off) & FS_KEY_MASK) == key;
-				     off += ks, fast++) {
-					uint64_t lw = rd64(p + off + 48);
+			if ((key & PEBS_GRP_MEMINFO) && len >= ks) {
+				size_t from = off;
 
-					add_aux(level, snoop, code_mask, stlb_mask, lock_mask, a,
-						rd64(p + off + 40),
-						split ? (lw >> 32) & 0xffff : lw & 0xffffffffu);
-				}
-			} else {
+				if (split)
+					off = run_meminfo(c, a, p, off, len - ks, ks, key, 1);
+				else
+					off = run_meminfo(c, a, p, off, len - ks, ks, key, 0);
+				fast += (off - from) / ks;
+			} else if (!(key & PEBS_GRP_MEMINFO)) {
 				for (; len - off >= ks && (rd64(p + off) & FS_KEY_MASK) == key;
 				     off += ks, fast++)
 					add_noaux(a);

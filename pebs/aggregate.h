@@ -55,13 +55,16 @@ void pebs_agg_log2(const struct pebs_agg_level *l, uint64_t out[PEBS_AGG_LOG2_BU
 /* Bucket geometry (exposed for tests and printing). */
 static inline unsigned pebs_agg_bucket_of(uint64_t v)
 {
-	if (v < PEBS_AGG_EXACT)
-		return (unsigned)v;
-	unsigned m = 63u - (unsigned)__builtin_clzll(v);	/* BSR/LZCNT, no libgcc call */
+	/*
+	 * With s = msb(v | 16) - 4 the index is 16*s + (v >> s): for v < 32, s = 0 and the
+	 * index is v; above, v >> s lies in [16, 32) and picks one of 16 sub-buckets of the
+	 * octave. Branch-free except the (never taken for sane latencies) saturation.
+	 */
+	unsigned s = 59u - (unsigned)__builtin_clzll(v | 16);	/* BSR/LZCNT, no libgcc call */
 
-	if (m > 31)
+	if (v >> 32)
 		return PEBS_AGG_BUCKETS - 1;	/* saturate */
-	return PEBS_AGG_EXACT + (m - 5) * PEBS_AGG_SUB + (unsigned)((v >> (m - 4)) & 15);
+	return 16 * s + (unsigned)(v >> s);
 }
 
 /* The per-sample update, inline for the buffer fast path (aggbuf.c). */
