@@ -61,10 +61,15 @@ for r in "${sel[@]}"; do
 	fail*)
 		# a configuration we cannot run (or a fault injected on purpose) must say why and
 		# end with a failure status; fail~TEXT also wants TEXT in the log
+		# (fail~A+B: every one of A, B; '_' stands for a space)
 		want=${expect#fail}; want=${want#\~}; want=${want//_/ }
 		if [ $rc != 1 ]; then problem="exit status $rc, want 1 (failure verdict)"
 		elif ! grep -aqE -e 'Bail out!|^not ok' "$log"; then problem="no reason printed"
-		elif [ -n "$want" ] && ! grep -aqF -e "$want" "$log"; then problem="no '$want' in log"
+		else
+			IFS=+ read -ra wants <<<"$want"
+			for w in "${wants[@]}"; do
+				grep -aqF -e "$w" "$log" || { problem="no '$w' in log"; break; }
+			done
 		fi ;;
 	esac
 	totals=$(tr -d '\r' <"$log" | sed -n 's/^# Totals: //p' | tail -1)
