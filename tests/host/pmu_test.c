@@ -49,6 +49,8 @@ static void sink_fn(void *ctx, const uint8_t *rec, size_t len)
 	if (s->adaptive) {
 		applicable = get(rec, 0x10);
 		lat = get(rec, 0x30);
+		if (model_cpu()->split_latency)	/* cache latency 47:32 (GLC/GRT and later) */
+			lat = (lat >> 32) & 0xffff;
 		addr = get(rec, 0x20);
 		if ((get(rec, 0) >> 48) != len || (get(rec, 0) & PEBS_DATACFG_MEMINFO) == 0)
 			s->bad_size++;

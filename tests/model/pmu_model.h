@@ -36,6 +36,8 @@ struct model_cpu {
 	bool nhm_reset;		/* AAK100 reset sequence required */
 	bool ldlat_faults;	/* MSR 0x3F6 #GPs (hypervisor) */
 	bool hypervisor;
+	bool split_latency;	/* meminfo +0x10: instr latency 15:0, cache latency 47:32
+				 * (Golden Cove/Gracemont and later, pebs-facts.md §4.3) */
 };
 
 extern const struct model_cpu model_nehalem, model_sandybridge, model_haswell, model_skylake,

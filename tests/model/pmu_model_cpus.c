@@ -50,6 +50,7 @@ const struct model_cpu model_sapphire_rapids = {
 	.n_fixed = 4, .fixed_width = 48, .ds = true, .dtes64 = true, .pdcm = true,
 	.perf_cap = 0x1f5c5, .misc_enable = MISC_EMON, .microcode = 0x2b000590, .pebs_gp = 0xff,
 	.ll_event = 0x01cd, .ll_gp = 0xfe, .st_event = 0x02cd, .aux_event = 0x8203,
+	.split_latency = true,
 };
 
 /* Alder Lake E-core (hybrid, CPUID.1AH core type 0x20). */
@@ -58,6 +59,7 @@ const struct model_cpu model_gracemont = {
 	.gp_width = 48, .n_fixed = 3, .fixed_width = 48, .ds = true, .dtes64 = true,
 	.pdcm = true, .perf_cap = 0x74c5, .misc_enable = MISC_EMON, .microcode = 0x430,
 	.pebs_gp = 0x3f, .ll_event = 0x05d0, .ll_gp = 0x3, .st_event = 0x06d0,
+	.split_latency = true,
 };
 
 /* Core 2 Penryn: format 0, PEBS on PMC0 only, no load latency, buffer limited to 4 KiB. */

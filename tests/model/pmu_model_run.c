@@ -229,7 +229,8 @@ static void write_record(uint8_t *rec, unsigned size, unsigned i, const struct m
 	if (size > 32 && (M.data_cfg & PEBS_DATACFG_MEMINFO)) {
 		put(rec, 0x20, ld->addr);
 		put(rec, 0x28, ld->dsrc);
-		put(rec, 0x30, ll ? ld->lat : 0);
+		put(rec, 0x30, !ll ? 0 : M.cpu->split_latency ? ld->lat << 32 | (ld->lat & 0xffff) :
+			       ld->lat);
 	}
 }
 
