@@ -1,18 +1,23 @@
-"""extract.py: the pebs-kernel diagnostic lines inside tests (docs/output.md): cache
-geometry, per-load-kernel timing (loads/kload.c load_run_print), the latency-curve rows
-(ktests/load_curve.c) and PEBS per-level tables (pebs/agg_print.c pebs_agg_print).
+"""extract.py: the pebs-kernel diagnostic lines of docs/output.md (output-format 1) inside
+the KTAP tree: header cache geometry, and per load kernel the `chain`, `time`, `pebs`, `lvl`,
+`hist`, `dump`, `raw`, `rec` and `|` lines; also the load_curve rows (ktests/load_curve.c)
+and the pre-contract timing lines (`<k>: ws ...`, `<k>: N reps x ...`) of older kernels.
 
 A diagnostic that starts like one of these kinds but does not parse (a cut line) is
-reported as a problem; other diagnostics are free text and kept as they are.
+reported as a problem; other diagnostics are free text.
 """
 import re
 
 from . import ktap
 
 SIZE = r"(\d+)([KMG]?)"
-RE_CACHE = re.compile(r"^cache:? (L1d|L1i|L2|L3|L4)\s+" + SIZE + r",\s*(.*)$")
+MULT = {"": 1, "K": 1 << 10, "M": 1 << 20, "G": 1 << 30}
+RE_SIZE = re.compile("^" + SIZE + "$")
+RE_CACHE = re.compile(r"^cache:? (L1d|L1i|L2|L3|L4)\s+" + SIZE + r",?\s+(.*)$")
 RE_WAYS = re.compile(r"(\d+)-way")
-RE_LINE = re.compile(r"(\d+) B line")
+RE_LINESZ = re.compile(r"(\d+) B line")
+RE_KLINE = re.compile(r"^(\S+): (chain|time|pebs|lvl|hist|dump|raw|rec|\|)(?: (.*))?$")
+# pre-contract kernels (before output-format 1)
 RE_WS = re.compile(r"^(\S+): ws " + SIZE + r", (4K|2M|1G) pages, (\d+) nodes x (\d+) B, "
                    r"walk (\d+)/(\d+), rules (\w+), build (\d+) ms, timing (\d+) ms$")
 RE_TIME = re.compile(r"^(\S+): (\d+) reps x (\d+) steps \(([\d.]+) laps\), irqs (\w+): "
@@ -21,91 +26,158 @@ RE_TIME = re.compile(r"^(\S+): (\d+) reps x (\d+) steps \(([\d.]+) laps\), irqs 
 RE_CORE = re.compile(r"^(\S+): ([\d.]+) core cycles/(load|step \(8 loads\)|step \(load\+store\))"
                      r" \((.*)\), core/TSC ([\d.]+)$")
 RE_NOCORE = re.compile(r"^(\S+): core cycles: no counter registered")
-RE_KPREFIX = re.compile(r"^(\S+?): (ws |\d+ reps x|[\d.]+ core cycles|core cycles)")
+RE_OLDPREFIX = re.compile(r"^(\S+?): (ws |\d+ reps x|[\d.]+ core cycles|core cycles)")
+OLD_UNIT = {"load": "load", "step (8 loads)": "step8", "step (load+store)": "ldst"}
 RE_CURVE_HDR = re.compile(r"^load_curve: (\d+) sizes, (\d+) per octave")
 RE_CURVE_ROW = re.compile(r"^\s*(\d+)\s+([\d.]+)\s+([\d.]+)\s+([\d.]+|-)$")
 RE_CURVE_MSG = re.compile(r"^\s*(\d+) (stopped|chain broken): (.*)$")
-RE_PEBS = re.compile(r"^(?:(\S+): )?pebs: (\d+) records, (\d+) errors(.*)$")
-RE_TBL_HDR = re.compile(r"^\s*level\s+count\s+min\s+p50\s+p90\s+p99\s+max\s+mean\s+stlb")
-NUM = r"(\d+|-)"
-RE_TBL_ROW = re.compile(r"^\s*(\S.*?)\s+(\d+)\s+" + r"\s+".join([NUM] * 6) +
-                        r"\s+(\d+)\s*(.*)$")
-RE_LOG2 = re.compile(r"^\s*log2((?:\s+2\^\d+:\d+)+)\s*$")
+RE_RAW = re.compile(r"^(\d+) ([0-9a-f]*) crc=([0-9a-f]{8})$")
 
-MULT = {"": 1, "K": 1 << 10, "M": 1 << 20, "G": 1 << 30}
+REQUIRED = {
+    "chain": ("ws", "pages", "nodes", "stride", "walk", "rules", "build_ms"),
+    "time": ("unit", "tsc", "min", "max", "ns", "core", "ratio", "reps", "steps", "ms"),
+    "pebs": ("event", "ldlat", "sav", "records", "dropped", "pmis", "errors", "target",
+             "share", "p50", "timed", "clock"),
+    "dump": ("cpu", "core", "format", "event", "records", "kept", "lost", "bytes"),
+}
+# level names (perf's words, agg_print and datasrc spellings) -> CLI id (pebs-decode)
+LEVEL_IDS = {
+    "N/A": "NA", "L1 hit": "L1", "LFB/MAB hit": "LFB", "L2 hit": "L2", "L2 MHB hit": "L2_MHB",
+    "L3": "L3", "L3 hit": "L3", "Remote cache hit": "L3", "L4 hit": "L4", "Remote L4 hit": "L4",
+    "Memory-side Cache hit": "MSC", "Remote Memory-side Cache hit": "MSC", "RAM hit": "RAM",
+    "Local RAM hit": "RAM", "Remote RAM hit": "RAM", "PMEM": "PMEM", "Remote PMEM": "PMEM",
+    "CXL": "CXL", "Remote CXL": "CXL", "I/O": "IO", "Uncached": "UNCACHED",
+    "Any cache hit": "ANY_CACHE", "Remote Any cache hit": "ANY_CACHE",
+}
+LEVEL_ORDER = ["NA", "L1", "LFB", "L2", "L2_MHB", "L3", "L4", "MSC", "RAM", "PMEM", "CXL", "IO",
+               "UNCACHED", "ANY_CACHE"]
 
 
 def size_bytes(num, suffix):
     return int(num) * MULT[suffix]
 
 
-def _f(x):
-    return None if x == "-" else float(x)
+def value(v):
+    """'-' -> None, '97.2%' -> 97.2, '32K' -> 32768, '512/512' stays, numbers -> int/float."""
+    if v == "-":
+        return None
+    s = v[:-1] if v.endswith("%") else v
+    try:
+        return int(s, 0) if s.startswith("0x") else int(s)
+    except ValueError:
+        pass
+    try:
+        return float(s)
+    except ValueError:
+        pass
+    m = RE_SIZE.match(v)
+    if m:
+        return size_bytes(*m.groups())
+    return v
 
 
-def _i(x):
-    return None if x == "-" else int(x)
+def parse_kv(text):
+    d = {}
+    for tok in text.split():
+        k, sep, v = tok.partition("=")
+        if not sep or not k:
+            return None
+        d[k] = value(v) if k not in ("cpu", "walk") else v
+    return d
 
 
 class Extract:
     def __init__(self):
-        self.cache = {}        # level -> {"size": bytes, "ways":, "line":, "text":}
-        self.kernels = []      # timing dicts, in log order
-        self.curve = []        # {"bytes", "tsc", "ns", "core"}
+        self.output_format = None
+        self.core_clock = None
+        self.cache = {}        # level -> {"size": bytes, "ways", "line_size", "text", "line"}
+        self.kernels = []      # per load kernel dicts, in log order
+        self.curve = []        # load_curve rows: {"bytes", "tsc", "ns", "core"}
         self.curve_notes = []
-        self.tables = []       # per-level tables: {"kernel", "test", "records", ...}
 
 
 def extract(log):
     ex = Extract()
-    kernels = {}
     for no, key, val in log.env:
-        _cache(ex, "%s: %s" % (key, val) if key else val, no)
+        if key == "output-format":
+            ex.output_format = value(val)
+        elif key == "core clock":
+            ex.core_clock = val
+        else:
+            _cache(ex, "%s: %s" % (key, val) if key else val, no)
     for _, path, node in ktap.walk(log.tests):
-        test = "/".join(path)
-        table = None
-        in_curve = False
+        st = {"test": "/".join(path), "kernels": {}, "in_curve": False}
         for no, text in node.diags:
-            body = text.strip()
-            if table is not None:
-                if _table_line(log, table, body, no):
-                    continue
-                table = None
-            if _cache(ex, body, no):
-                continue
-            m = RE_PEBS.match(body)
-            if m:
-                table = {"kernel": m.group(1) or path[-1], "test": test, "line": no,
-                         "records": int(m.group(2)), "errors": int(m.group(3)),
-                         "extra": m.group(4).strip(" ,") or None, "levels": [],
-                         "source": "log"}
-                ex.tables.append(table)
-                continue
-            if body.startswith("pebs:"):
-                log.problem(no, "cut or unknown PEBS table line: %r" % body[:60])
-                continue
-            if RE_CURVE_HDR.match(body):
-                in_curve = True
-                continue
-            if in_curve:
-                m = RE_CURVE_ROW.match(body)
-                if m:
-                    ex.curve.append({"bytes": int(m.group(1)), "tsc": float(m.group(2)),
-                                     "ns": float(m.group(3)), "core": _f(m.group(4)),
-                                     "test": test, "line": no})
-                    continue
-                m = RE_CURVE_MSG.match(body)
-                if m:
-                    ex.curve_notes.append({"bytes": int(m.group(1)), "what": m.group(2),
-                                           "why": m.group(3), "line": no})
-                    continue
-                if body.split() == ["bytes", "TSC/load", "ns/load", "core/load"]:
-                    continue
-                if re.match(r"^\d+(\s|$)", body):
-                    log.problem(no, "cut latency-curve row: %r" % body[:60])
-                    continue
-            _timing(log, kernels, ex, body, no, test)
+            _diag(log, ex, st, text.strip(), no)
+    for k in ex.kernels:
+        _finish(log, k)
     return ex
+
+
+def _kernel(ex, st, name, no):
+    k = st["kernels"].get(name)
+    if k is None:
+        k = {"kernel": name, "test": st["test"], "line": no, "chain": None, "time": None,
+             "pebs": None, "levels": [], "hist": {}, "dump": None, "raw": {}, "raw_bad": [],
+             "rec": 0, "full_table": []}
+        st["kernels"][name] = k
+        ex.kernels.append(k)
+    return k
+
+
+def _diag(log, ex, st, body, no):
+    if _cache(ex, body, no):
+        return
+    m = RE_KLINE.match(body)
+    if m:
+        name, kind, rest = m.group(1), m.group(2), m.group(3) or ""
+        k = _kernel(ex, st, name, no)
+        if kind in REQUIRED:
+            kv = parse_kv(rest)
+            miss = [r for r in REQUIRED[kind] if kv is None or r not in kv]
+            if miss:
+                log.problem(no, "%s line of %s cut or malformed (missing %s), skipped"
+                            % (kind, name, ",".join(miss)))
+                return
+            kv["line"] = no
+            k[kind] = kv
+        elif kind == "lvl":
+            _lvl(log, k, rest, no)
+        elif kind == "hist":
+            _hist(log, k, rest, no)
+        elif kind == "raw":
+            mr = RE_RAW.match(rest)
+            if not mr or len(mr.group(2)) % 2:
+                log.problem(no, "raw line of %s cut or malformed, skipped" % name)
+                k["raw_bad"].append(no)
+                return
+            k["raw"][int(mr.group(1))] = (bytes.fromhex(mr.group(2)), int(mr.group(3), 16), no)
+        elif kind == "rec":
+            k["rec"] += 1
+        else:
+            k["full_table"].append(rest)
+        return
+    if RE_CURVE_HDR.match(body):
+        st["in_curve"] = True
+        return
+    if st["in_curve"]:
+        m = RE_CURVE_ROW.match(body)
+        if m:
+            ex.curve.append({"bytes": int(m.group(1)), "tsc": float(m.group(2)),
+                             "ns": float(m.group(3)), "core": value(m.group(4)),
+                             "test": st["test"], "line": no})
+            return
+        m = RE_CURVE_MSG.match(body)
+        if m:
+            ex.curve_notes.append({"bytes": int(m.group(1)), "what": m.group(2),
+                                   "why": m.group(3), "line": no})
+            return
+        if body.split() == ["bytes", "TSC/load", "ns/load", "core/load"]:
+            return
+        if re.match(r"^\d+(\s|$)", body):
+            log.problem(no, "cut latency-curve row, skipped: %r" % body[:60])
+            return
+    _old_timing(log, ex, st, body, no)
 
 
 def _cache(ex, body, no):
@@ -114,7 +186,7 @@ def _cache(ex, body, no):
         return False
     rest = m.group(4)
     w = RE_WAYS.search(rest)
-    li = RE_LINE.search(rest)
+    li = RE_LINESZ.search(rest)
     ex.cache[m.group(1)] = {"size": size_bytes(m.group(2), m.group(3)),
                             "ways": int(w.group(1)) if w else None,
                             "line_size": int(li.group(1)) if li else None,
@@ -122,74 +194,81 @@ def _cache(ex, body, no):
     return True
 
 
-def _kernel(kernels, ex, name, test):
-    k = kernels.get((test, name))
-    if k is None:
-        k = {"kernel": name, "test": test}
-        kernels[(test, name)] = k
-        ex.kernels.append(k)
-    return k
+def _lvl(log, k, rest, no):
+    tok = rest.split()
+    if len(tok) >= 2 and tok[-2] == "p99":
+        return                                  # header row
+    if len(tok) < 8:
+        log.problem(no, "lvl line of %s cut or malformed, skipped" % k["kernel"])
+        return
+    name = " ".join(tok[:-7])
+    f = tok[-7:]
+    try:
+        count = int(f[0])
+        share = float(f[1].rstrip("%"))
+        lat = [None if x == "-" else int(x) for x in f[2:]]
+    except ValueError:
+        log.problem(no, "lvl line of %s has a bad number, skipped" % k["kernel"])
+        return
+    k["levels"].append({"level": name, "id": LEVEL_IDS.get(name, name), "count": count,
+                        "share": share, "min": lat[0], "p50": lat[1], "p90": lat[2],
+                        "p99": lat[3], "max": lat[4], "line": no})
 
 
-def _timing(log, kernels, ex, body, no, test):
+def _hist(log, k, rest, no):
+    tok = rest.split()
+    buckets = {}
+    for t in tok[1:]:
+        b, sep, c = t.partition(":")
+        if not sep or not b.isdigit() or not c.isdigit():
+            log.problem(no, "hist line of %s cut or malformed, skipped" % k["kernel"])
+            return
+        buckets[int(b)] = int(c)
+    if not tok or not buckets:
+        log.problem(no, "hist line of %s cut or malformed, skipped" % k["kernel"])
+        return
+    k["hist"][tok[0]] = buckets
+
+
+def _old_timing(log, ex, st, body, no):
     m = RE_WS.match(body)
     if m:
-        k = _kernel(kernels, ex, m.group(1), test)
-        k.update({"ws": size_bytes(m.group(2), m.group(3)), "pages": m.group(4),
-                  "nodes": int(m.group(5)), "stride": int(m.group(6)),
-                  "walk": int(m.group(7)), "rules": m.group(9),
-                  "build_ms": int(m.group(10)), "timing_ms": int(m.group(11)), "line": no})
+        k = _kernel(ex, st, m.group(1), no)
+        k["chain"] = {"ws": size_bytes(m.group(2), m.group(3)), "pages": m.group(4),
+                      "nodes": int(m.group(5)), "stride": int(m.group(6)),
+                      "walk": "%s/%s" % (m.group(7), m.group(8)), "rules": m.group(9),
+                      "build_ms": int(m.group(10)), "line": no}
+        k["old_timing_ms"] = int(m.group(11))
         return
     m = RE_TIME.match(body)
     if m:
-        k = _kernel(kernels, ex, m.group(1), test)
-        unit = m.group(7)
-        k.update({"reps": int(m.group(2)), "steps": int(m.group(3)),
-                  "laps": float(m.group(4)), "irqs": m.group(5),
-                  "tsc": float(m.group(6)), "unit": unit, "tsc_min": float(m.group(8)),
-                  "tsc_max": float(m.group(9)), "ns": float(m.group(10)),
-                  "loads_per_unit": 8 if "8 loads" in unit else 1})
-        k.setdefault("line", no)
+        k = _kernel(ex, st, m.group(1), no)
+        k["time"] = {"unit": OLD_UNIT[m.group(7)], "tsc": float(m.group(6)),
+                     "min": float(m.group(8)), "max": float(m.group(9)),
+                     "ns": float(m.group(10)), "core": None, "ratio": None,
+                     "reps": int(m.group(2)), "steps": int(m.group(3)),
+                     "ms": k.pop("old_timing_ms", None), "line": no}
         return
     m = RE_CORE.match(body)
     if m:
-        k = _kernel(kernels, ex, m.group(1), test)
-        k.update({"core": float(m.group(2)), "core_clock": m.group(4),
-                  "core_per_tsc": float(m.group(5))})
+        k = _kernel(ex, st, m.group(1), no)
+        if k["time"]:
+            k["time"]["core"] = float(m.group(2))
+            k["time"]["ratio"] = float(m.group(5))
         return
-    m = RE_NOCORE.match(body)
-    if m:
-        _kernel(kernels, ex, m.group(1), test)["core"] = None
+    if RE_NOCORE.match(body):
         return
-    m = RE_KPREFIX.match(body)
+    m = RE_OLDPREFIX.match(body)
     if m:
-        log.problem(no, "cut or unknown load-kernel line: %r" % body[:60])
+        log.problem(no, "cut or unknown load-kernel line, skipped: %r" % body[:60])
 
 
-def _table_line(log, table, body, no):
-    """Continue a per-level table; False when the line is not part of it."""
-    if RE_TBL_HDR.match(body):
-        return True
-    m = RE_LOG2.match(body)
-    if m:
-        if table["levels"]:
-            table["levels"][-1]["log2"] = {int(b): int(c) for b, c in
-                                           re.findall(r"2\^(\d+):(\d+)", m.group(1))}
-        return True
-    m = RE_TBL_ROW.match(body)
-    if m:
-        g = m.groups()
-        snoop = {}
-        for part in g[9].replace(" ", "").split(","):
-            name, sep, cnt = part.rpartition(":")
-            if sep and cnt.isdigit():
-                snoop[name] = int(cnt)
-        table["levels"].append({"level": g[0], "count": int(g[1]), "min": _i(g[2]),
-                                "p50": _i(g[3]), "p90": _i(g[4]), "p99": _i(g[5]),
-                                "max": _i(g[6]), "mean": _i(g[7]), "stlb_miss": int(g[8]),
-                                "snoop": snoop, "log2": {}, "line": no})
-        return True
-    if body.startswith("log2") or re.match(r"^\S.*\s\d+\s+(\d+|-)\s", body):
-        log.problem(no, "cut per-level table line: %r" % body[:60])
-        return True
-    return False
+def _finish(log, k):
+    """Attach hist buckets to levels; note a dump whose raw lines are missing."""
+    for lv in k["levels"]:
+        lv["log2"] = k["hist"].get(lv["id"], {})
+    if k["dump"] and k["raw"]:
+        kept = k["dump"].get("kept")
+        if isinstance(kept, int) and len(k["raw"]) < kept:
+            log.problem(k["dump"]["line"], "dump of %s: %d of %d raw lines present"
+                        % (k["kernel"], len(k["raw"]), kept))
