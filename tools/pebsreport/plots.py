@@ -52,9 +52,12 @@ def plot_all(doc, d):
         ax.set_xscale("log", base=2)
         for lv, c in doc["cache"].items():
             ax.axvline(c["size"], color="tab:red", ls="--", lw=1)
-            ax.annotate("%s %s" % (lv, _size(c["size"])), (c["size"], 1), xycoords=("data",
-                        "axes fraction"), xytext=(3, -12), textcoords="offset points",
+            ax.annotate("%s %s" % (lv, _size(c["size"])), (c["size"], 0), xycoords=("data",
+                        "axes fraction"), xytext=(3, 4), textcoords="offset points",
                         color="tab:red", fontsize=8)
+        ticks = sorted({1 << i for i in range(10, 41) if pts[0][0] <= 1 << i <= pts[-1][0]})
+        ax.set_xticks(ticks)
+        ax.set_xticklabels([_size(t) for t in ticks], fontsize=7)
         ax.set_xlabel("working set (bytes, log2 scale)")
         ax.set_ylabel("ns per load (median)")
         ax.set_title("Latency curve: %s" % (doc.get("cpu") or "?"), fontsize=10)

@@ -22,8 +22,14 @@ def load(path, decoder=None, decode_raw=True):
         for k in ex.kernels:
             dec = k["decoded"]
             if dec and dec["matches_log"] is False:
-                reasons.append("dump of %s does not decode to the printed table"
-                               % k["kernel"])
+                if dec["crc_bad"] or dec["missing"]:
+                    reasons.append("note: dump of %s is damaged (%d CRC errors, %d missing):"
+                                   " decoded table differs" % (k["kernel"], len(dec["crc_bad"]),
+                                                                len(dec["missing"])))
+                else:
+                    status = max(status, 1)
+                    reasons.append("dump of %s does not decode to the printed table"
+                                   % k["kernel"])
     env = [{"line": no, "key": key, "value": val} for no, key, val in log.env]
     head = {e["key"]: e["value"] for e in env}
     kernels = []
