@@ -20,16 +20,16 @@ RE_KLINE = re.compile(r"^(\S+): (chain|time|pebs|lvl|hist|dump|raw|rec|\|)(?: (.
 # pre-contract kernels (before output-format 1)
 RE_WS = re.compile(r"^(\S+): ws " + SIZE + r", (4K|2M|1G) pages, (\d+) nodes x (\d+) B, "
                    r"walk (\d+)/(\d+), rules (\w+), build (\d+) ms, timing (\d+) ms$")
-RE_TIME = re.compile(r"^(\S+): (\d+) reps x (\d+) steps \(([\d.]+) laps\), irqs (\w+): "
-                     r"([\d.]+) TSC/(load|step \(8 loads\)|step \(load\+store\)) "
-                     r"\(min ([\d.]+) max ([\d.]+)\) = ([\d.]+) ns$")
-RE_CORE = re.compile(r"^(\S+): ([\d.]+) core cycles/(load|step \(8 loads\)|step \(load\+store\))"
-                     r" \((.*)\), core/TSC ([\d.]+)$")
+RE_TIME = re.compile(r"^(\S+): (\d+) reps x (\d+) steps \((\d+(?:\.\d+)?) laps\), irqs (\w+): "
+                     r"(\d+(?:\.\d+)?) TSC/(load|step \(8 loads\)|step \(load\+store\)) "
+                     r"\(min (\d+(?:\.\d+)?) max (\d+(?:\.\d+)?)\) = (\d+(?:\.\d+)?) ns$")
+RE_CORE = re.compile(r"^(\S+): (\d+(?:\.\d+)?) core cycles/(load|step \(8 loads\)|step \(load\+store\))"
+                     r" \((.*)\), core/TSC (\d+(?:\.\d+)?)$")
 RE_NOCORE = re.compile(r"^(\S+): core cycles: no counter registered")
-RE_OLDPREFIX = re.compile(r"^(\S+?): (ws |\d+ reps x|[\d.]+ core cycles|core cycles)")
+RE_OLDPREFIX = re.compile(r"^(\S+?): (ws |\d+ reps x|\d+(?:\.\d+)? core cycles|core cycles)")
 OLD_UNIT = {"load": "load", "step (8 loads)": "step8", "step (load+store)": "ldst"}
 RE_CURVE_HDR = re.compile(r"^load_curve: (\d+) sizes, (\d+) per octave")
-RE_CURVE_ROW = re.compile(r"^\s*(\d+)\s+([\d.]+)\s+([\d.]+)\s+([\d.]+|-)$")
+RE_CURVE_ROW = re.compile(r"^\s*(\d+)\s+(\d+(?:\.\d+)?)\s+(\d+(?:\.\d+)?)\s+(\d+(?:\.\d+)?|-)$")
 RE_CURVE_MSG = re.compile(r"^\s*(\d+) (stopped|chain broken): (.*)$")
 RE_RAW = re.compile(r"^(\d+) ([0-9a-f]*) crc=([0-9a-f]{8})$")
 
@@ -82,6 +82,8 @@ def parse_kv(text):
         k, sep, v = tok.partition("=")
         if not sep or not k:
             return None
+        if not v:
+            continue                    # a cut value: the key counts as missing
         d[k] = value(v) if k not in ("cpu", "walk") else v
     return d
 
