@@ -1,8 +1,7 @@
 /*
- * console.c: fan-out of kernel output to the registered backends, plus kprintf.
+ * console.c: fan-out of kernel output to the registered backends (kprintf: kprintf.c).
  */
 #include "kernel/console.h"
-#include "kernel/fmt.h"
 
 static struct console_backend *backends;
 
@@ -22,21 +21,4 @@ void console_write(const char *s, size_t n)
 {
 	for (struct console_backend *be = backends; be; be = be->next)
 		be->write(be, s, n);
-}
-
-static void console_sink(void *ctx, const char *s, size_t n)
-{
-	(void)ctx;
-	console_write(s, n);
-}
-
-int kprintf(const char *fmt, ...)
-{
-	va_list ap;
-	int n;
-
-	va_start(ap, fmt);
-	n = fmt_vformat(console_sink, NULL, fmt, ap);
-	va_end(ap);
-	return n;
 }

@@ -31,22 +31,6 @@ void console_write(const char *s, size_t n)
 	fwrite(s, 1, n, lb_console ? lb_console : stdout);
 }
 
-static void sink(void *ctx, const char *s, size_t n)
-{
-	(void)ctx;
-	console_write(s, n);
-}
-
-int kprintf(const char *fmt, ...)
-{
-	va_list ap;
-	int n;
-
-	va_start(ap, fmt);
-	n = fmt_vformat(sink, NULL, fmt, ap);
-	va_end(ap);
-	return n;
-}
 
 static uint64_t now_ns(void)
 {

@@ -1,2 +1,2 @@
 HOST_TESTS += geometry_test
-geometry_test_SRCS := loads/geometry.c kernel/fmt.c tests/stubs/console.c
+geometry_test_SRCS := loads/geometry.c kernel/fmt.c tests/stubs/console.c kernel/kprintf.c

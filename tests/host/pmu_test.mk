@@ -4,5 +4,5 @@ PMU_MODEL_SRCS := tests/model/pmu_model.c tests/model/pmu_model_msr.c \
 PEBS_DRIVER_SRCS := pebs/caps.c pebs/caps_print.c pebs/count.c pebs/uarch.c pebs/ds.c \
 	pebs/program.c \
 	pebs/pmi.c kernel/cpu.c kernel/fmt.c kernel/cmdline.c kernel/options.c \
-	tests/stubs/console.c
+	tests/stubs/console.c kernel/kprintf.c
 pmu_test_SRCS := $(PEBS_DRIVER_SRCS) $(PMU_MODEL_SRCS)

@@ -1,5 +1,5 @@
 /*
- * console.c (host stub): kprintf/console_write for host tests. Output is captured in a buffer
+ * console.c (host stub): console_write for host tests (kprintf comes from kernel/kprintf.c). Output is captured in a buffer
  * the test can inspect (stub_console_text) and echoed to stderr when TEST_PRINT=1.
  */
 #include "kernel/console.h"
@@ -35,23 +35,6 @@ void console_write(const char *s, size_t n)
 	memcpy(text + len, s, n);
 	len += n;
 	text[len] = '\0';
-}
-
-static void sink(void *ctx, const char *s, size_t n)
-{
-	(void)ctx;
-	console_write(s, n);
-}
-
-int kprintf(const char *fmt, ...)
-{
-	va_list ap;
-	int n;
-
-	va_start(ap, fmt);
-	n = fmt_vformat(sink, NULL, fmt, ap);
-	va_end(ap);
-	return n;
 }
 
 const char *stub_console_text(void)
