@@ -21,6 +21,7 @@
 #include "kernel/serial.h"
 #include "kernel/tsc.h"
 #include "ktests/run.h"
+#include "loads/kpebs.h"
 #include "pebs/caps.h"
 
 #include <string.h>
@@ -48,6 +49,7 @@ static void print_header(void)
 {
 	uint64_t free = pmm_free_bytes(), total = pmm_total_bytes();
 
+	ktap_diag("output-format: 1");
 	ktap_diag("pebs-kernel %s", PEBS_KERNEL_VERSION);
 	ktap_diag("cmdline: %s", boot_info.cmdline ? boot_info.cmdline : "(none)");
 	ktap_diag("boot loader: %s%s", boot_info.loader ? boot_info.loader : "(unknown)",
@@ -109,5 +111,6 @@ void kmain(uint32_t magic, uint64_t info)
 	print_header();
 	platform_print_header(&boot_info);
 	pebs_caps_print(pebs_caps_init());
+	kload_header();	/* cache geometry, core clock, PEBS step (docs/output.md) */
 	ktests_run();
 }

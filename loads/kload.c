@@ -8,6 +8,7 @@
 #include "kernel/cmdline.h"
 #include "kernel/console.h"
 #include "kernel/cpu.h"
+#include "kernel/fmt.h"
 #include "kernel/idt.h"
 #include "kernel/tsc.h"
 
@@ -194,31 +195,31 @@ const struct load_run *kload_level_last(enum load_level l)
 
 #define X100(v) (unsigned long long)((v) / 100), (unsigned long long)((v) % 100)
 
+/* docs/output.md §3: `chain` (when this run built its chain) and `time`. */
 void load_run_print(struct ktest *t, const struct load_run *r)
 {
-	static const char *const unit[] = { "load", "step (8 loads)", "step (load+store)" };
+	static const char *const unit[] = { "load", "step8", "ldst" };
 	const struct chase_result *s = &r->res;
-	char ws[24];
+	char ws[24], core[24] = "-", ratio[24] = "-";
 
-	kt_info(t, "%s: ws %s, %s pages, %llu nodes x %u B, walk %llu/%llu, rules %s, "
-		"build %llu ms, timing %llu ms", r->name,
-		geometry_size_str(r->ws, ws, sizeof(ws)), r->ps == PS_4K ? "4K" : "2M",
-		(unsigned long long)r->chain.nodes, r->chain.stride,
-		(unsigned long long)r->walk_len, (unsigned long long)r->chain.nodes,
-		r->chain.near_left || r->chain.page_left ? "BROKEN" : "held",
-		(unsigned long long)(tsc_hz ? r->build_ticks * 1000 / tsc_hz : 0),
+	if (r->build_ticks)
+		kt_info(t, "%s: chain ws=%s pages=%s nodes=%llu stride=%u walk=%llu/%llu rules=%s "
+			"build_ms=%llu", r->name, geometry_size_str(r->ws, ws, sizeof(ws)),
+			r->ps == PS_4K ? "4K" : "2M", (unsigned long long)r->chain.nodes,
+			r->chain.stride, (unsigned long long)r->walk_len,
+			(unsigned long long)r->chain.nodes,
+			r->chain.near_left || r->chain.page_left ? "BROKEN" : "held",
+			(unsigned long long)(tsc_hz ? r->build_ticks * 1000 / tsc_hz : 0));
+	if (s->have_core) {
+		fmt_snprintf(core, sizeof(core), "%llu.%02llu", X100(s->core_med_x100));
+		fmt_snprintf(ratio, sizeof(ratio), "%llu.%02llu",
+			     X100(s->tsc_med_x100 ? s->core_med_x100 * 100 / s->tsc_med_x100 : 0));
+	}
+	kt_info(t, "%s: time unit=%s tsc=%llu.%02llu min=%llu.%02llu max=%llu.%02llu "
+		"ns=%llu.%02llu core=%s ratio=%s steps=%llu ms=%llu", r->name, unit[r->kind],
+		X100(s->tsc_med_x100), X100(s->tsc_min_x100), X100(s->tsc_max_x100),
+		X100(r->ns_x100), core, ratio, (unsigned long long)s->steps_per_rep,
 		(unsigned long long)(tsc_hz ? s->total_ticks * 1000 / tsc_hz : 0));
-	kt_info(t, "%s: %u reps x %llu steps (%llu.%02llu laps), irqs off: %llu.%02llu TSC/%s "
-		"(min %llu.%02llu max %llu.%02llu) = %llu.%02llu ns", r->name, s->reps,
-		(unsigned long long)s->steps_per_rep, X100(s->laps_x100), X100(s->tsc_med_x100),
-		unit[r->kind], X100(s->tsc_min_x100), X100(s->tsc_max_x100), X100(r->ns_x100));
-	if (s->have_core)
-		kt_info(t, "%s: %llu.%02llu core cycles/%s (%s), core/TSC %llu.%02llu", r->name,
-			X100(s->core_med_x100), unit[r->kind], core_name,
-			X100(s->tsc_med_x100 ? s->core_med_x100 * 100 / s->tsc_med_x100 : 0));
-	else
-		kt_info(t, "%s: core cycles: no counter registered, TSC only (TSC != core clock)",
-			r->name);
 }
 
 void kload_test_begin(void)
@@ -264,18 +265,8 @@ void kload_pebs_step(struct ktest *t, const struct load_run *r, enum load_target
 
 void kload_print_geometry(struct ktest *t)
 {
-	static bool done;
-	const struct cache_geometry *g = kload_geometry();
-	const struct cache_level *c[3] = { &g->l1d, &g->l2, &g->l3 };
-	char a[24];
-
-	if (done)
-		return;
-	done = true;
-	for (int i = 0; i < 3; i++)
-		kt_info(t, "cache L%d%s %s, %u-way, %u B line (%s%s)", i + 1, i ? "" : "d",
-			geometry_size_str(c[i]->size, a, sizeof(a)), c[i]->ways, c[i]->line,
-			c[i]->overridden ? "command line; " : "", geometry_src_name(c[i]->src));
+	(void)t;	/* the geometry is in the header (`# cache:` lines, kload_header) */
+	(void)kload_geometry();
 }
 
 void kload_check_chain(struct ktest *t, const struct load_run *r)

@@ -74,6 +74,11 @@ void pebs_caps_print(const struct pebs_caps *c)
 {
 	char b[200];
 
+	bool pmu = pebs_caps_pmu_ok(c, NULL);
+
+	/* without a PMU, lines 2-4 (CPUID.0AH, CPUID.1/MISC_ENABLE, PERF_CAPABILITIES) are
+	 * all zero: the default log stays compact (issue 7) */
 	for (unsigned i = 0; pebs_caps_line(c, i, b, sizeof(b)); i++)
-		kprintf("# %s\n", b);
+		if (pmu || i < 2 || i > 4)
+			kprintf("# %s\n", b);
 }

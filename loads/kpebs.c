@@ -1,0 +1,201 @@
+/*
+ * kpebs.c: the PEBS step of the load tests and the header lines that go with it (kpebs.h).
+ * One measurement per kernel, right after its timing, over the same chain: the load-latency
+ * event at ldlat= (default the SDM minimum 3: no latency filter), sav= (default: ~1 % PEBS
+ * overhead for this kernel's measured speed, latency-method.md §7/§9), work in chunks with
+ * interrupts on so the threshold PMI drains (and aggregates) the buffer, print after stop.
+ */
+#include "loads/kpebs.h"
+#include "kernel/cmdline.h"
+#include "kernel/console.h"
+#include "kernel/cpu.h"
+#include "kernel/idt.h"
+#include "kernel/tsc.h"
+#include "loads/kpebs_print.h"
+#include "loads/pebs_verdict.h"
+#include "pebs/agg_print.h"
+#include "pebs/cycles.h"
+
+#include <string.h>
+
+#define WORK_BUDGET_MS 300	/* a measurement stops here even short of its records */
+#define ASSIST_NS 250		/* published cost of one record (latency-method.md §7) */
+
+static struct pmu_cycles cyc;
+static bool have_core;
+static struct pebs_measure meas;	/* ~30 KiB: not on the stack */
+static uint8_t dump_buf[PEBS_DUMP_BYTES];
+static uint64_t level_p50[LOAD_NLEVELS];
+static bool level_have[LOAD_NLEVELS];
+
+static void warn(const char *msg)
+{
+	kprintf("# warning: %s\n", msg);
+}
+
+uint64_t kpebs_default_sav(uint64_t ns_x100)
+{
+	/* one record per ASSIST_NS * 100 ns of work = ~1 % overhead; clamp to [101, 1000003],
+	 * odd so the period does not lock step with the chain's power-of-two lengths */
+	uint64_t sav = ns_x100 ? (uint64_t)ASSIST_NS * 100 * 100 / ns_x100 : 1000003;
+
+	if (sav < 101)
+		sav = 101;
+	if (sav > 1000003)
+		sav = 1000003;
+	return sav | 1;
+}
+
+void kload_header(void)
+{
+	const struct cache_geometry *g = kload_geometry();
+	const struct cache_level *c[3] = { &g->l1d, &g->l2, &g->l3 };
+	static const char *const nm[3] = { "L1d", "L2", "L3" };
+	char a[24];
+
+	for (int i = 0; i < 3; i++)
+		ktap_diag("cache: %s %s %u-way %u B line (%s%s)", nm[i],
+			  geometry_size_str(c[i]->size, a, sizeof(a)), c[i]->ways, c[i]->line,
+			  c[i]->overridden ? "command line; " : "", geometry_src_name(c[i]->src));
+	if (pmu_cycles_init(&cyc, pebs_caps_init()) == 0) {
+		have_core = true;
+		kload_set_core_clock(pmu_cycles_read, &cyc, cyc.name);
+		ktap_diag("core clock: %s", cyc.name);
+	} else {
+		ktap_diag("core clock: none (%s); TSC only, TSC != core clock", cyc.err);
+	}
+	kload_set_pebs_check(kpebs_check);
+}
+
+struct work {
+	enum chase_kind kind;
+	uintptr_t p;
+	uint64_t steps, deadline;
+};
+
+static bool work_chunk(void *ctx)
+{
+	struct work *w = ctx;
+
+	w->p = w->kind == CHASE_LFB ? chase_lfb(w->p, w->steps) :
+	       w->kind == CHASE_STORE ? chase_store(w->p, w->steps) : chase_loads(w->p, w->steps);
+	return rdtsc() < w->deadline;
+}
+
+static void line_out(void *ctx, const char *s)
+{
+	if (strlen(s) < 240)
+		kt_info(ctx, "%s", s);
+	else
+		kprintf("  # %s\n", s);	/* raw dump lines; the subtest header is already out */
+}
+
+struct full_ctx {
+	struct ktest *t;
+	const char *name;
+	char buf[200];
+	size_t o;
+};
+
+static void full_sink(void *ctx, const char *s, size_t n)
+{
+	struct full_ctx *f = ctx;
+
+	for (; n; n--, s++) {
+		if (*s == '\n' || f->o + 1 >= sizeof(f->buf)) {
+			f->buf[f->o] = 0;
+			kt_info(f->t, "%s: | %s", f->name, f->buf);
+			f->o = 0;
+			continue;
+		}
+		f->buf[f->o++] = *s;
+	}
+}
+
+/* A failed verdict shows the decoder's whole table. */
+static void judge(struct ktest *t, const struct load_run *r, const char *sub, enum pv_result v,
+		  const char *detail)
+{
+	struct full_ctx f = { t, r->name, "", 0 };
+
+	if (v == PV_SKIP) {
+		kt_skip_sub(t, sub, "%s", detail);
+		return;
+	}
+	if (!kt_check(t, v == PV_PASS, "%s (%s)", sub, detail))
+		pebs_agg_print(&meas.agg, full_sink, &f);
+}
+
+static int level_of(enum load_target tg)
+{
+	static const int lv[] = { PEBS_LVL_L1, PEBS_LVL_L2, PEBS_LVL_L3, PEBS_LVL_RAM,
+				  PEBS_LVL_LFB, -1, -1 };
+
+	return lv[tg];
+}
+
+enum kt_result kpebs_check(struct ktest *t, const struct load_run *r, enum load_target tg)
+{
+	const struct pebs_caps *c = pebs_caps_init();
+	const char *dump = cmdline_get(&kcmdline, "dump");
+	unsigned per_step = r->kind == CHASE_LFB ? 8 : 1;
+	uint64_t timed = (r->res.have_core ? r->res.core_med_x100 : r->res.tsc_med_x100) / per_step;
+	struct work w = { r->kind, r->chain.head, r->res.steps_per_rep ? r->res.steps_per_rep : 4096,
+			  0 };
+	struct pebs_measure_cfg cfg = { .work = work_chunk, .work_ctx = &w };
+	int lvl = level_of(tg);
+	char d[160];
+	uint64_t fl;
+	int rc;
+
+	pebs_config_init(&cfg.pc, tg == TGT_STORE ? PEBS_STORE : PEBS_LOAD_LATENCY, &kcmdline,
+			 warn);
+	if (!cmdline_get(&kcmdline, "sav"))
+		cfg.pc.sav = kpebs_default_sav(r->ns_x100 / per_step);
+	if (dump && (!strcmp(dump, "raw") || !strcmp(dump, "decoded"))) {
+		cfg.dump = dump_buf;
+		cfg.dump_cap = sizeof(dump_buf);
+	}
+	w.deadline = rdtsc() + tsc_hz / 1000 * WORK_BUDGET_MS;
+	fl = irq_save();
+	irq_enable();		/* the threshold PMI drains the buffer */
+	rc = pebs_measure_run(&meas, c, &cfg);
+	irq_restore(fl);
+	if (rc) {
+		kt_check(t, false, "pebs_source (%s)", meas.err);
+		return kt_verdict(t);
+	}
+	kp_summary(line_out, t, r->name, &meas, lvl, timed, r->res.have_core);
+	kp_table(line_out, t, r->name, &meas.agg);
+	if (cfg.dump)
+		kp_dump(line_out, t, r->name, &meas, c, !strcmp(dump, "raw"));
+
+	if (tg == TGT_STORE) {
+		judge(t, r, "pebs_store", pv_store(meas.agg.records, meas.st_hit, meas.st_miss,
+						   meas.model ? meas.model->store : PEBS_ST_NONE,
+						   d, sizeof(d)), d);
+		return kt_verdict(t);
+	}
+	if (tg == TGT_STLB) {
+		judge(t, r, "pebs_stlb", pv_stlb(&meas.agg, meas.ab.stlb_mask != 0, d, sizeof(d)), d);
+		return kt_verdict(t);
+	}
+	judge(t, r, "pebs_source", pv_source(&meas.agg, (enum pebs_level)lvl, d, sizeof(d)), d);
+	if (tg == TGT_LFB)
+		return kt_verdict(t);
+	judge(t, r, "pebs_latency", pv_latency(&meas.agg, (enum pebs_level)lvl, timed,
+					       r->res.have_core, d, sizeof(d)), d);
+	if (meas.agg.lvl[lvl].count) {
+		level_p50[tg] = pebs_agg_percentile(&meas.agg.lvl[lvl], 500);
+		level_have[tg] = true;
+	}
+	if (tg == TGT_L1)
+		return kt_verdict(t);
+	if (!level_have[tg - 1] || !level_have[tg])
+		kt_skip_sub(t, "pebs_rises", "%s", !level_have[tg] ? "no target-level latency" :
+			    "the level below was not measured with PEBS in this run");
+	else
+		judge(t, r, "pebs_rises", pv_rises(level_p50[tg - 1], load_level_name(tg - 1),
+						   level_p50[tg], d, sizeof(d)), d);
+	return kt_verdict(t);
+}

@@ -1,0 +1,103 @@
+/*
+ * measure.c: one PEBS measurement (see measure.h). The sink runs inside the drain, i.e. in the
+ * PMI with counters frozen (pebs_pmi) and once more at pebs_stop: it only decodes into the
+ * aggregate (pebs_aggbuf_add, no per-record storage) and copies bytes; printing happens after.
+ * Model selection per docs/decoder.md "Use from the PMI drain".
+ */
+#include "pebs/measure.h"
+#include "kernel/fmt.h"
+
+#include <string.h>
+
+enum pebs_core pebs_measure_core(const struct pebs_caps *c)
+{
+	if (c->core_type == 0x40)	/* CPUID.1AH:EAX[31:24] Intel Core */
+		return PEBS_CORE_P;
+	if (c->core_type == 0x20)	/* Intel Atom */
+		return PEBS_CORE_E;
+	return PEBS_CORE_ANY;
+}
+
+/* The aggregate folds precise-store/DataLA hit and miss into level L1: count them here. */
+static void store_status(struct pebs_measure *m, const uint8_t *rec, size_t len)
+{
+	struct pebs_walker w;
+	struct pebs_record r;
+	struct pebs_dsrc d;
+
+	pebs_walk_init(&w, rec, len, m->format, m->walk_flags);
+	while (pebs_walk_next(&w, &r)) {
+		if (r.err || !(r.valid & PEBS_F_AUX)) {
+			m->st_unknown++;
+			continue;
+		}
+		pebs_dsrc_decode(m->model, PEBS_EV_STORE, r.aux, &d);
+		if (d.hit == PEBS_YES)
+			m->st_hit++;
+		else if (d.hit == PEBS_NO)
+			m->st_miss++;
+		else
+			m->st_unknown++;
+	}
+}
+
+static void sink(void *ctx, const uint8_t *rec, size_t len)
+{
+	struct pebs_measure *m = ctx;
+
+	pebs_aggbuf_add(&m->ab, &m->agg, rec, len);
+	if (m->ev == PEBS_EV_STORE)
+		store_status(m, rec, len);
+	if (!m->dump)
+		return;
+	if (m->dump_len + len <= m->dump_cap) {
+		memcpy(m->dump + m->dump_len, rec, len);
+		m->dump_len += len;
+		m->dump_kept++;
+	} else {
+		m->dump_lost++;
+	}
+}
+
+int pebs_measure_run(struct pebs_measure *m, const struct pebs_caps *c,
+		     const struct pebs_measure_cfg *cfg)
+{
+	struct pebs_config pc = cfg->pc;
+	uint64_t target = cfg->target_records ? cfg->target_records : PEBS_MEASURE_RECORDS;
+
+	memset(m, 0, sizeof(*m));
+	m->core = pebs_measure_core(c);
+	m->ev = pc.kind == PEBS_STORE ? PEBS_EV_STORE : PEBS_EV_LOAD;
+	m->format = c->pebs_fmt;
+	m->model = pebs_model_lookup(c->family, c->model, m->core);
+	if (m->model && m->model->split_latency)
+		m->walk_flags |= PEBS_WALK_SPLIT_LATENCY;
+	if (c->timing_info)
+		m->walk_flags |= PEBS_WALK_TIMING_INFO;
+	pebs_agg_init(&m->agg);
+	if (pebs_aggbuf_init(&m->ab, m->model, m->ev, m->format, m->walk_flags)) {
+		fmt_snprintf(m->err, sizeof(m->err), "decoder: data-source layout of %s unsupported",
+			     m->model ? m->model->name : "?");
+		return -1;
+	}
+	m->dump = cfg->dump;
+	m->dump_cap = cfg->dump ? cfg->dump_cap : 0;
+	pc.sink = sink;
+	pc.sink_ctx = m;
+	if (pebs_start(&m->s, c, &pc)) {
+		fmt_snprintf(m->err, sizeof(m->err), "%s", m->s.err);
+		return -1;
+	}
+	m->sav = m->s.cfg.sav;
+	m->ldlat = pc.kind == PEBS_LOAD_LATENCY ? m->s.cfg.ldlat : 0;
+	m->event = (uint16_t)(m->s.evtsel & 0xffff);
+	/* m->s.st.records grows in the PMI drains; the final drain is in pebs_stop */
+	while (m->s.st.records < target) {
+		m->chunks++;
+		if (!cfg->work(cfg->work_ctx))
+			break;
+	}
+	pebs_stop(&m->s);
+	m->st = m->s.st;
+	return 0;
+}
