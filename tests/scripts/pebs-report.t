@@ -72,7 +72,7 @@ def rd(name):
 
 # --- exit statuses on real QEMU boot logs ---
 for log, want in [("qemu-default.log", 0), ("qemu-ovmf.log", 0), ("qemu-skl.log", 0),
-                  ("qemu-curve.log", 0), ("qemu-inject-ud.log", 1), ("model-a.log", 0),
+                  ("qemu-curve.log", 0), ("qemu-format1.log", 0), ("qemu-inject-ud.log", 1), ("model-a.log", 0),
                   ("model-b.log", 1)]:
     rc, out, err = run([FIX + log])
     ok(rc == want, "%s exits %d" % (log, want), "rc %d\n%s%s" % (rc, out[-500:], err))
@@ -109,6 +109,11 @@ ok([t["status"] for t in doc["tests"]].count("pass") == doc["totals"]["pass"] an
    "verdict counts agree with the kernel's Totals line")
 ok(len([k for k in doc["kernels"] if k["time"]]) == 10 and
    doc["cache"]["L2"]["size"] == 512 << 10, "10 timed kernels, L2 512K from the header")
+rc, out, _ = run(["--json", FIX + "qemu-format1.log"])
+doc = json.loads(out)
+ok(doc["output_format"] == 1 and len([k for k in doc["kernels"] if k["time"]]) == 10 and
+   len([k for k in doc["kernels"] if k["chain"]]) == 8,
+   "output-format 1 QEMU log: 10 time lines, 8 chain lines (lfb/store reuse the ref chain)")
 rc, out, _ = run(["--json", FIX + "model-a.log"])
 doc = json.loads(out)
 dec = [k["decoded"] for k in doc["kernels"] if k["decoded"]]

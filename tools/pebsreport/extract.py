@@ -35,7 +35,7 @@ RE_RAW = re.compile(r"^(\d+) ([0-9a-f]*) crc=([0-9a-f]{8})$")
 
 REQUIRED = {
     "chain": ("ws", "pages", "nodes", "stride", "walk", "rules", "build_ms"),
-    "time": ("unit", "tsc", "min", "max", "ns", "core", "ratio", "reps", "steps", "ms"),
+    "time": ("unit", "tsc", "min", "max", "ns", "core", "ratio", "steps", "ms"),
     "pebs": ("event", "ldlat", "sav", "records", "dropped", "pmis", "errors", "target",
              "share", "p50", "timed", "clock"),
     "dump": ("cpu", "core", "format", "event", "records", "kept", "lost", "bytes"),

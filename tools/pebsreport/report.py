@@ -109,7 +109,7 @@ def summary(doc, subtests=False):
             tm, ch = k["time"], k["chain"] or {}
             w("  %-16s %6s %5s %9.2f %9.2f %9.2f %9.2f %8s %6s" % (
                 k["kernel"], _size(ch["ws"]) if ch.get("ws") else "-", tm["unit"], tm["tsc"],
-                tm["min"], tm["max"], tm["ns"], _n(tm["core"], "%.2f"), tm["reps"]))
+                tm["min"], tm["max"], tm["ns"], _n(tm["core"], "%.2f"), _n(tm.get("reps"))))
     if doc["curve"]:
         w("")
         w("Latency curve (%d points)" % len(doc["curve"]))
@@ -201,7 +201,7 @@ def write_csv(doc, d):
           [(k["kernel"], k["test"], (k["chain"] or {}).get("ws", ""),
             (k["chain"] or {}).get("pages", ""), k["time"]["unit"], k["time"]["tsc"],
             k["time"]["min"], k["time"]["max"], k["time"]["ns"], _e(k["time"]["core"]),
-            _e(k["time"]["ratio"]), k["time"]["reps"], k["time"]["steps"])
+            _e(k["time"]["ratio"]), _e(k["time"].get("reps")), k["time"]["steps"])
            for k in doc["kernels"] if k["time"]])
     table("curve.csv", ["bytes", "tsc", "ns", "core"],
           [(p["bytes"], p["tsc"], p["ns"], _e(p["core"])) for p in doc["curve"]])
