@@ -1,0 +1,245 @@
+#!/usr/bin/env python3
+# pebs-report.t: TAP tests of tools/pebs-report on serial logs from real QEMU boots and model
+# logs with PEBS lines (tests/fixtures/pebs-report/, see mkmodel.py there), damaged copies of
+# them (truncated, garbage bytes, CRLF/CR, ANSI), golden summary/JSON/CSV outputs, plots
+# (PNG/SVG of the expected size), comparison mode, exit statuses, raw-dump round trip, and a
+# bounded random-mutation robustness loop. PEBS_REPORT_UPDATE=1 rewrites the goldens.
+import json
+import os
+import random
+import shutil
+import struct
+import subprocess
+import sys
+import tempfile
+
+os.chdir(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", ".."))
+sys.path.insert(0, "tools")
+from pebsreport import report  # noqa: E402
+
+TOOL = "tools/pebs-report"
+FIX = "tests/fixtures/pebs-report/"
+GOLD = FIX + "golden/"
+UPDATE = os.environ.get("PEBS_REPORT_UPDATE") == "1"
+tmp = tempfile.mkdtemp(prefix="pebs-report-t.")
+n = failed = 0
+
+
+def ok(cond, name, diag=None):
+    global n, failed
+    n += 1
+    print(("ok %d - %s" if cond else "not ok %d - %s") % (n, name))
+    if not cond:
+        failed += 1
+        for line in str(diag or "").splitlines()[:30]:
+            print("# " + line)
+
+
+def run(args, stdin=None):
+    p = subprocess.run([TOOL] + args, input=stdin, capture_output=True, timeout=120)
+    return p.returncode, p.stdout.decode("utf-8", "replace"), p.stderr.decode("utf-8", "replace")
+
+
+def write(name, data):
+    p = os.path.join(tmp, name)
+    with open(p, "wb") as f:
+        f.write(data)
+    return p
+
+
+def golden(name, text):
+    p = GOLD + name
+    if UPDATE:
+        os.makedirs(GOLD, exist_ok=True)
+        with open(p, "w") as f:
+            f.write(text)
+    want = open(p).read() if os.path.exists(p) else None
+    ok(want == text, "golden " + name, _diff(want or "", text))
+
+
+def _diff(a, b):
+    import difflib
+    return "".join(list(difflib.unified_diff(a.splitlines(True), b.splitlines(True)))[:40])
+
+
+def norm(text, path):
+    return text.replace(path, "LOG")
+
+
+def rd(name):
+    return open(FIX + name, "rb").read()
+
+
+# --- exit statuses on real QEMU boot logs ---
+for log, want in [("qemu-default.log", 0), ("qemu-ovmf.log", 0), ("qemu-skl.log", 0),
+                  ("qemu-curve.log", 0), ("qemu-format1.log", 0), ("qemu-inject-ud.log", 1), ("model-a.log", 0),
+                  ("model-b.log", 1)]:
+    rc, out, err = run([FIX + log])
+    ok(rc == want, "%s exits %d" % (log, want), "rc %d\n%s%s" % (rc, out[-500:], err))
+    ok(err == "", "%s: no unparsed lines reported" % log, err)
+rc, out, err = run([os.path.join(tmp, "missing.log")])
+ok(rc == 2 and "cannot read" in err, "missing file exits 2", err)
+rc, out, err = run(["-"], stdin=b"\x00\xff random bytes\nno ktap here\n")
+ok(rc == 2 and "no 'KTAP version' line" in err, "garbage on stdin exits 2", err)
+rc, out, err = run(["-"], stdin=b"")
+ok(rc == 2, "empty input exits 2")
+rc, out, err = run(["-"], stdin=rd("qemu-default.log"))
+ok(rc == 0 and "load_dram" in out, "reads stdin", err)
+
+# --- golden outputs ---
+for log in ("qemu-default.log", "qemu-inject-ud.log", "model-a.log"):
+    rc, out, _ = run(["--subtests", FIX + log])
+    golden(log.replace(".log", ".summary"), norm(out, FIX + log))
+    rc, out, _ = run(["--json", FIX + log])
+    doc = json.loads(out)
+    doc["source"] = "LOG"
+    golden(log.replace(".log", ".json"), json.dumps(doc, indent=1, sort_keys=True) + "\n")
+csvdir = os.path.join(tmp, "csv")
+rc, _, _ = run(["--csv", csvdir, FIX + "model-a.log"])
+for f in ("environment.csv", "tests.csv", "timing.csv", "curve.csv", "levels.csv",
+          "histogram.csv"):
+    got = open(os.path.join(csvdir, f)).read() if os.path.exists(os.path.join(csvdir, f)) else ""
+    golden("model-a." + f, got)
+
+# --- content checks independent of the goldens ---
+rc, out, _ = run(["--json", FIX + "qemu-default.log"])
+doc = json.loads(out)
+ok([t["status"] for t in doc["tests"]].count("pass") == doc["totals"]["pass"] and
+   [t["status"] for t in doc["tests"]].count("skip") == doc["totals"]["skip"],
+   "verdict counts agree with the kernel's Totals line")
+ok(len([k for k in doc["kernels"] if k["time"]]) == 10 and
+   doc["cache"]["L2"]["size"] == 512 << 10, "10 timed kernels, L2 512K from the header")
+rc, out, _ = run(["--json", FIX + "qemu-format1.log"])
+doc = json.loads(out)
+ok(doc["output_format"] == 1 and len([k for k in doc["kernels"] if k["time"]]) == 10 and
+   len([k for k in doc["kernels"] if k["chain"]]) == 8,
+   "output-format 1 QEMU log: 10 time lines, 8 chain lines (lfb/store reuse the ref chain)")
+rc, out, _ = run(["--json", FIX + "model-a.log"])
+doc = json.loads(out)
+dec = [k["decoded"] for k in doc["kernels"] if k["decoded"]]
+ok(len(dec) == 2 and all(d["matches_log"] and d["records_ok"] > 100 for d in dec),
+   "raw dumps decode (pebs-decode) to the printed per-level tables", dec)
+
+# --- damaged copies ---
+base = rd("model-a.log")
+lines = base.split(b"\r\n")
+# a lvl line altered (a wrong count) -> the decoded dump disagrees -> exit 1
+alt = base.replace(b"lvl L1 hit 147 ", b"lvl L1 hit 146 ", 1)
+rc, out, err = run([write("lvl-altered.log", alt)])
+ok(b"lvl L1 hit 147 " in base and rc == 1 and "MISMATCH L1 count: printed 146, decoded 147"
+   in out, "an altered lvl line is caught by the raw-dump round trip", out[-800:])
+# one raw line with a flipped hex digit -> CRC error reported with its line number
+i = next(j for j, l in enumerate(lines) if b"load_l1: raw 5 " in l)
+bad = list(lines)
+bad[i] = bad[i].replace(b"crc=", b"crc=")[:40] + (b"0" if bad[i][40:41] != b"0" else b"1") + \
+    bad[i][41:]
+rc, out, err = run([write("crc.log", b"\r\n".join(bad))])
+ok(rc == 0 and ":%d: raw record 5 of load_l1: CRC mismatch" % (i + 1) in err and
+   "1 CRC errors" in out, "a damaged raw line is a CRC error with its line number", err)
+# truncated mid-run (cut inside a line)
+cut = base[:len(base) * 2 // 3]
+rc, out, err = run([write("cut.log", cut)])
+ok(rc == 1 and "no result: load_dram" in out, "a log ending mid-run exits 1, test incomplete",
+   out[-600:] + err)
+# CRLF -> LF, and lone CR; ANSI escapes; garbage bytes
+lf = base.replace(b"\r\n", b"\n")
+rc1, out1, _ = run([write("lf.log", lf)])
+rc2, out2, _ = run([write("cr.log", base.replace(b"\r\n", b"\r"))])
+ok(rc1 == 0 and rc2 == 0 and norm(out1, os.path.join(tmp, "lf.log")).split("\n")[2:] ==
+   norm(out2, os.path.join(tmp, "cr.log")).split("\n")[2:], "LF-only and CR-only logs read the same")
+ansi = base.replace(b"\r\nok 1 load_l1", b"\r\n\x1b[0m\x1b[37m\x1b[40mok 1 load_l1\x1b[2J")
+rc, out, err = run(["--json", write("ansi.log", ansi)])
+ok(rc == 0 and json.loads(out)["tests"][0]["status"] == "pass", "ANSI escapes stripped", err)
+noisy = b"\xff\xfe\x00garbage\x80\r\n" + base.replace(b"  ok 3 chain_cycle\r\n",
+                                                      b"  ok 3 chain_cycle\r\n\x93\xa7 line noise \xc3\x28\r\n", 1)
+rc, out, err = run([write("noise.log", noisy)])
+ok(rc == 0 and "not KTAP, skipped" in err and "not UTF-8" in err,
+   "non-UTF-8 garbage reported with line numbers and skipped", err)
+timecut = base.replace(b"ms=40\r\n", b"ms=\r\n", 1)
+rc, out, err = run([write("timecut.log", timecut)])
+ok("time line of load_l1 cut or malformed (missing ms)" in err, "a cut time line is reported",
+   err)
+qd = rd("qemu-default.log")
+rc, out, err = run([write("qcut.log", qd[:qd.index(b"load_l3: 9 reps") + 30])])
+ok(rc == 1 and "cut or unknown load-kernel line" in err and "load_l2" in out,
+   "a QEMU log cut inside a timing line: reported, rest parsed", err)
+ud = rd("qemu-inject-ud.log")
+rc, out, _ = run([write("ud-cut.log", ud[:ud.index(b"  1..0")])])
+ok(rc == 1 and "INCOMPLETE" in out and "inject" in out, "a log cut in the exception dump",
+   out[-400:])
+
+# --- plots ---
+pdir = os.path.join(tmp, "plots")
+rc, out, err = run(["--plots", pdir, FIX + "model-a.log"])
+rc2, _, err2 = run(["--plots", os.path.join(tmp, "plots2"), FIX + "qemu-curve.log"])
+
+
+def png_size(p):
+    with open(p, "rb") as f:
+        h = f.read(24)
+    if h[:8] != b"\x89PNG\r\n\x1a\n":
+        return None
+    return struct.unpack(">II", h[16:24])
+
+
+for d, base_ in [(pdir, "hist-load_l1"), (pdir, "hist-load_dram"), (pdir, "latency-curve"),
+                 (os.path.join(tmp, "plots2"), "latency-curve")]:
+    png, svg = os.path.join(d, base_ + ".png"), os.path.join(d, base_ + ".svg")
+    ok(os.path.exists(png) and png_size(png) == (800, 500) and os.path.getsize(png) > 5000,
+       "plot %s.png 800x500" % base_, (rc, rc2, err, err2, os.path.exists(png) and png_size(png)))
+    s = open(svg).read() if os.path.exists(svg) else ""
+    ok('width="576pt" height="360pt"' in s and s.count("<path") > 10,
+       "plot %s.svg 576x360 pt with content" % base_)
+
+# --- comparison ---
+rc, out, err = run([FIX + "model-a.log", FIX + "model-b.log"])
+ok(rc == 1 and "load_dram/pebs_latency                   pass       -> fail" in out and
+   "load_dram/pebs_latency" in out, "compare: verdict change listed, exit 1", out)
+ok("load_dram            123.50     160.55     +37.05    +30.0%" in out, "compare: timing delta", out)
+ok("load_dram      RAM" in out and "p50 263->" in out, "compare: per-level latency deltas", out)
+rc, out, _ = run([FIX + "qemu-default.log", FIX + "qemu-ovmf.log"])
+ok(rc == 0 and "no verdict changes" in out and "load_l1" in out, "compare: two passing boots")
+rc, out, _ = run(["--json", FIX + "qemu-default.log", FIX + "qemu-inject-ud.log"])
+ok(rc == 1 and any(v["test"] == "inject" for v in json.loads(out)["compare"]["verdicts"]),
+   "compare --json lists verdict changes")
+
+# --- robustness: bounded random mutation (fixed seed), in-process ---
+rng = random.Random(1234)
+seeds = [rd(f) for f in ("qemu-default.log", "qemu-inject-ud.log", "qemu-curve.log",
+                         "model-a.log")]
+bad_runs = []
+path = os.path.join(tmp, "mut.log")
+for it in range(2000):
+    d = bytearray(rng.choice(seeds))
+    for _ in range(rng.randint(1, 8)):
+        op = rng.randrange(6)
+        pos = rng.randrange(len(d) + 1)
+        if op == 0:
+            d[pos:pos + rng.randint(1, 200)] = b""
+        elif op == 1:
+            d[pos:pos] = bytes(rng.randrange(256) for _ in range(rng.randint(1, 16)))
+        elif op == 2 and d:
+            d[min(pos, len(d) - 1)] ^= 1 << rng.randrange(8)
+        elif op == 3:
+            d = d[:pos]
+        elif op == 4:
+            d[pos:pos] = rng.choice([b"\r", b"\n", b"\x1b[2J", b"  ", b"# ", b"ok 9 x\n",
+                                     b"  KTAP version 1\n", b"1..3\n", b"not ok 1 y\n"])
+        else:
+            a = rng.randrange(len(d) + 1)
+            d[pos:pos] = d[a:a + rng.randint(1, 300)]
+    with open(path, "wb") as f:
+        f.write(d)
+    try:
+        doc, _ = report.load(path, decode_raw=(it % 50 == 0))
+        report.summary(doc, True)
+        json.dumps(doc)
+        if doc["status"] not in (0, 1, 2):
+            bad_runs.append((it, "status %r" % doc["status"]))
+    except Exception as e:  # noqa: BLE001 - the point of the test
+        bad_runs.append((it, repr(e)))
+ok(not bad_runs, "2000 mutated logs: no exception, status in {0,1,2}", bad_runs[:5])
+
+shutil.rmtree(tmp, ignore_errors=True)
+print("1..%d" % n)
+sys.exit(1 if failed else 0)

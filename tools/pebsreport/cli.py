@@ -1,0 +1,105 @@
+"""cli.py: command line of tools/pebs-report (see `pebs-report --help`)."""
+import argparse
+import json
+import os
+import sys
+
+from . import compare, report
+
+USAGE = """pebs-report [options] LOG            summary of one serial log ('-' = stdin)
+       pebs-report [options] A.log B.log    side-by-side comparison of two runs
+exit status: 0 all passed or skipped, 1 a failure (or a run that ended early) in a log,
+2 unreadable input (no file, or no KTAP in it)"""
+
+
+def _args(argv):
+    ap = argparse.ArgumentParser(prog="pebs-report", usage=USAGE)
+    ap.add_argument("logs", nargs="+", metavar="LOG")
+    ap.add_argument("--json", action="store_true", help="print the JSON document instead of"
+                    " the summary")
+    ap.add_argument("--csv", metavar="DIR", help="write environment/tests/timing/curve/"
+                    "levels/histogram .csv into DIR")
+    ap.add_argument("--plots", metavar="DIR", help="write latency-curve and per-kernel "
+                    "histogram plots (PNG and SVG) into DIR")
+    ap.add_argument("--subtests", action="store_true", help="list every subtest, not only "
+                    "failed ones")
+    ap.add_argument("--decoder", metavar="PATH", help="pebs-decode binary (default "
+                    "build/host/pebs-decode, or $PEBS_DECODE)")
+    ap.add_argument("--no-decode", action="store_true", help="do not decode raw dumps")
+    ap.add_argument("-q", "--quiet", action="store_true", help="do not list unparsed lines "
+                    "on stderr")
+    a = ap.parse_args(argv)
+    if len(a.logs) > 2:
+        ap.error("one log, or two to compare")
+    return a
+
+
+def _matplotlib_or_reexec():
+    """Debian's python3-matplotlib lives in /usr/bin/python3's dist-packages; another
+    python3 first in PATH (pyenv, venv) may lack it: run again under /usr/bin/python3."""
+    try:
+        import matplotlib  # noqa: F401
+        return
+    except ImportError:
+        pass
+    sysp = "/usr/bin/python3"
+    if os.environ.get("PEBS_REPORT_REEXEC") or not os.path.exists(sysp) or \
+            os.path.realpath(sys.executable) == os.path.realpath(sysp):
+        sys.stderr.write("pebs-report: --plots needs matplotlib (Debian: python3-matplotlib)\n")
+        sys.exit(2)
+    os.environ["PEBS_REPORT_REEXEC"] = "1"
+    os.execv(sysp, [sysp, os.path.abspath(sys.argv[0])] + sys.argv[1:])
+
+
+def _problems(doc, quiet):
+    if quiet:
+        return
+    for p in doc.get("problems", []):
+        sys.stderr.write("%s:%d: %s\n" % (doc["source"], p["line"], p["message"]))
+    bad = doc.get("noise", {}).get("non_utf8_lines") or []
+    if bad:
+        sys.stderr.write("%s: %d line(s) with bytes that are not UTF-8 (replaced): %s\n" % (
+            doc["source"], len(bad), ",".join(map(str, bad[:20])) + (",..." if len(bad) > 20
+                                                                      else "")))
+    if doc["status"] == 2:
+        for r in doc.get("reasons", []):
+            sys.stderr.write("%s: %s\n" % (doc["source"], r))
+
+
+def main(argv=None):
+    a = _args(sys.argv[1:] if argv is None else argv)
+    if a.plots:
+        _matplotlib_or_reexec()
+    if len(a.logs) == 2 and a.logs[0] == "-" and a.logs[1] == "-":
+        sys.stderr.write("pebs-report: only one log can come from stdin\n")
+        return 2
+    docs = []
+    for path in a.logs:
+        doc, _ = report.load(path, a.decoder, not a.no_decode)
+        _problems(doc, a.quiet)
+        docs.append(doc)
+    status = max(d["status"] for d in docs)
+    if len(docs) == 2:
+        if any("tests" not in d for d in docs):
+            return 2
+        text, res = compare.compare(*docs)
+        if a.json:
+            json.dump({"a": docs[0], "b": docs[1], "compare": res}, sys.stdout, indent=1,
+                      sort_keys=True)
+            sys.stdout.write("\n")
+        else:
+            sys.stdout.write(text)
+        return status
+    doc = docs[0]
+    if a.json:
+        json.dump(doc, sys.stdout, indent=1, sort_keys=True)
+        sys.stdout.write("\n")
+    else:
+        sys.stdout.write(report.summary(doc, a.subtests))
+    if "tests" in doc:
+        if a.csv:
+            report.write_csv(doc, a.csv)
+        if a.plots:
+            from . import plots
+            plots.plot_all(doc, a.plots)
+    return status

@@ -1,0 +1,96 @@
+"""plots.py: `--plots DIR`: the latency curve (working set -> ns/load, log-scale x, cache
+level boundaries from the header) and one log2 latency histogram figure per load kernel with
+one panel per data source, each as PNG and SVG. Figures are FIG_W x FIG_H inches at DPI."""
+import os
+import re
+
+FIG_W, FIG_H, DPI = 8.0, 5.0, 100   # PNG 800 x 500 pixels, SVG 576 x 360 pt
+
+
+def _plt():
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    return plt
+
+
+def _save(plt, fig, d, base):
+    out = []
+    for ext in ("png", "svg"):
+        p = os.path.join(d, "%s.%s" % (base, ext))
+        fig.savefig(p, dpi=DPI, format=ext, metadata={"Date": None} if ext == "svg" else None)
+        out.append(p)
+    plt.close(fig)
+    return out
+
+
+def _safe(name):
+    return re.sub(r"[^A-Za-z0-9_.-]+", "_", name)
+
+
+def curve_points(doc):
+    """load_curve rows when present, else the per-kernel timing of plain chase kernels."""
+    if doc["curve"]:
+        return [(p["bytes"], p["ns"]) for p in doc["curve"]], "load_curve"
+    pts = []
+    for k in doc["kernels"]:
+        t, c = k["time"], k["chain"]
+        if t and c and t["unit"] == "load" and isinstance(c.get("ws"), int):
+            pts.append((c["ws"], t["ns"]))
+    return sorted(pts), "load kernels"
+
+
+def plot_all(doc, d):
+    os.makedirs(d, exist_ok=True)
+    plt = _plt()
+    files = []
+    pts, src = curve_points(doc)
+    if pts:
+        fig, ax = plt.subplots(figsize=(FIG_W, FIG_H))
+        ax.plot([p[0] for p in pts], [p[1] for p in pts], "o-", color="tab:blue",
+                label="ns/load (%s)" % src)
+        ax.set_xscale("log", base=2)
+        for lv, c in doc["cache"].items():
+            ax.axvline(c["size"], color="tab:red", ls="--", lw=1)
+            ax.annotate("%s %s" % (lv, _size(c["size"])), (c["size"], 0), xycoords=("data",
+                        "axes fraction"), xytext=(3, 4), textcoords="offset points",
+                        color="tab:red", fontsize=8)
+        ticks = sorted({1 << i for i in range(10, 41) if pts[0][0] <= 1 << i <= pts[-1][0]})
+        ax.set_xticks(ticks)
+        ax.set_xticklabels([_size(t) for t in ticks], fontsize=7)
+        ax.set_xlabel("working set (bytes, log2 scale)")
+        ax.set_ylabel("ns per load (median)")
+        ax.set_title("Latency curve: %s" % (doc.get("cpu") or "?"), fontsize=10)
+        ax.grid(True, which="both", alpha=0.3)
+        ax.legend(loc="upper left", fontsize=8)
+        files += _save(plt, fig, d, "latency-curve")
+    for k in doc["kernels"]:
+        for src, levels in (("log", k["levels"]),
+                            ("raw", (k["decoded"] or {}).get("levels") or [])):
+            levels = [lv for lv in levels if lv.get("log2")]
+            if not levels or (src == "raw" and k["levels"]):
+                continue
+            fig, axes = plt.subplots(len(levels), 1, figsize=(FIG_W, FIG_H), squeeze=False,
+                                     sharex=True)
+            top = max(max(lv["log2"]) for lv in levels)
+            for ax, lv in zip(axes[:, 0], levels):
+                xs = list(range(0, top + 1))
+                ax.bar(xs, [lv["log2"].get(x, 0) for x in xs], color="tab:green")
+                ax.set_ylabel(lv["id"], rotation=0, ha="right", fontsize=8)
+                ax.text(0.99, 0.9, "%s: %d, p50 %s" % (lv["level"], lv["count"], lv["p50"]),
+                        transform=ax.transAxes, ha="right", va="top", fontsize=8)
+            axes[-1, 0].set_xticks(list(range(0, top + 1)))
+            axes[-1, 0].set_xticklabels(["%d" % (1 << x) for x in range(0, top + 1)],
+                                        fontsize=7)
+            axes[-1, 0].set_xlabel("latency (core cycles, log2 buckets [2^k, 2^(k+1)))")
+            fig.suptitle("PEBS latency by data source: %s%s" % (
+                k["kernel"], " (decoded raw dump)" if src == "raw" else ""), fontsize=10)
+            files += _save(plt, fig, d, "hist-" + _safe(k["kernel"]))
+    return files
+
+
+def _size(b):
+    for s, m in (("G", 1 << 30), ("M", 1 << 20), ("K", 1 << 10)):
+        if b % m == 0:
+            return "%d%s" % (b // m, s)
+    return str(b)

@@ -1,0 +1,227 @@
+"""report.py: one parsed log -> a plain dict (the `--json` document, REPORT_FORMAT), the
+text summary, and the `--csv DIR` tables."""
+import csv
+import os
+
+from . import REPORT_FORMAT, extract, ktap, logread, rawdump
+
+
+def load(path, decoder=None, decode_raw=True):
+    """Parse one log. Returns (doc, log); doc["status"] is the exit status (2 unreadable)."""
+    try:
+        lines, nbytes = logread.read_log(path)
+    except OSError as e:
+        return {"format": REPORT_FORMAT, "source": path, "status": 2,
+                "reasons": ["cannot read: %s" % (e.strerror or e)]}, None
+    log = ktap.parse(lines)
+    ex = extract.extract(log)
+    for k in ex.kernels:
+        k["decoded"] = rawdump.decode(log, k, decoder) if decode_raw else None
+    status, reasons = ktap.verdict(log)
+    if status != 2:
+        for k in ex.kernels:
+            dec = k["decoded"]
+            if dec and dec["matches_log"] is False:
+                if dec["crc_bad"] or dec["missing"]:
+                    reasons.append("note: dump of %s is damaged (%d CRC errors, %d missing):"
+                                   " decoded table differs" % (k["kernel"], len(dec["crc_bad"]),
+                                                                len(dec["missing"])))
+                else:
+                    status = max(status, 1)
+                    reasons.append("dump of %s does not decode to the printed table"
+                                   % k["kernel"])
+    env = [{"line": no, "key": key, "value": val} for no, key, val in log.env]
+    head = {e["key"]: e["value"] for e in env}
+    kernels = []
+    for k in ex.kernels:
+        kd = {key: k[key] for key in ("kernel", "test", "line", "chain", "time", "pebs",
+                                      "levels", "dump", "decoded")}
+        kd["raw_lines"] = len(k["raw"]) + len(k["raw_bad"])
+        kd["rec_lines"] = k["rec"]
+        kd["full_table"] = k["full_table"]
+        kernels.append(kd)
+    doc = {
+        "format": REPORT_FORMAT, "source": path, "bytes": nbytes, "status": status,
+        "reasons": reasons, "ktap_version": log.version, "output_format": ex.output_format,
+        "kernel_version": next((e["value"] for e in env if e["key"] == "" and
+                                e["value"].startswith("pebs-kernel ")), None),
+        "cmdline": head.get("cmdline"), "cpu": head.get("cpu"),
+        "hypervisor": head.get("hypervisor"), "tsc": head.get("tsc"),
+        "core_clock": ex.core_clock, "environment": env,
+        "cache": {lv: {k: v for k, v in c.items() if k != "text"} for lv, c in ex.cache.items()},
+        "plan": log.root.plan, "tests": [t.to_dict() for t in log.tests],
+        "totals": log.totals, "exit_line": log.exit_status,
+        "bail_out": log.bail[1] if log.bail else None,
+        "kernels": kernels, "curve": ex.curve, "curve_notes": ex.curve_notes,
+        "noise": {"preamble_lines": log.preamble, "trailing_lines": log.trailing,
+                  "non_utf8_lines": log.bad_bytes},
+        "problems": [{"line": no, "message": msg} for no, msg in sorted(log.problems)],
+    }
+    return doc, log
+
+
+def _n(v, fmt="%s"):
+    return "-" if v is None else fmt % v
+
+
+def _size(b):
+    for s, m in (("G", 1 << 30), ("M", 1 << 20), ("K", 1 << 10)):
+        if b and b % m == 0:
+            return "%d%s" % (b // m, s)
+    return str(b)
+
+
+def summary(doc, subtests=False):
+    out = []
+    w = out.append
+    w("pebs-report: %s (%s bytes)" % (doc["source"], doc.get("bytes", "?")))
+    if doc["status"] == 2 and "tests" not in doc:
+        w("  unreadable: %s" % "; ".join(doc["reasons"]))
+        return "\n".join(out) + "\n"
+    w("")
+    w("Environment (output-format %s)" % _n(doc["output_format"]))
+    for e in doc["environment"]:
+        w("  %s%s" % (e["key"] + ": " if e["key"] else "", e["value"]))
+    if doc["cache"]:
+        w("  cache geometry: " + ", ".join("%s %s" % (lv, _size(c["size"]))
+                                           for lv, c in doc["cache"].items()))
+    w("")
+    t = doc["totals"]
+    w("Tests (plan %s%s)" % (_n(doc["plan"]), ", totals pass:%d fail:%d skip:%d total:%d"
+                              % (t["pass"], t["fail"], t["skip"], t["total"]) if t else
+                              ", no totals line"))
+    for depth, path, n in _walk(doc["tests"]):
+        if depth and not subtests and n["status"] in ("pass", "skip"):
+            continue
+        why = ""
+        if n["reason"] is not None:
+            why = "  # " + (n["directive"] + " " if n["directive"] else "") + n["reason"]
+        w("  %s%-4s %-10s %s%s%s" % ("  " * depth, n["number"] if n["number"] else "-",
+                                      n["status"].upper(), n["name"],
+                                      " " + n["detail"] if n["detail"] else "", why))
+    timed = [k for k in doc["kernels"] if k["time"]]
+    if timed:
+        w("")
+        w("Timing per load kernel")
+        w("  %-16s %6s %5s %9s %9s %9s %9s %8s %6s" % ("kernel", "ws", "unit", "TSC/unit",
+                                                      "min", "max", "ns", "core", "reps"))
+        for k in timed:
+            tm, ch = k["time"], k["chain"] or {}
+            w("  %-16s %6s %5s %9.2f %9.2f %9.2f %9.2f %8s %6s" % (
+                k["kernel"], _size(ch["ws"]) if ch.get("ws") else "-", tm["unit"], tm["tsc"],
+                tm["min"], tm["max"], tm["ns"], _n(tm["core"], "%.2f"), _n(tm.get("reps"))))
+    if doc["curve"]:
+        w("")
+        w("Latency curve (%d points)" % len(doc["curve"]))
+        w("  %12s %10s %10s %10s" % ("bytes", "TSC/load", "ns/load", "core/load"))
+        for p in doc["curve"]:
+            w("  %12d %10.2f %10.2f %10s" % (p["bytes"], p["tsc"], p["ns"],
+                                             _n(p["core"], "%.2f")))
+    for k in doc["kernels"]:
+        if not (k["pebs"] or k["levels"] or k["decoded"]):
+            continue
+        w("")
+        p = k["pebs"]
+        w("PEBS %s (%s)" % (k["kernel"], k["test"]))
+        if p:
+            w("  event %s ldlat %s sav %s: %s records, %s dropped, %s PMIs, %s errors; "
+              "target %s share %s%% p50 %s, timed %s (%s)" % (
+                  p["event"], _n(p["ldlat"]), p["sav"], p["records"], p["dropped"], p["pmis"],
+                  p["errors"], _n(p["target"]), _n(p["share"]), _n(p["p50"]),
+                  _n(p["timed"]), p["clock"]))
+        if k["levels"]:
+            _table(w, k["levels"], "printed by the kernel")
+        dec = k["decoded"]
+        if dec:
+            w("  raw dump: %d records verified, %d CRC errors, %d missing"
+              % (dec["records_ok"], len(dec["crc_bad"]), len(dec["missing"])))
+            if dec["error"]:
+                w("  not decoded: %s" % dec["error"])
+            elif dec["levels"]:
+                _table(w, dec["levels"], "decoded from the raw dump by pebs-decode")
+                if dec["matches_log"] is True:
+                    w("  decoded table matches the printed table")
+                elif dec["matches_log"] is False:
+                    for d in dec["differences"]:
+                        w("  MISMATCH %s" % d)
+    if doc["problems"]:
+        w("")
+        w("Unparsed lines: %d (details on stderr)" % len(doc["problems"]))
+    w("")
+    w("Verdict: %s%s" % ({0: "PASS (all passed or skipped)", 1: "FAIL", 2: "UNREADABLE"}
+                          [doc["status"]], "" if not doc["reasons"] else ": " +
+                          "; ".join(doc["reasons"])))
+    return "\n".join(out) + "\n"
+
+
+def _table(w, levels, what):
+    w("  per-level table (%s)" % what)
+    w("    %-22s %7s %6s %5s %5s %5s %5s %5s  %s" % ("level", "count", "share", "min", "p50",
+                                                   "p90", "p99", "max", "log2 histogram"))
+    for lv in levels:
+        w("    %-22s %7d %5.1f%% %5s %5s %5s %5s %5s  %s" % (
+            lv["level"], lv["count"], lv.get("share") or 0.0, _n(lv["min"]), _n(lv["p50"]),
+            _n(lv["p90"]), _n(lv["p99"]), _n(lv["max"]),
+            " ".join("%d:%d" % kv for kv in sorted(lv.get("log2", {}).items()))))
+
+
+def _walk(tests, depth=0):
+    for t in tests:
+        yield depth, None, t
+        yield from _walk(t["subtests"], depth + 1)
+
+
+def write_csv(doc, d):
+    os.makedirs(d, exist_ok=True)
+    files = []
+
+    def table(name, header, rows):
+        p = os.path.join(d, name)
+        with open(p, "w", newline="") as f:
+            c = csv.writer(f, lineterminator="\n")
+            c.writerow(header)
+            c.writerows(rows)
+        files.append(p)
+
+    table("environment.csv", ["line", "key", "value"],
+          [(e["line"], e["key"], e["value"]) for e in doc["environment"]])
+    rows = []
+
+    def add(ts, parent):
+        for t in ts:
+            path = parent + "/" + t["name"] if parent else t["name"]
+            rows.append((path, t["number"], t["status"], t["directive"] or "",
+                         t["reason"] or "", t["detail"] or "", t["line"]))
+            add(t["subtests"], path)
+    add(doc["tests"], "")
+    table("tests.csv", ["test", "number", "status", "directive", "reason", "detail", "line"],
+          rows)
+    table("timing.csv", ["kernel", "test", "ws_bytes", "pages", "unit", "tsc", "tsc_min",
+                         "tsc_max", "ns", "core", "ratio", "reps", "steps"],
+          [(k["kernel"], k["test"], (k["chain"] or {}).get("ws", ""),
+            (k["chain"] or {}).get("pages", ""), k["time"]["unit"], k["time"]["tsc"],
+            k["time"]["min"], k["time"]["max"], k["time"]["ns"], _e(k["time"]["core"]),
+            _e(k["time"]["ratio"]), _e(k["time"].get("reps")), k["time"]["steps"])
+           for k in doc["kernels"] if k["time"]])
+    table("curve.csv", ["bytes", "tsc", "ns", "core"],
+          [(p["bytes"], p["tsc"], p["ns"], _e(p["core"])) for p in doc["curve"]])
+    lv_rows, h_rows = [], []
+    for k in doc["kernels"]:
+        srcs = [("log", k["levels"])]
+        if k["decoded"] and k["decoded"]["levels"]:
+            srcs.append(("raw", k["decoded"]["levels"]))
+        for src, levels in srcs:
+            for lv in levels:
+                lv_rows.append((k["kernel"], src, lv["level"], lv["id"], lv["count"],
+                                lv.get("share", ""), _e(lv["min"]), _e(lv["p50"]),
+                                _e(lv["p90"]), _e(lv["p99"]), _e(lv["max"])))
+                for b, c in sorted(lv.get("log2", {}).items()):
+                    h_rows.append((k["kernel"], src, lv["id"], b, c))
+    table("levels.csv", ["kernel", "source", "level", "level_id", "count", "share", "min",
+                         "p50", "p90", "p99", "max"], lv_rows)
+    table("histogram.csv", ["kernel", "source", "level_id", "log2_bucket", "count"], h_rows)
+    return files
+
+
+def _e(v):
+    return "" if v is None else v
