@@ -30,8 +30,10 @@ static void test_calibration(void **state)
 	assert_true(env_boot(XB, true, 0, ""));
 	c = apic_timer_calib();
 	assert_int_equal(c->rounds, APIC_CALIB_ROUNDS);
-	/* 1e9 "TSC Hz" / 16 ticks per count = 62.5 MHz; both ends read the same TSC */
-	assert_in_range(c->hz, 62500000 - 62500, 62500000 + 62500);
+	/* 1e9 "TSC Hz" / 16 ticks per count = 62.5 MHz. The model's timer follows the real TSC,
+	 * so a preemption between the two reads skews a round: allow 2 % (a wrong divider or
+	 * unit is off by 2x or more) */
+	assert_in_range(c->hz, 62500000 - 1250000, 62500000 + 1250000);
 	assert_true(c->min_hz <= c->hz && c->hz <= c->max_hz);
 	assert_int_equal(apic_timer_hz(), c->hz);
 	assert_int_equal(lm.regs[APIC_TDCR >> 4], 0x3);	/* divide by 16 */
