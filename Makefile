@@ -99,7 +99,7 @@ $(BUILD)/host/tests/%: tests/host/%.c $$($$*_SRCS) $$(wildcard tests/stubs/*.h)
 $(BUILD)/host/%: $$($$*_SRCS)
 	@mkdir -p $(@D)
 	@$(if $(Q),echo "  HOSTCC  $@")
-	$(Q)$(HOSTCC) $(TOOL_CFLAGS) -MF $@.d -o $@ $($*_SRCS) $($*_LIBS)
+	$(Q)$(HOSTCC) $(TOOL_CFLAGS) $($*_CFLAGS) -MF $@.d -o $@ $($*_SRCS) $($*_LIBS)
 
 host: $(HOST_TEST_BINS) $(HOST_TOOL_BINS)
 

@@ -1,0 +1,203 @@
+/*
+ * model-log.c: print a complete pebs-kernel serial log (KTAP version 1, docs/output.md
+ * output-format 1) for a CPU of the PMU model (tests/model/pmu_model.h), from the kernel's own
+ * code: kernel/ktap.c (plan, subtests, results, totals), pebs/caps_print.c (`# pmu:` lines),
+ * pebs/cycles.c (the `core clock` counter, programmed in the model), loads/plan.c (working sets
+ * and the step_over margins) and, per load kernel, the PEBS step of model_log_pebs.c
+ * (pebs/measure.c + loads/kpebs_print.c + loads/pebs_verdict.c). Test logs for
+ * tools/pebs-report (tests/scripts/pebs-report.t) come from here.
+ * SYNTHESIZED, because the host cannot run them: the `chain` and `time` lines (no chain is
+ * built, nothing is timed: core cycles/load = the target level's modelled median latency with
+ * a seeded +-3 % jitter, TSC = core / 1.10), the cache geometry (the model has no CPUID 04H:
+ * the CPU's published sizes) and the TSC frequency; the `cpu:` line's brand is the model name.
+ * Usage: model-log --cpu haswell|skylake|icelake_sp|sapphire_rapids [--seed N]
+ *                  [--mix clean|mixed|l1] [--dump none|raw|decoded] [--sav N] > file.log
+ * Exit: 0 the log was written (whatever its verdicts), 2 usage or a model violation.
+ */
+#include "tools/model_log.h"
+#include "kernel/console.h"
+#include "kernel/cpu.h"
+#include "loads/geometry.h"
+#include "loads/plan.h"
+#include "model/pmu_model.h"
+#include "pebs/cycles.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define X100(v) (unsigned long long)((v) / 100), (unsigned long long)((v) % 100)
+
+static const struct mcpu {
+	const char *id;
+	const struct model_cpu *mc;
+	uint64_t l1d, l2, l3;		/* published sizes, bytes */
+	unsigned w1, w2, w3;
+	uint64_t tsc_khz;
+} cpus[] = {
+	{ "haswell", &model_haswell, 32 << 10, 256 << 10, 8 << 20, 8, 8, 16, 3400000 },
+	{ "skylake", &model_skylake, 32 << 10, 256 << 10, 8 << 20, 8, 4, 16, 3400000 },
+	{ "icelake_sp", &model_icelake_sp, 48 << 10, 1280 << 10, 36ull << 20, 12, 20, 12, 2300000 },
+	{ "sapphire_rapids", &model_sapphire_rapids, 48 << 10, 2 << 20, 105ull << 20, 12, 16, 15,
+	  2000000 },
+};
+
+static const char *const knames[4] = { "load_l1", "load_l2", "load_l3", "load_dram" };
+
+/* The console backend: kprintf (kernel/kprintf.c) ends here; the log goes to stdout. */
+void console_register(struct console_backend *be)
+{
+	(void)be;
+}
+
+void console_write(const char *s, size_t n)
+{
+	fwrite(s, 1, n, stdout);
+}
+
+static void usage(void)
+{
+	fprintf(stderr, "usage: model-log --cpu haswell|skylake|icelake_sp|sapphire_rapids "
+		"[--seed N] [--mix clean|mixed|l1] [--dump none|raw|decoded] [--sav N]\n");
+	exit(2);
+}
+
+static int pick(const char *v, const char *const *names, unsigned n)
+{
+	for (unsigned i = 0; i < n; i++)
+		if (!strcmp(v, names[i]))
+			return (int)i;
+	usage();
+	return -1;
+}
+
+static void header(const struct mcpu *m, const struct cpu_info *ci, const struct pebs_caps *c,
+		   const struct cache_geometry *g, char *const *argv, int argc)
+{
+	static const char *const nm[3] = { "L1d", "L2", "L3" };
+	const struct cache_level *cl[3] = { &g->l1d, &g->l2, &g->l3 };
+	static struct pmu_cycles cyc;
+	char cmd[256] = "", a[24];
+
+	for (int i = 1; i < argc; i++)
+		snprintf(cmd + strlen(cmd), sizeof(cmd) - strlen(cmd), "%s%s", i > 1 ? " " : "",
+			 argv[i]);
+	ktap_begin();
+	/* main.c print_header() order and formats */
+	ktap_diag("output-format: 1");
+	ktap_diag("pebs-kernel model-log");
+	ktap_diag("cmdline: model-log %s", cmd);
+	ktap_diag("cpu: %s %02X_%02XH stepping %u \"%s (PMU model)\"", ci->vendor_str, ci->family,
+		  ci->model, ci->stepping, m->mc->name);
+	ktap_diag("tsc: %llu kHz (model), invariant", (unsigned long long)m->tsc_khz);
+	pebs_caps_print(c);
+	/* kpebs.c kload_header() */
+	for (int i = 0; i < 3; i++)
+		ktap_diag("cache: %s %s %u-way %u B line (%s)", nm[i],
+			  geometry_size_str(cl[i]->size, a, sizeof(a)), cl[i]->ways, cl[i]->line,
+			  geometry_src_name(cl[i]->src));
+	if (pmu_cycles_init(&cyc, c) == 0)
+		ktap_diag("core clock: %s", cyc.name);
+	else
+		ktap_diag("core clock: none (%s); TSC only, TSC != core clock", cyc.err);
+}
+
+static void level(struct cache_level *l, uint64_t size, unsigned ways)
+{
+	l->size = size;
+	l->ways = ways;
+	l->line = 64;
+	l->src = CSRC_LEAF4;
+}
+
+/* The `chain` and `time` lines (loads/kload.c load_run_print formats), synthesized. */
+static uint64_t timing(struct ktest *t, unsigned k, const struct mcpu *m, uint64_t ws)
+{
+	uint64_t core = ml_target_lat_x100(k) * (97 + ml_rand() % 7) / 100;
+	uint64_t tsc = core * 100 / 110, ns = tsc * 1000000 / m->tsc_khz;
+	uint64_t steps = ws / 64 * 4 > 200000 ? 200000 : ws / 64 * 4;
+	char w[24];
+
+	kt_info(t, "%s: chain ws=%s pages=2M nodes=%llu stride=64 walk=%llu/%llu rules=held "
+		"build_ms=%llu", knames[k], geometry_size_str(ws, w, sizeof(w)),
+		(unsigned long long)(ws / 64), (unsigned long long)(ws / 64),
+		(unsigned long long)(ws / 64), (unsigned long long)(ws >> 22));
+	kt_info(t, "%s: time unit=load tsc=%llu.%02llu min=%llu.%02llu max=%llu.%02llu "
+		"ns=%llu.%02llu core=%llu.%02llu ratio=1.10 steps=%llu ms=%llu", knames[k],
+		X100(tsc), X100(tsc * 98 / 100), X100(tsc * 105 / 100), X100(ns), X100(core),
+		(unsigned long long)steps, (unsigned long long)(steps * 9 * ns / 100 / 1000000));
+	return core;
+}
+
+int main(int argc, char **argv)
+{
+	static const char *const cpu_ids[] = { "haswell", "skylake", "icelake_sp",
+					       "sapphire_rapids" };
+	static const char *const mix_ids[] = { "clean", "mixed", "l1" };
+	static const char *const dump_ids[] = { "none", "raw", "decoded" };
+	struct ml_opts o = { ML_CLEAN, ML_DUMP_NONE, 1, 1009 };
+	const struct mcpu *m = NULL;
+	struct cache_geometry g;
+	struct pebs_caps caps;
+	struct cpu_info ci;
+	uint64_t ns[4];
+
+	for (int i = 1; i < argc; i += 2) {
+		const char *v = i + 1 < argc ? argv[i + 1] : NULL;
+
+		if (!v)
+			usage();
+		if (!strcmp(argv[i], "--cpu"))
+			m = &cpus[pick(v, cpu_ids, 4)];
+		else if (!strcmp(argv[i], "--seed"))
+			o.seed = strtoull(v, NULL, 0);
+		else if (!strcmp(argv[i], "--mix"))
+			o.mix = (enum ml_mix)pick(v, mix_ids, 3);
+		else if (!strcmp(argv[i], "--dump"))
+			o.dump = (enum ml_dump)pick(v, dump_ids, 3);
+		else if (!strcmp(argv[i], "--sav") && strtoull(v, NULL, 0) > 0)
+			o.sav = strtoull(v, NULL, 0);
+		else
+			usage();
+	}
+	if (!m)
+		usage();
+	ml_srand(o.seed);
+	model_init(m->mc);
+	cpu_probe(&ci);
+	pebs_caps_probe(&caps, &ci);
+	memset(&g, 0, sizeof(g));
+	level(&g.l1d, m->l1d, m->w1);
+	level(&g.l2, m->l2, m->w2);
+	level(&g.l3, m->l3, m->w3);
+	header(m, &ci, &caps, &g, argv, argc);
+	ktap_plan(4);
+	for (unsigned k = 0; k < 4; k++) {
+		const struct ktest_desc desc = { knames[k], NULL, NEED_NONE, 0, false, NULL };
+		struct ktest t = { .desc = &desc };
+		uint64_t core = timing(&t, k, m, load_ws((enum load_level)k, &g));
+
+		ns[k] = core * 100 / 110 * 1000000 / m->tsc_khz;
+		ml_pebs_step(&t, k, knames[k], &caps, &o, core);
+		/* ktests/load.c level_test(): chain checks, then l1_core_cycles or step_over */
+		kt_check(&t, true, "chain_cycle");
+		kt_check(&t, true, "chain_placement");
+		if (k == 0)
+			kt_check(&t, core >= 300 && core <= 700, "l1_core_cycles (%llu.%02llu in 3..7)",
+				 X100(core));
+		else
+			kt_check(&t, load_step_ok(ns[k - 1], ns[k], load_step_margin_pct[k]),
+				 "step_over_%s (%llu.%02llu ns >= %u%% of %llu.%02llu ns)",
+				 load_level_name((enum load_level)(k - 1)), X100(ns[k]),
+				 load_step_margin_pct[k], X100(ns[k - 1]));
+		ktap_result(&t, k + 1, kt_verdict(&t), NULL);
+	}
+	ktap_totals();
+	kprintf("# EXIT: STATUS=%d\n", ktap_get_totals()->fail ? 1 : 0);	/* kernel/exit.c */
+	if (model_violation_count()) {
+		for (unsigned i = 0; i < model_violation_count(); i++)
+			fprintf(stderr, "model-log: model violation: %s\n", model_violation(i));
+		return 2;
+	}
+	return 0;
+}

@@ -1,0 +1,47 @@
+/*
+ * model_log.h: the parts of tools/model-log (a host program that prints a complete KTAP log in
+ * docs/output.md output-format 1 from the kernel's own printing and verdict code fed by the PMU
+ * model, tests/model/pmu_model.h): the record mixes per load kernel and the PEBS step
+ * (model_log_pebs.c), and what the driver (model-log.c) hands it.
+ */
+#ifndef TOOLS_MODEL_LOG_H
+#define TOOLS_MODEL_LOG_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "kernel/ktap.h"
+#include "pebs/caps.h"
+#include "pebs/datasrc.h"
+
+/* Mixes (--mix): which levels the modelled loads of each kernel hit. */
+enum ml_mix {
+	ML_CLEAN,	/* every kernel's target level dominates: all verdicts pass */
+	ML_MIXED,	/* load_dram: 55 % L3, 45 % RAM: L3 dominates, pebs_source fails */
+	ML_L1,		/* every kernel hits L1 (as if the chain were cached): l2..dram fail */
+};
+
+enum ml_dump { ML_DUMP_NONE, ML_DUMP_RAW, ML_DUMP_DECODED };
+
+struct ml_opts {
+	enum ml_mix mix;
+	enum ml_dump dump;
+	uint64_t seed;
+	uint64_t sav;
+};
+
+/* Seeded xorshift64*: every random choice of the program comes from here. */
+uint64_t ml_rand(void);
+void ml_srand(uint64_t seed);
+
+/* The target level's modelled median latency for kernel k (0..3 = load_l1..load_dram), core
+ * cycles x100: the synthesized `time` line's core cycles/load follow it. */
+uint64_t ml_target_lat_x100(unsigned k);
+
+/* The PEBS step of kernel k, as loads/kpebs.c kpebs_check runs it on hardware: one
+ * pebs/measure.c measurement over the model's records, the loads/kpebs_print.c lines, the
+ * loads/pebs_verdict.c verdicts as subtests of t. timed_x100: core cycles/load. */
+void ml_pebs_step(struct ktest *t, unsigned k, const char *name, const struct pebs_caps *c,
+		  const struct ml_opts *o, uint64_t timed_x100);
+
+#endif

@@ -1,0 +1,219 @@
+/*
+ * model_log_pebs.c: the PEBS step of tools/model-log (model_log.h). It runs what loads/kpebs.c
+ * kpebs_check runs on hardware, over the PMU model (tests/model/pmu_model.h) instead of a live
+ * chain: pebs/measure.c programs the load-latency event and drains the model's records through
+ * the driver's PMI into the aggregate; loads/kpebs_print.c prints the `pebs`, `lvl`, `hist`,
+ * `dump`, `raw`/`rec` lines; loads/pebs_verdict.c judges (pebs_source, pebs_latency,
+ * pebs_rises), and a failed verdict appends pebs/agg_print.c's full table (`|` lines), as
+ * kpebs.c does. Only the workload differs: the records' data sources (per level, found through
+ * the decoder's own table) and latencies (uniform in a per-level range) are drawn from the
+ * seeded generator per the mix. Ranges: published load-to-use latencies (latency-method.md §6).
+ */
+#include "tools/model_log.h"
+#include "kernel/console.h"
+#include "loads/kpebs_print.h"
+#include "loads/pebs_verdict.h"
+#include "loads/plan.h"
+#include "model/pmu_model.h"
+#include "pebs/agg_print.h"
+#include "pebs/measure.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define DUMP_RECORDS 280	/* fits PEBS_DUMP_BYTES at the largest record (Skylake 192 B) */
+#define BATCH 8			/* events fed with one drawn data source and latency */
+
+struct part { unsigned pct; enum pebs_level lvl; };
+struct mix { struct part p[3]; };
+
+/* [mix][kernel]: percent of loads per level; kernels load_l1, load_l2, load_l3, load_dram */
+static const struct mix mixes[3][4] = {
+	[ML_CLEAN] = { { { { 93, PEBS_LVL_L1 }, { 7, PEBS_LVL_LFB } } },
+		       { { { 88, PEBS_LVL_L2 }, { 8, PEBS_LVL_L1 }, { 4, PEBS_LVL_L3 } } },
+		       { { { 85, PEBS_LVL_L3 }, { 10, PEBS_LVL_L2 }, { 5, PEBS_LVL_RAM } } },
+		       { { { 86, PEBS_LVL_RAM }, { 9, PEBS_LVL_L3 }, { 5, PEBS_LVL_L2 } } } },
+	[ML_MIXED] = { { { { 93, PEBS_LVL_L1 }, { 7, PEBS_LVL_LFB } } },
+		       { { { 88, PEBS_LVL_L2 }, { 8, PEBS_LVL_L1 }, { 4, PEBS_LVL_L3 } } },
+		       { { { 85, PEBS_LVL_L3 }, { 10, PEBS_LVL_L2 }, { 5, PEBS_LVL_RAM } } },
+		       { { { 55, PEBS_LVL_L3 }, { 45, PEBS_LVL_RAM } } } },
+	[ML_L1] = { { { { 95, PEBS_LVL_L1 }, { 5, PEBS_LVL_L2 } } },
+		    { { { 95, PEBS_LVL_L1 }, { 5, PEBS_LVL_L2 } } },
+		    { { { 95, PEBS_LVL_L1 }, { 5, PEBS_LVL_L2 } } },
+		    { { { 95, PEBS_LVL_L1 }, { 5, PEBS_LVL_L2 } } } },
+};
+
+/* Latency range per level, core cycles. */
+static const struct { enum pebs_level lvl; unsigned lo, hi; } lat_range[] = {
+	{ PEBS_LVL_L1, 4, 6 }, { PEBS_LVL_LFB, 7, 20 }, { PEBS_LVL_L2, 12, 18 },
+	{ PEBS_LVL_L3, 40, 80 }, { PEBS_LVL_RAM, 180, 420 },
+};
+
+static const enum pebs_level target_of[4] = { PEBS_LVL_L1, PEBS_LVL_L2, PEBS_LVL_L3,
+					      PEBS_LVL_RAM };
+
+static uint64_t rng_state = 1;
+static struct pebs_measure meas;	/* as in kpebs.c: static, not on the stack */
+static uint8_t dump_buf[PEBS_DUMP_BYTES];
+static uint64_t level_p50[4];
+static bool level_have[4];
+
+void ml_srand(uint64_t seed)
+{
+	rng_state = seed * 0x9e3779b97f4a7c15ull + 1;
+}
+
+uint64_t ml_rand(void)
+{
+	rng_state ^= rng_state >> 12;
+	rng_state ^= rng_state << 25;
+	rng_state ^= rng_state >> 27;
+	return rng_state * 0x2545f4914f6cdd1dull;
+}
+
+uint64_t ml_target_lat_x100(unsigned k)
+{
+	for (unsigned i = 0; i < sizeof(lat_range) / sizeof(lat_range[0]); i++)
+		if (lat_range[i].lvl == target_of[k])
+			return (lat_range[i].lo + lat_range[i].hi) * 50ull;
+	return 0;
+}
+
+/* The load data-source code the model writes for a level: found through the decoder's table
+ * for this CPU (a hit without STLB miss), not hard-coded. */
+static uint64_t code_for(const struct pebs_caps *c, enum pebs_level l)
+{
+	const struct pebs_model *pm = pebs_model_lookup(c->family, c->model,
+							pebs_measure_core(c));
+	struct pebs_dsrc d;
+
+	for (uint64_t code = 0; pm && code < 256; code++) {
+		pebs_dsrc_decode(pm, PEBS_EV_LOAD, code, &d);
+		if (!d.reserved && d.level == l && d.stlb_miss != PEBS_YES && d.hit == PEBS_YES)
+			return code;
+	}
+	fprintf(stderr, "model-log: no data-source code for level %u\n", l);
+	exit(2);
+}
+
+struct feed {
+	const struct mix *mx;
+	uint64_t code[3];
+	unsigned lo[3], hi[3];
+	uint64_t events_left;
+};
+
+/* One chunk of "workload": 256 batches, each with a drawn level and latency. */
+static bool work(void *ctx)
+{
+	struct feed *f = ctx;
+	const struct model_cpu *mc = model_cpu();
+
+	for (unsigned b = 0; b < 256 && f->events_left; b++) {
+		unsigned r = (unsigned)(ml_rand() % 100), i = 0;
+		struct model_load ld = { 0x40000000 + (ml_rand() % 65536) * 64, 0, 0,
+					 0x401000 + 4 * (ml_rand() % 3) };
+
+		while (i < 2 && f->mx->p[i + 1].pct && r >= f->mx->p[i].pct)
+			r -= f->mx->p[i++].pct;
+		ld.dsrc = f->code[i];
+		ld.lat = f->lo[i] + ml_rand() % (f->hi[i] - f->lo[i] + 1);
+		model_feed(mc->ll_event, BATCH, &ld);
+		f->events_left = f->events_left > BATCH ? f->events_left - BATCH : 0;
+	}
+	return f->events_left > 0;
+}
+
+static void line_out(void *ctx, const char *s)
+{
+	if (strlen(s) < 240)
+		kt_info(ctx, "%s", s);
+	else
+		kprintf("  # %s\n", s);	/* raw dump lines, as kpebs.c prints them */
+}
+
+struct full_ctx {
+	struct ktest *t;
+	const char *name;
+	char buf[200];
+	size_t o;
+};
+
+static void full_sink(void *ctx, const char *s, size_t n)
+{
+	struct full_ctx *f = ctx;
+
+	for (; n; n--, s++) {
+		if (*s == '\n' || f->o + 1 >= sizeof(f->buf)) {
+			f->buf[f->o] = 0;
+			kt_info(f->t, "%s: | %s", f->name, f->buf);
+			f->o = 0;
+			continue;
+		}
+		f->buf[f->o++] = *s;
+	}
+}
+
+/* kpebs.c judge(): a failed verdict shows the decoder's whole table. */
+static void judge(struct ktest *t, const char *name, const char *sub, enum pv_result v,
+		  const char *detail)
+{
+	struct full_ctx f = { t, name, "", 0 };
+
+	if (v == PV_SKIP) {
+		kt_skip_sub(t, sub, "%s", detail);
+		return;
+	}
+	if (!kt_check(t, v == PV_PASS, "%s (%s)", sub, detail))
+		pebs_agg_print(&meas.agg, full_sink, &f);
+}
+
+void ml_pebs_step(struct ktest *t, unsigned k, const char *name, const struct pebs_caps *c,
+		  const struct ml_opts *o, uint64_t timed_x100)
+{
+	uint64_t want = o->dump != ML_DUMP_NONE ? DUMP_RECORDS : PEBS_MEASURE_RECORDS;
+	struct feed f = { &mixes[o->mix][k], { 0 }, { 0 }, { 0 }, want * (o->sav + 1) };
+	struct pebs_measure_cfg cfg = { .work = work, .work_ctx = &f, .target_records = want };
+	enum pebs_level lvl = target_of[k];
+	char d[160];
+
+	for (unsigned i = 0; i < 3 && f.mx->p[i].pct; i++) {
+		f.code[i] = code_for(c, f.mx->p[i].lvl);
+		for (unsigned j = 0; j < sizeof(lat_range) / sizeof(lat_range[0]); j++)
+			if (lat_range[j].lvl == f.mx->p[i].lvl) {
+				f.lo[i] = lat_range[j].lo;
+				f.hi[i] = lat_range[j].hi;
+			}
+	}
+	pebs_config_init(&cfg.pc, PEBS_LOAD_LATENCY, NULL, NULL);
+	cfg.pc.sav = o->sav;
+	if (o->dump != ML_DUMP_NONE) {
+		cfg.dump = dump_buf;
+		cfg.dump_cap = sizeof(dump_buf);
+	}
+	if (pebs_measure_run(&meas, c, &cfg)) {
+		kt_check(t, false, "pebs_source (%s)", meas.err);
+		return;
+	}
+	kp_summary(line_out, t, name, &meas, (int)lvl, timed_x100, true);
+	kp_table(line_out, t, name, &meas.agg);
+	if (cfg.dump)
+		kp_dump(line_out, t, name, &meas, c, o->dump == ML_DUMP_RAW);
+	judge(t, name, "pebs_source", pv_source(&meas.agg, lvl, d, sizeof(d)), d);
+	judge(t, name, "pebs_latency", pv_latency(&meas.agg, lvl, timed_x100, true, d, sizeof(d)),
+	      d);
+	if (meas.agg.lvl[lvl].count) {
+		level_p50[k] = pebs_agg_percentile(&meas.agg.lvl[lvl], 500);
+		level_have[k] = true;
+	}
+	if (k == 0)
+		return;
+	if (!level_have[k - 1] || !level_have[k])
+		kt_skip_sub(t, "pebs_rises", "%s", !level_have[k] ? "no target-level latency" :
+			    "the level below was not measured with PEBS in this run");
+	else
+		judge(t, name, "pebs_rises", pv_rises(level_p50[k - 1],
+						      load_level_name((enum load_level)(k - 1)),
+						      level_p50[k], d, sizeof(d)), d);
+}
