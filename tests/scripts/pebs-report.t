@@ -1,12 +1,17 @@
 #!/usr/bin/env python3
-# pebs-report.t: TAP tests of tools/pebs-report on serial logs from real QEMU boots and model
-# logs with PEBS lines (tests/fixtures/pebs-report/, see mkmodel.py there), damaged copies of
-# them (truncated, garbage bytes, CRLF/CR, ANSI), golden summary/JSON/CSV outputs, plots
-# (PNG/SVG of the expected size), comparison mode, exit statuses, raw-dump round trip, and a
-# bounded random-mutation robustness loop. PEBS_REPORT_UPDATE=1 rewrites the goldens.
+# pebs-report.t: TAP tests of tools/pebs-report on serial logs from real QEMU boots
+# (tests/fixtures/pebs-report/) and model logs with PEBS lines generated here by
+# build/host/model-log (the kernel's own printing and verdict code fed by the PMU model, fixed
+# seeds; `make host` builds it): damaged copies of them (truncated, garbage bytes, CRLF/CR,
+# ANSI), golden summary/JSON/CSV outputs, plots (PNG/SVG of the expected size), comparison
+# mode, exit statuses, raw-dump round trip through build/host/pebs-decode on an adaptive
+# (Ice Lake-SP, format 4) and a legacy (Haswell, format 2) CPU, the JSON export's levels and
+# counts against the log's own lvl lines, and a bounded random-mutation robustness loop.
+# PEBS_REPORT_UPDATE=1 rewrites the goldens.
 import json
 import os
 import random
+import re
 import shutil
 import struct
 import subprocess
@@ -23,6 +28,21 @@ GOLD = FIX + "golden/"
 UPDATE = os.environ.get("PEBS_REPORT_UPDATE") == "1"
 tmp = tempfile.mkdtemp(prefix="pebs-report-t.")
 n = failed = 0
+MODEL_LOG = "build/host/model-log"
+# name -> model-log arguments; the logs get CRLF line ends, as on the serial wire
+MODELS = {"model-a.log": ["--cpu", "icelake_sp", "--seed", "7", "--dump", "raw"],
+          "model-leg.log": ["--cpu", "haswell", "--seed", "11", "--dump", "raw"],
+          "model-b.log": ["--cpu", "icelake_sp", "--seed", "8", "--mix", "mixed", "--dump", "raw"]}
+if not os.access(MODEL_LOG, os.X_OK) or not os.access("build/host/pebs-decode", os.X_OK):
+    print("Bail out! %s or build/host/pebs-decode missing: run `make host`" % MODEL_LOG)
+    sys.exit(1)
+for name_, args_ in MODELS.items():
+    p_ = subprocess.run([MODEL_LOG] + args_, capture_output=True, timeout=120)
+    if p_.returncode != 0:
+        print("Bail out! model-log %s: rc %d %s" % (" ".join(args_), p_.returncode, p_.stderr))
+        sys.exit(1)
+    with open(os.path.join(tmp, name_), "wb") as f_:
+        f_.write(p_.stdout.replace(b"\n", b"\r\n"))
 
 
 def ok(cond, name, diag=None):
@@ -66,15 +86,20 @@ def norm(text, path):
     return text.replace(path, "LOG")
 
 
+def fx(name):
+    """A fixture's path: generated model logs live in tmp, QEMU boot logs in FIX."""
+    return os.path.join(tmp, name) if name in MODELS else FIX + name
+
+
 def rd(name):
-    return open(FIX + name, "rb").read()
+    return open(fx(name), "rb").read()
 
 
 # --- exit statuses on real QEMU boot logs ---
 for log, want in [("qemu-default.log", 0), ("qemu-ovmf.log", 0), ("qemu-skl.log", 0),
                   ("qemu-curve.log", 0), ("qemu-format1.log", 0), ("qemu-inject-ud.log", 1), ("model-a.log", 0),
-                  ("model-b.log", 1)]:
-    rc, out, err = run([FIX + log])
+                  ("model-leg.log", 0), ("model-b.log", 1)]:
+    rc, out, err = run([fx(log)])
     ok(rc == want, "%s exits %d" % (log, want), "rc %d\n%s%s" % (rc, out[-500:], err))
     ok(err == "", "%s: no unparsed lines reported" % log, err)
 rc, out, err = run([os.path.join(tmp, "missing.log")])
@@ -88,14 +113,14 @@ ok(rc == 0 and "load_dram" in out, "reads stdin", err)
 
 # --- golden outputs ---
 for log in ("qemu-default.log", "qemu-inject-ud.log", "model-a.log"):
-    rc, out, _ = run(["--subtests", FIX + log])
-    golden(log.replace(".log", ".summary"), norm(out, FIX + log))
-    rc, out, _ = run(["--json", FIX + log])
+    rc, out, _ = run(["--subtests", fx(log)])
+    golden(log.replace(".log", ".summary"), norm(out, fx(log)))
+    rc, out, _ = run(["--json", fx(log)])
     doc = json.loads(out)
     doc["source"] = "LOG"
     golden(log.replace(".log", ".json"), json.dumps(doc, indent=1, sort_keys=True) + "\n")
 csvdir = os.path.join(tmp, "csv")
-rc, _, _ = run(["--csv", csvdir, FIX + "model-a.log"])
+rc, _, _ = run(["--csv", csvdir, fx("model-a.log")])
 for f in ("environment.csv", "tests.csv", "timing.csv", "curve.csv", "levels.csv",
           "histogram.csv"):
     got = open(os.path.join(csvdir, f)).read() if os.path.exists(os.path.join(csvdir, f)) else ""
@@ -114,20 +139,48 @@ doc = json.loads(out)
 ok(doc["output_format"] == 1 and len([k for k in doc["kernels"] if k["time"]]) == 10 and
    len([k for k in doc["kernels"] if k["chain"]]) == 8,
    "output-format 1 QEMU log: 10 time lines, 8 chain lines (lfb/store reuse the ref chain)")
-rc, out, _ = run(["--json", FIX + "model-a.log"])
-doc = json.loads(out)
-dec = [k["decoded"] for k in doc["kernels"] if k["decoded"]]
-ok(len(dec) == 2 and all(d["matches_log"] and d["records_ok"] > 100 for d in dec),
-   "raw dumps decode (pebs-decode) to the printed per-level tables", dec)
+RE_LVL = re.compile(r"^  # (load_\w+): lvl (.+) (\d+) (\d+\.\d)% (\S+) (\S+) (\S+) (\S+) (\S+)$")
+WANT_LEVELS = {"load_l1": {"L1", "LFB"}, "load_l2": {"L1", "L2", "L3"},
+               "load_l3": {"L2", "L3", "RAM"}, "load_dram": {"L2", "L3", "RAM"}}
+for log in ("model-a.log", "model-leg.log", "model-b.log"):
+    rc, out, _ = run(["--json", fx(log)])
+    doc = json.loads(out)
+    dec = [k["decoded"] for k in doc["kernels"] if k["decoded"]]
+    ok(len(dec) == 4 and all(d["matches_log"] and d["records_ok"] == 280 and not d["crc_bad"]
+                             for d in dec),
+       "%s: 4 raw dumps decode (pebs-decode) to the printed per-level tables" % log, dec)
+    # the JSON export against the log's own lvl lines (parsed here, independently)
+    printed = {}
+    for line in rd(log).decode().split("\r\n"):
+        m = RE_LVL.match(line)
+        if m and m.group(2) != "level count share min p50 p90":
+            printed.setdefault(m.group(1), {})[m.group(2)] = int(m.group(3))
+    got = {k["kernel"]: {lv["level"]: lv["count"] for lv in k["levels"]}
+           for k in doc["kernels"] if k["levels"]}
+    ok(got == printed and sum(map(len, got.values())) >= 10,
+       "%s: JSON levels and counts = the log's lvl lines" % log, (got, printed))
+    ids = {k["kernel"]: {lv["id"] for lv in k["levels"]} for k in doc["kernels"] if k["levels"]}
+    want = dict(WANT_LEVELS, load_dram={"L3", "RAM"}) if log == "model-b.log" else WANT_LEVELS
+    ok(ids == want and all(sum(lv["count"] for lv in k["levels"]) == 280
+                           for k in doc["kernels"] if k["levels"]),
+       "%s: JSON has the mix's levels, 280 records per kernel" % log, ids)
+rc, out, _ = run(["--json", fx("model-b.log")])
+st = {t["name"]: t["status"] for t in json.loads(out)["tests"]}
+ok(st == {"load_l1": "pass", "load_l2": "pass", "load_l3": "pass", "load_dram": "fail"},
+   "model-b (L3 55 % of load_dram's loads): only load_dram fails", st)
 
 # --- damaged copies ---
 base = rd("model-a.log")
 lines = base.split(b"\r\n")
 # a lvl line altered (a wrong count) -> the decoded dump disagrees -> exit 1
-alt = base.replace(b"lvl L1 hit 147 ", b"lvl L1 hit 146 ", 1)
-rc, out, err = run([write("lvl-altered.log", alt)])
-ok(b"lvl L1 hit 147 " in base and rc == 1 and "MISMATCH L1 count: printed 146, decoded 147"
-   in out, "an altered lvl line is caught by the raw-dump round trip", out[-800:])
+for log in ("model-a.log", "model-leg.log"):
+    data = rd(log)
+    m = re.search(rb"load_l1: lvl L1 hit (\d+) ", data)
+    c1 = int(m.group(1))
+    alt = data.replace(m.group(0), b"load_l1: lvl L1 hit %d " % (c1 - 1), 1)
+    rc, out, err = run([write("lvl-altered.log", alt)])
+    ok(rc == 1 and "MISMATCH L1 count: printed %d, decoded %d" % (c1 - 1, c1) in out,
+       "%s: an altered lvl line is caught by the raw-dump round trip" % log, out[-800:])
 # one raw line with a flipped hex digit -> CRC error reported with its line number
 i = next(j for j, l in enumerate(lines) if b"load_l1: raw 5 " in l)
 bad = list(lines)
@@ -138,8 +191,9 @@ ok(rc == 0 and ":%d: raw record 5 of load_l1: CRC mismatch" % (i + 1) in err and
    "1 CRC errors" in out, "a damaged raw line is a CRC error with its line number", err)
 # truncated mid-run (cut inside a line)
 cut = base[:len(base) * 2 // 3]
+cut_in = re.findall(rb"# Subtest: (\w+)", cut)[-1].decode()
 rc, out, err = run([write("cut.log", cut)])
-ok(rc == 1 and "no result: load_dram" in out, "a log ending mid-run exits 1, test incomplete",
+ok(rc == 1 and "no result: " + cut_in in out, "a log ending mid-run exits 1, test incomplete",
    out[-600:] + err)
 # CRLF -> LF, and lone CR; ANSI escapes; garbage bytes
 lf = base.replace(b"\r\n", b"\n")
@@ -155,10 +209,14 @@ noisy = b"\xff\xfe\x00garbage\x80\r\n" + base.replace(b"  ok 3 chain_cycle\r\n",
 rc, out, err = run([write("noise.log", noisy)])
 ok(rc == 0 and "not KTAP, skipped" in err and "not UTF-8" in err,
    "non-UTF-8 garbage reported with line numbers and skipped", err)
-timecut = base.replace(b"ms=40\r\n", b"ms=\r\n", 1)
+timecut = re.sub(rb"(load_l1: time .* ms=)\d+\r\n", rb"\1\r\n", base, count=1)
 rc, out, err = run([write("timecut.log", timecut)])
 ok("time line of load_l1 cut or malformed (missing ms)" in err, "a cut time line is reported",
    err)
+badnum = re.sub(rb"(load_l2: time .* max=)[\d.]+", rb"\g<1>2:6.35", base, count=1)
+rc, out, err = run([write("badnum.log", badnum)])
+ok(badnum != base and rc == 0 and "time line of load_l2 malformed (max not a number)" in err,
+   "a time line with a non-number field is reported and skipped", err + out[-300:])
 qd = rd("qemu-default.log")
 rc, out, err = run([write("qcut.log", qd[:qd.index(b"load_l3: 9 reps") + 30])])
 ok(rc == 1 and "cut or unknown load-kernel line" in err and "load_l2" in out,
@@ -170,7 +228,7 @@ ok(rc == 1 and "INCOMPLETE" in out and "inject" in out, "a log cut in the except
 
 # --- plots ---
 pdir = os.path.join(tmp, "plots")
-rc, out, err = run(["--plots", pdir, FIX + "model-a.log"])
+rc, out, err = run(["--plots", pdir, fx("model-a.log")])
 rc2, _, err2 = run(["--plots", os.path.join(tmp, "plots2"), FIX + "qemu-curve.log"])
 
 
@@ -192,11 +250,16 @@ for d, base_ in [(pdir, "hist-load_l1"), (pdir, "hist-load_dram"), (pdir, "laten
        "plot %s.svg 576x360 pt with content" % base_)
 
 # --- comparison ---
-rc, out, err = run([FIX + "model-a.log", FIX + "model-b.log"])
-ok(rc == 1 and "load_dram/pebs_latency                   pass       -> fail" in out and
-   "load_dram/pebs_latency" in out, "compare: verdict change listed, exit 1", out)
-ok("load_dram            123.50     160.55     +37.05    +30.0%" in out, "compare: timing delta", out)
-ok("load_dram      RAM" in out and "p50 263->" in out, "compare: per-level latency deltas", out)
+rc, out, err = run([fx("model-a.log"), fx("model-b.log")])
+ok(rc == 1 and re.search(r"load_dram/pebs_source +pass +-> fail", out) and
+   not re.search(r"load_l[123]/\S+ +pass +-> fail", out), "compare: verdict change listed, exit 1",
+   out)
+ns = [float(re.search(rb"load_dram: time .* ns=([\d.]+)", rd(f)).group(1))
+      for f in ("model-a.log", "model-b.log")]
+ok(re.search(r"load_dram +%.2f +%.2f +%+.2f" % (ns[0], ns[1], ns[1] - ns[0]), out),
+   "compare: timing delta", (ns, out))
+ok(re.search(r"load_dram +RAM +count 2\d\d->1\d\d", out) and "p50 " in out,
+   "compare: per-level latency deltas", out)
 rc, out, _ = run([FIX + "qemu-default.log", FIX + "qemu-ovmf.log"])
 ok(rc == 0 and "no verdict changes" in out and "load_l1" in out, "compare: two passing boots")
 rc, out, _ = run(["--json", FIX + "qemu-default.log", FIX + "qemu-inject-ud.log"])

@@ -40,6 +40,15 @@ REQUIRED = {
              "share", "p50", "timed", "clock"),
     "dump": ("cpu", "core", "format", "event", "records", "kept", "lost", "bytes"),
 }
+# fields that must be numbers ('-' allowed where the value may be unmeasured: None)
+NUMERIC = {
+    "chain": {"ws": False, "nodes": False, "stride": False, "build_ms": False},
+    "time": {"tsc": False, "min": False, "max": False, "ns": False, "core": True,
+             "ratio": True, "steps": False, "ms": False},
+    "pebs": {"sav": False, "records": False, "dropped": False, "pmis": False, "errors": False,
+             "share": True, "p50": True, "timed": True},
+    "dump": {"format": False, "records": False, "kept": False, "lost": False, "bytes": False},
+}
 # level names (perf's words, agg_print and datasrc spellings) -> CLI id (pebs-decode)
 LEVEL_IDS = {
     "N/A": "NA", "L1 hit": "L1", "LFB/MAB hit": "LFB", "L2 hit": "L2", "L2 MHB hit": "L2_MHB",
@@ -140,6 +149,12 @@ def _diag(log, ex, st, body, no):
             if miss:
                 log.problem(no, "%s line of %s cut or malformed (missing %s), skipped"
                             % (kind, name, ",".join(miss)))
+                return
+            bad = [f for f, dash in NUMERIC[kind].items()
+                   if not (isinstance(kv[f], (int, float)) or (dash and kv[f] is None))]
+            if bad:
+                log.problem(no, "%s line of %s malformed (%s not a number), skipped"
+                            % (kind, name, ",".join(bad)))
                 return
             kv["line"] = no
             k[kind] = kv
