@@ -295,6 +295,27 @@ for it in range(2000):
         bad_runs.append((it, repr(e)))
 ok(not bad_runs, "2000 mutated logs: no exception, status in {0,1,2}", bad_runs[:5])
 
+# an enormous capture (a serial logger left running: ~16 MB of noise, binary junk and repeated
+# runs): the tool must finish in bounded time with a defined status, not hang or die
+big = os.path.join(tmp, "enormous.log")
+with open(FIX + "qemu-default.log", "rb") as f_:
+    one = f_.read()
+rng_big = random.Random(99)
+junk = bytes(rng_big.randrange(256) for _ in range(4096))
+with open(big, "wb") as f_:
+    for i_ in range(950):
+        f_.write(one)
+        f_.write(b"# noise line %d\r\n" % i_ * 200)
+        f_.write(junk)
+size_mb = os.path.getsize(big) / 1e6
+try:
+    r_ = subprocess.run([TOOL, "-q", big], capture_output=True, timeout=120)
+    ok(r_.returncode in (0, 1, 2) and size_mb > 10,
+       "enormous log (%.0f MB): finished with status %d" % (size_mb, r_.returncode),
+       r_.stderr[-300:])
+except subprocess.TimeoutExpired:
+    ok(False, "enormous log (%.0f MB): finished within 120 s" % size_mb)
+
 shutil.rmtree(tmp, ignore_errors=True)
 print("1..%d" % n)
 sys.exit(1 if failed else 0)
