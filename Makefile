@@ -126,6 +126,7 @@ bench: deps
 
 fuzz: deps
 	@$(MAKE) --no-print-directory -f tests/fuzz/Makefile.fuzz FUZZ_TARGETS="$(FUZZ_TARGETS)"
+	tests/fuzz/log_fuzz.py $(or $(FUZZ_SECONDS),30)
 
 clean:
 	rm -rf $(BUILD)
