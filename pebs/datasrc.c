@@ -103,7 +103,7 @@ static const struct pebs_model models[] = {
 	ROW(6, 0x86, E, NONE, NONE, 4, false, false, "Tremont-D"),
 	ROW(6, 0x96, E, NONE, NONE, 4, false, false, "Tremont"),
 	ROW(6, 0x9C, E, NONE, NONE, 4, false, false, "Tremont-L"),
-	/* Diamond Rapids: arch PEBS; Table C (§5.5) not implemented -> raw only */
+	/* Diamond Rapids: arch PEBS; Table C (§5.5) is not decoded: raw only */
 	ROW(0x13, 0x01, P, NONE, NONE, 0xF, true, true, "Diamond Rapids"),
 };
 
