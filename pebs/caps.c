@@ -125,8 +125,8 @@ static void reason_pebs(struct pebs_caps *c)
 		WHY(c->pebs_why, "IA32_PERF_CAPABILITIES: rdmsr fault (vector %d)",
 		    c->perf_cap_fault);
 	else if (c->pebs_fmt == 0xf)
-		WHY(c->pebs_why, "IA32_PERF_CAPABILITIES[11:8] = 0xf: architectural PEBS not "
-		    "implemented");
+		WHY(c->pebs_why, "IA32_PERF_CAPABILITIES[11:8] = 0xf: architectural PEBS is not "
+		    "supported by this driver");
 	else if (c->pebs_fmt > 6)
 		WHY(c->pebs_why, "IA32_PERF_CAPABILITIES[11:8] = %u: unknown PEBS record format",
 		    c->pebs_fmt);
