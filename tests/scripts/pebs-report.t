@@ -295,6 +295,13 @@ for it in range(2000):
         bad_runs.append((it, repr(e)))
 ok(not bad_runs, "2000 mutated logs: no exception, status in {0,1,2}", bad_runs[:5])
 
+# regression inputs: logs that once crashed the parser (found by mutation fuzzing) stay here
+for reg in sorted(os.listdir("tests/fuzz/corpus/log_fuzz")):
+    r_ = subprocess.run([TOOL, "-q", "tests/fuzz/corpus/log_fuzz/" + reg], capture_output=True,
+                        timeout=60)
+    ok(r_.returncode in (0, 1) and b"Traceback" not in r_.stderr,
+       "regression input %s: parsed, status %d" % (reg, r_.returncode), r_.stderr[-300:])
+
 # an enormous capture (a serial logger left running: ~16 MB of noise, binary junk and repeated
 # runs): the tool must finish in bounded time with a defined status, not hang or die
 big = os.path.join(tmp, "enormous.log")
