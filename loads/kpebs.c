@@ -12,6 +12,7 @@
 #include "kernel/idt.h"
 #include "kernel/tsc.h"
 #include "loads/kpebs_print.h"
+#include "loads/kpebs_ktap.h"
 #include "loads/pebs_verdict.h"
 #include "pebs/agg_print.h"
 #include "pebs/cycles.h"
@@ -82,48 +83,11 @@ static bool work_chunk(void *ctx)
 	return rdtsc() < w->deadline;
 }
 
-static void line_out(void *ctx, const char *s)
-{
-	if (strlen(s) < 240)
-		kt_info(ctx, "%s", s);
-	else
-		kprintf("  # %s\n", s);	/* raw dump lines; the subtest header is already out */
-}
-
-struct full_ctx {
-	struct ktest *t;
-	const char *name;
-	char buf[200];
-	size_t o;
-};
-
-static void full_sink(void *ctx, const char *s, size_t n)
-{
-	struct full_ctx *f = ctx;
-
-	for (; n; n--, s++) {
-		if (*s == '\n' || f->o + 1 >= sizeof(f->buf)) {
-			f->buf[f->o] = 0;
-			kt_info(f->t, "%s: | %s", f->name, f->buf);
-			f->o = 0;
-			continue;
-		}
-		f->buf[f->o++] = *s;
-	}
-}
-
-/* A failed verdict shows the decoder's whole table. */
-static void judge(struct ktest *t, const struct load_run *r, const char *sub, enum pv_result v,
+/* A verdict; a failure also shows this measurement's whole table. */
+static void judge(struct ktest *t, const char *name, const char *sub, enum pv_result v,
 		  const char *detail)
 {
-	struct full_ctx f = { t, r->name, "", 0 };
-
-	if (v == PV_SKIP) {
-		kt_skip_sub(t, sub, "%s", detail);
-		return;
-	}
-	if (!kt_check(t, v == PV_PASS, "%s (%s)", sub, detail))
-		pebs_agg_print(&meas.agg, full_sink, &f);
+	kpk_judge(t, name, sub, v, detail, &meas.agg);
 }
 
 static int level_of(enum load_target tg)
@@ -165,25 +129,25 @@ enum kt_result kpebs_check(struct ktest *t, const struct load_run *r, enum load_
 		kt_check(t, false, "pebs_source (%s)", meas.err);
 		return kt_verdict(t);
 	}
-	kp_summary(line_out, t, r->name, &meas, lvl, timed, r->res.have_core);
-	kp_table(line_out, t, r->name, &meas.agg);
+	kp_summary(kpk_line, t, r->name, &meas, lvl, timed, r->res.have_core);
+	kp_table(kpk_line, t, r->name, &meas.agg);
 	if (cfg.dump)
-		kp_dump(line_out, t, r->name, &meas, c, !strcmp(dump, "raw"));
+		kp_dump(kpk_line, t, r->name, &meas, c, !strcmp(dump, "raw"));
 
 	if (tg == TGT_STORE) {
-		judge(t, r, "pebs_store", pv_store(meas.agg.records, meas.st_hit, meas.st_miss,
+		judge(t, r->name, "pebs_store", pv_store(meas.agg.records, meas.st_hit, meas.st_miss,
 						   meas.model ? meas.model->store : PEBS_ST_NONE,
 						   d, sizeof(d)), d);
 		return kt_verdict(t);
 	}
 	if (tg == TGT_STLB) {
-		judge(t, r, "pebs_stlb", pv_stlb(&meas.agg, meas.ab.stlb_mask != 0, d, sizeof(d)), d);
+		judge(t, r->name, "pebs_stlb", pv_stlb(&meas.agg, meas.ab.stlb_mask != 0, d, sizeof(d)), d);
 		return kt_verdict(t);
 	}
-	judge(t, r, "pebs_source", pv_source(&meas.agg, (enum pebs_level)lvl, d, sizeof(d)), d);
+	judge(t, r->name, "pebs_source", pv_source(&meas.agg, (enum pebs_level)lvl, d, sizeof(d)), d);
 	if (tg == TGT_LFB)
 		return kt_verdict(t);
-	judge(t, r, "pebs_latency", pv_latency(&meas.agg, (enum pebs_level)lvl, timed,
+	judge(t, r->name, "pebs_latency", pv_latency(&meas.agg, (enum pebs_level)lvl, timed,
 					       r->res.have_core, d, sizeof(d)), d);
 	if (meas.agg.lvl[lvl].count) {
 		level_p50[tg] = pebs_agg_percentile(&meas.agg.lvl[lvl], 500);
@@ -195,7 +159,7 @@ enum kt_result kpebs_check(struct ktest *t, const struct load_run *r, enum load_
 		kt_skip_sub(t, "pebs_rises", "%s", !level_have[tg] ? "no target-level latency" :
 			    "the level below was not measured with PEBS in this run");
 	else
-		judge(t, r, "pebs_rises", pv_rises(level_p50[tg - 1], load_level_name(tg - 1),
+		judge(t, r->name, "pebs_rises", pv_rises(level_p50[tg - 1], load_level_name(tg - 1),
 						   level_p50[tg], d, sizeof(d)), d);
 	return kt_verdict(t);
 }

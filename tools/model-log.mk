@@ -3,7 +3,7 @@
 # loads/plan.c + loads/geometry.c for the KTAP and `#` lines; the console is the tool's stdout.
 HOST_TOOLS += model-log
 model-log_CFLAGS := -Itests
-model-log_SRCS := tools/model-log.c tools/model_log_pebs.c \
+model-log_SRCS := tools/model-log.c tools/model_log_pebs.c loads/kpebs_ktap.c \
 	pebs/measure.c pebs/cycles.c loads/pebs_verdict.c loads/kpebs_print.c \
 	pebs/aggbuf.c pebs/aggregate.c pebs/agg_print.c pebs/datasrc.c pebs/datasrc_tables.c \
 	pebs/datasrc_names.c pebs/record.c \

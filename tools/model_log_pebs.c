@@ -12,6 +12,7 @@
 #include "tools/model_log.h"
 #include "kernel/console.h"
 #include "loads/kpebs_print.h"
+#include "loads/kpebs_ktap.h"
 #include "loads/pebs_verdict.h"
 #include "loads/plan.h"
 #include "model/pmu_model.h"
@@ -125,48 +126,11 @@ static bool work(void *ctx)
 	return f->events_left > 0;
 }
 
-static void line_out(void *ctx, const char *s)
-{
-	if (strlen(s) < 240)
-		kt_info(ctx, "%s", s);
-	else
-		kprintf("  # %s\n", s);	/* raw dump lines, as kpebs.c prints them */
-}
-
-struct full_ctx {
-	struct ktest *t;
-	const char *name;
-	char buf[200];
-	size_t o;
-};
-
-static void full_sink(void *ctx, const char *s, size_t n)
-{
-	struct full_ctx *f = ctx;
-
-	for (; n; n--, s++) {
-		if (*s == '\n' || f->o + 1 >= sizeof(f->buf)) {
-			f->buf[f->o] = 0;
-			kt_info(f->t, "%s: | %s", f->name, f->buf);
-			f->o = 0;
-			continue;
-		}
-		f->buf[f->o++] = *s;
-	}
-}
-
-/* kpebs.c judge(): a failed verdict shows the decoder's whole table. */
+/* A verdict; a failure also shows this measurement's whole table. */
 static void judge(struct ktest *t, const char *name, const char *sub, enum pv_result v,
 		  const char *detail)
 {
-	struct full_ctx f = { t, name, "", 0 };
-
-	if (v == PV_SKIP) {
-		kt_skip_sub(t, sub, "%s", detail);
-		return;
-	}
-	if (!kt_check(t, v == PV_PASS, "%s (%s)", sub, detail))
-		pebs_agg_print(&meas.agg, full_sink, &f);
+	kpk_judge(t, name, sub, v, detail, &meas.agg);
 }
 
 void ml_pebs_step(struct ktest *t, unsigned k, const char *name, const struct pebs_caps *c,
@@ -196,10 +160,10 @@ void ml_pebs_step(struct ktest *t, unsigned k, const char *name, const struct pe
 		kt_check(t, false, "pebs_source (%s)", meas.err);
 		return;
 	}
-	kp_summary(line_out, t, name, &meas, (int)lvl, timed_x100, true);
-	kp_table(line_out, t, name, &meas.agg);
+	kp_summary(kpk_line, t, name, &meas, (int)lvl, timed_x100, true);
+	kp_table(kpk_line, t, name, &meas.agg);
 	if (cfg.dump)
-		kp_dump(line_out, t, name, &meas, c, o->dump == ML_DUMP_RAW);
+		kp_dump(kpk_line, t, name, &meas, c, o->dump == ML_DUMP_RAW);
 	judge(t, name, "pebs_source", pv_source(&meas.agg, lvl, d, sizeof(d)), d);
 	judge(t, name, "pebs_latency", pv_latency(&meas.agg, lvl, timed_x100, true, d, sizeof(d)),
 	      d);

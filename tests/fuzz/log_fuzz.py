@@ -14,8 +14,8 @@ import sys
 import tempfile
 import time
 
-os.chdir(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", ".."))
-sys.path.insert(0, "tools")
+ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..")
+sys.path.insert(0, os.path.join(ROOT, "tools"))
 from pebsreport import report  # noqa: E402
 
 FRAGS = [b"\r", b"\n", b"\x1b[2J", b"\x1b[1;1H", b"  ", b"# ", b"ok 9 x\n", b"not ok 1 y\n",
@@ -45,6 +45,7 @@ def mutate(rng, d):
 
 
 def main():
+    os.chdir(ROOT)
     seconds = float(sys.argv[1]) if len(sys.argv) > 1 else 30
     rng = random.Random(int(sys.argv[2]) if len(sys.argv) > 2 else 1)
     seeds = [open(p, "rb").read() for p in sorted(glob.glob("tests/fixtures/pebs-report/*.log")

@@ -21,6 +21,8 @@ import tempfile
 os.chdir(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", ".."))
 sys.path.insert(0, "tools")
 from pebsreport import report  # noqa: E402
+sys.path.insert(0, "tests/fuzz")
+from log_fuzz import mutate  # noqa: E402  (the same mutations as make fuzz)
 
 TOOL = "tools/pebs-report"
 FIX = "tests/fixtures/pebs-report/"
@@ -265,24 +267,7 @@ seeds = [rd(f) for f in ("qemu-default.log", "qemu-inject-ud.log", "qemu-curve.l
 bad_runs = []
 path = os.path.join(tmp, "mut.log")
 for it in range(2000):
-    d = bytearray(rng.choice(seeds))
-    for _ in range(rng.randint(1, 8)):
-        op = rng.randrange(6)
-        pos = rng.randrange(len(d) + 1)
-        if op == 0:
-            d[pos:pos + rng.randint(1, 200)] = b""
-        elif op == 1:
-            d[pos:pos] = bytes(rng.randrange(256) for _ in range(rng.randint(1, 16)))
-        elif op == 2 and d:
-            d[min(pos, len(d) - 1)] ^= 1 << rng.randrange(8)
-        elif op == 3:
-            d = d[:pos]
-        elif op == 4:
-            d[pos:pos] = rng.choice([b"\r", b"\n", b"\x1b[2J", b"  ", b"# ", b"ok 9 x\n",
-                                     b"  KTAP version 1\n", b"1..3\n", b"not ok 1 y\n"])
-        else:
-            a = rng.randrange(len(d) + 1)
-            d[pos:pos] = d[a:a + rng.randint(1, 300)]
+    d = mutate(rng, rng.choice(seeds))
     with open(path, "wb") as f:
         f.write(d)
     try:
