@@ -17,6 +17,8 @@ const char *tsc_source = "none";
 #define PIT_CMD       0x43
 #define PORT_B        0x61
 #define PIT_SPIN_MAX  20000000u	/* bounded wait: a board without a gated PIT cannot hang */
+#define PIT_TSC_MAX   (1ull << 30)	/* and bounded in time: 10 ms is < 2^27 ticks below 13 GHz */
+#define TSC_HZ_MIN    100000000ull	/* a PIT window that says < 100 MHz measured no PIT */
 
 static uint64_t pit_calibrate_once(void)
 {
@@ -28,10 +30,17 @@ static uint64_t pit_calibrate_once(void)
 	outb(PIT_CH2, count & 0xff);
 	outb(PIT_CH2, (count >> 8) & 0xff);
 	t0 = rdtsc_ordered();
-	while (!(inb(PORT_B) & 0x20))			/* OUT2 goes high at terminal count */
-		if (++spin == PIT_SPIN_MAX)
-			return 0;
+	/* mode 0 drives OUT2 low once the count is written: high now means no 8254 behind
+	 * port 0x61 (an absent port reads 0xff) */
+	if (inb(PORT_B) & 0x20)
+		return 0;
+	while (!(inb(PORT_B) & 0x20)) {			/* OUT2 goes high at terminal count */
+		if (++spin == PIT_SPIN_MAX || rdtsc_ordered() - t0 > PIT_TSC_MAX)
+			return 0;	/* gated or stopped 8254 */
+	}
 	t1 = rdtsc_ordered();
+	if ((t1 - t0) * 1000 / PIT_MS < TSC_HZ_MIN)
+		return 0;
 	return (t1 - t0) * 1000 / PIT_MS;
 }
 

@@ -46,11 +46,23 @@ for r in "${sel[@]}"; do
 	i=$((i + 1))
 	read -r _ name fw cpu mem smp expect opts <<<"$r"
 	[ "$opts" = - ] && opts=""
+	# qemu=ARGS options go to QEMU, not the kernel ('_' stands for a space)
+	qemu_extra=""
+	if [[ " $opts " == *" qemu="* ]]; then
+		kopts=""
+		for o in $opts; do
+			case $o in
+			qemu=*) o=${o#qemu=}; qemu_extra+=" ${o//_/ }" ;;
+			*) kopts+=" $o" ;;
+			esac
+		done
+		opts=${kopts# }
+	fi
 	log=$logs/$name.log
 	t0=$(date +%s.%N)
 	# shellcheck disable=SC2086
 	tests/boot/qemu-run.sh "$iso" --fw "$fw" --cpu "$cpu" --mem "$mem" --smp "$smp" \
-		--timeout "${BOOT_TIMEOUT:-180}" --log "$log" -- $opts >/dev/null 2>"$log.err"
+		--timeout "${BOOT_TIMEOUT:-180}" --log "$log" --extra "$qemu_extra" -- $opts >/dev/null 2>"$log.err"
 	rc=$?
 	secs=$(awk -v a="$t0" -v b="$(date +%s.%N)" 'BEGIN { printf "%.1f", b - a }')
 	problem=""
