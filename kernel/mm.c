@@ -82,6 +82,9 @@ bool mm_init(const struct mb2_info *mb, uint64_t info_addr, char *why, size_t wh
 	pmm_exclude(&pmm, 0, 1ull << 20);
 	pmm_exclude(&pmm, k0, k1 - k0);
 	pmm_exclude(&pmm, info_addr, mb->total_size);
+	if (pmm.overflow)
+		kprintf("# warning: mm: more than %d usable ranges: some RAM left unused\n",
+			PMM_MAX_RANGES);
 	if (!pmm.n) {
 		memcpy(why, "no usable RAM in the memory map", 32 < whylen ? 32 : whylen);
 		return false;

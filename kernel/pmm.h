@@ -11,7 +11,10 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#define PMM_MAX_RANGES 64
+#include "kernel/mb2.h"
+
+/* every usable entry of a full multiboot2 map, plus the splits of mm_init's exclusions */
+#define PMM_MAX_RANGES (MB2_MAX_MMAP + 8)
 
 struct pmm_range {
 	uint64_t start, end;	/* [start, end), 4 KiB aligned */

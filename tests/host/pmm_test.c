@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <cmocka.h>
 
+#include "kernel/mb2.h"
 #include "kernel/mm.h"
 #include "kernel/pmm.h"
 
@@ -31,6 +32,28 @@ static void test_exclusions(void **state)
 	assert_int_equal(pmm_total(&p), (0x200000 - 0x141000) + (0x8000000 - 0x201000));
 	assert_int_equal(pmm_take(&p, 1, 4096), 0x141000);
 	assert_int_equal(pmm_take(&p, 2 << 20, 2 << 20), 0x400000);
+}
+
+/* A full multiboot2 map (MB2_MAX_MMAP entries, all usable, as a big server's firmware map
+ * can be) plus mm_init's three exclusions, each splitting a range: nothing may be lost. */
+static void test_full_firmware_map(void **state)
+{
+	static struct pmm p;
+	uint64_t want = 0;
+
+	(void)state;
+	pmm_init(&p);
+	for (unsigned i = 0; i < MB2_MAX_MMAP; i++) {
+		pmm_add(&p, (uint64_t)i << 30, 512ull << 20);	/* reserved gap above each */
+		want += 512ull << 20;
+	}
+	pmm_exclude(&p, 0, 1 << 20);
+	pmm_exclude(&p, 2ull << 30 | 0x100000, 0x200000);	/* a kernel, mid-range */
+	pmm_exclude(&p, 5ull << 30 | 0x800000, 0x1000);	/* boot info, mid-range */
+	want -= (1 << 20) + 0x200000 + 0x1000;
+	assert_false(p.overflow);
+	assert_int_equal(pmm_total(&p), want);
+	assert_int_equal(pmm_top(&p), ((uint64_t)(MB2_MAX_MMAP - 1) << 30) + (512ull << 20));
 }
 
 static void test_overlapping_entries(void **state)
@@ -112,6 +135,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_exclusions),
+		cmocka_unit_test(test_full_firmware_map),
 		cmocka_unit_test(test_overlapping_entries),
 		cmocka_unit_test(test_bad_args_and_exhaustion),
 		cmocka_unit_test(test_mark_release),
