@@ -2,8 +2,10 @@
  * fbcon.c: text rendering into a linear RGB framebuffer (multiboot2 spec §3.6.12, framebuffer
  * type 1 "direct RGB"). Pure: writes only inside [base, base + pitch * height) and only the
  * first width * bpp/8 bytes of each line. Glyphs come from kernel/font8x16.c, scaled by an
- * integer factor. Scrolling moves whole text lines with memmove and jumps several lines at a
- * time (fc->scroll_step), since reading back a framebuffer is slow on real hardware.
+ * integer factor. Scrolling redraws the cells whose character changed from a copy of the text
+ * grid in RAM (a framebuffer is never read back: that is slow on real hardware), and jumps
+ * several lines at a time (fc->scroll_step); only a grid too large for the copy is moved with
+ * memmove on the framebuffer.
  */
 #include "kernel/fbcon.h"
 #include "kernel/font.h"
@@ -111,6 +113,9 @@ int fbcon_init(struct fbcon *fc, const struct fb_surface *fb, unsigned scale, co
 	fc->fg = fb_rgb(fb, 0xd0, 0xd0, 0xd0);
 	fc->bg = fb_rgb(fb, 0, 0, 0);
 	fc->scroll_step = fc->rows >= 8 ? fc->rows / 4 : 1;
+	fc->shadow = (size_t)fc->cols * fc->rows <= FBCON_TEXT_MAX;
+	if (fc->shadow)
+		memset(fc->text, ' ', (size_t)fc->cols * fc->rows);	/* the cleared screen */
 	fill(&fc->fb, 0, 0, fb->width, fb->height, fc->bg);
 	return 0;
 }
@@ -119,8 +124,11 @@ void fbcon_draw_cell(struct fbcon *fc, unsigned col, unsigned row, unsigned char
 {
 	unsigned cw = FONT_W * fc->scale, ch = FONT_H * fc->scale;
 
-	if (col < fc->cols && row < fc->rows)
+	if (col < fc->cols && row < fc->rows) {
 		glyph(&fc->fb, col * cw, row * ch, fc->scale, c, fc->fg, fc->bg);
+		if (fc->shadow)
+			fc->text[(size_t)row * fc->cols + col] = c;
+	}
 }
 
 /* Move the text grid up by n lines and clear the freed lines at its bottom. */
@@ -130,6 +138,20 @@ static void scroll(struct fbcon *fc, unsigned n)
 
 	if (n > fc->rows)
 		n = fc->rows;
+	if (fc->shadow) {
+		/* row r takes row r + n's text; only cells that change are drawn (rows ascend, so
+		 * row r + n is read before it is overwritten) */
+		for (size_t r = 0; r < fc->rows; r++)
+			for (size_t c = 0; c < fc->cols; c++) {
+				unsigned char *old = &fc->text[r * fc->cols + c];
+				unsigned char now = r + n < fc->rows ? old[n * fc->cols] : ' ';
+
+				if (*old != now)
+					fbcon_draw_cell(fc, (unsigned)c, (unsigned)r, now);
+			}
+		fc->cy = fc->cy >= n ? fc->cy - n : 0;
+		return;
+	}
 	if (n < fc->rows)
 		memmove(fc->fb.base, fc->fb.base + n * line, (fc->rows - n) * line);
 	fill(&fc->fb, 0, (uint32_t)((fc->rows - n) * lh), fc->fb.width, (uint32_t)(n * lh), fc->bg);

@@ -21,6 +21,11 @@ struct fb_surface {
 	uint8_t red_pos, red_size, green_pos, green_size, blue_pos, blue_size;
 };
 
+/* Text grid kept in RAM so that scrolling redraws cells instead of reading the framebuffer
+ * back (uncached or write-combining reads cost ~1 us each on real hardware); a grid larger
+ * than this scrolls by memmove on the framebuffer. */
+#define FBCON_TEXT_MAX 32768
+
 struct fbcon {
 	struct fb_surface fb;
 	unsigned scale;		/* font scale factor */
@@ -29,6 +34,8 @@ struct fbcon {
 	uint32_t fg, bg;	/* pixel values in the framebuffer's format */
 	uint32_t banner_h;	/* pixel rows reserved at the bottom (0: no banner) */
 	unsigned scroll_step;	/* lines scrolled at once when the cursor leaves the grid */
+	bool shadow;		/* text[] holds the grid (cols * rows <= FBCON_TEXT_MAX) */
+	unsigned char text[FBCON_TEXT_MAX];
 };
 
 /* Pack 8-bit r, g, b into a pixel value using the surface's masks. */

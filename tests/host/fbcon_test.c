@@ -188,6 +188,33 @@ static void test_scroll(void **state)
 	free(fb.base);
 }
 
+/* Scrolling must not read the framebuffer back (uncached or write-combining memory on real
+ * hardware: ~1 us a read): a pixel the console did not draw is never copied elsewhere. */
+static void test_scroll_never_reads_back(void **state)
+{
+	struct fb_surface fb = surf(64, 16 * 10, 64 * 4, 32);	/* 8 x 10 cells */
+	struct fbcon fc;
+	const uint32_t poison = 0x00123456;
+	char line[8];
+
+	(void)state;
+	assert_int_equal(fbcon_init(&fc, &fb, 1, NULL), 0);
+	for (int i = 0; i < 10; i++) {	/* L0..L9 fill the grid, the cursor on row 9 */
+		int n = snprintf(line, sizeof(line), "L%d%s", i, i < 9 ? "\n" : "");
+		fbcon_write(&fc, line, (size_t)n);
+	}
+	/* a stray pixel in row 5's first cell ('L', as in the rows it moves to) */
+	memcpy(fb.base + (5 * 16 + 3) * fb.pitch + 1 * 4, &poison, 4);
+	fbcon_write(&fc, "\n", 1);	/* scrolls by 2 */
+	check_line(&fc, 0, "L2");
+	check_line(&fc, 7, "L9");
+	for (uint32_t y = 0; y < fb.height; y++)
+		for (uint32_t x = 0; x < fb.width; x++)
+			if (get_px(&fb, x, y) == poison && !(y == 5 * 16 + 3 && x == 1))
+				fail_msg("pixel (%u,%u) copied from the framebuffer", x, y);
+	free(fb.base);
+}
+
 static void test_banner(void **state)
 {
 	struct fb_surface fb = surf(320, 240, 320 * 4, 32);	/* 40 x 15 cells */
@@ -259,6 +286,7 @@ int main(void)
 		cmocka_unit_test(test_scale),
 		cmocka_unit_test(test_wrap_and_controls),
 		cmocka_unit_test(test_scroll),
+		cmocka_unit_test(test_scroll_never_reads_back),
 		cmocka_unit_test(test_banner),
 		cmocka_unit_test(test_refused),
 	};
