@@ -13,6 +13,7 @@
 #include "kernel/cpu.h"
 #include "kernel/extable.h"
 #include "kernel/gdt.h"
+#include "kernel/hw.h"
 
 #include <string.h>
 
@@ -20,6 +21,11 @@
 #define WINDOW_SLOT   128u
 #define TABLE_POOL    (256 * PAGE_4K)		/* identity map and MMIO tables, kept */
 #define WINDOW_POOL   (1024 * PAGE_4K)		/* buffer-window tables, reset on release */
+/* IA32_PAT entries 0..7: WB, WC, UC-, UC, WB, WP, UC-, WT (SDM Vol. 3A "Page Attribute
+ * Table"): the reset value but entry 1 (PWT alone) WC instead of WT, as Linux does; no
+ * mapping uses PWT alone before this is written */
+#define MSR_IA32_PAT  0x277
+#define PAT_WB_WC_UCM_UC 0x0407050600070106ull
 
 extern char _kernel_start[], _text_end[], _rodata_start[], _rodata_end[], _kernel_end[];
 
@@ -29,6 +35,7 @@ struct mm_pool { uint64_t base, next, end; };
 static struct mm_pool fixed_pool, window_pool;
 static uint64_t window_next = WINDOW_BASE;
 static bool mm_ready;
+static bool pat_wc;
 
 static uint64_t pool_page(struct mm_pool *pool)
 {
@@ -94,6 +101,7 @@ bool mm_init(const struct mb2_info *mb, uint64_t info_addr, char *why, size_t wh
 		return false;
 	}
 
+	pat_wc = !wrmsr_safe(MSR_IA32_PAT, PAT_WB_WC_UCM_UC);
 	kpgt.nx = cpu.nx;
 	kpgt.page1g = cpu.page1g;
 	kpgt.alloc_page = alloc_table;
@@ -185,15 +193,25 @@ int mm_page_size_of(uint64_t va)
 	return w.page_size == PAGE_1G ? PS_1G : w.page_size == PAGE_2M ? PS_2M : PS_4K;
 }
 
-void *mm_map_mmio(uint64_t pa, uint64_t bytes)
+static void *map_io(uint64_t pa, uint64_t bytes, unsigned type)
 {
 	uint64_t start = pa & ~(PAGE_4K - 1);
 	uint64_t end = (pa + bytes + PAGE_4K - 1) & ~(PAGE_4K - 1);
 
-	if (!mm_ready || pgt_map(&kpgt, start, start, end - start, MAP_W | MAP_UC, PGT_MAX_4K))
+	if (!mm_ready || pgt_map(&kpgt, start, start, end - start, MAP_W | type, PGT_MAX_4K))
 		return NULL;
 	flush_tlb();
 	return (void *)(uintptr_t)pa;
+}
+
+void *mm_map_mmio(uint64_t pa, uint64_t bytes)
+{
+	return map_io(pa, bytes, MAP_UC);
+}
+
+void *mm_map_wc(uint64_t pa, uint64_t bytes)
+{
+	return map_io(pa, bytes, pat_wc ? MAP_WC : MAP_UC);
 }
 
 void mm_mark(struct mm_mark *m)

@@ -35,6 +35,8 @@ void *mm_map_buffer(uint64_t bytes, enum page_size ps);
 /* Map device memory [pa, pa+bytes) uncached (PCD|PWT), 4 KiB pages, at its identity
  * address (also above RAM, e.g. a framebuffer). Returns the pointer, NULL on failure. */
 void *mm_map_mmio(uint64_t pa, uint64_t bytes);
+/* The same, write-combining (a framebuffer); uncached where the PAT could not be set. */
+void *mm_map_wc(uint64_t pa, uint64_t bytes);
 
 /* Page size actually used for the mapping of `va` (walks the live tables); -1 if unmapped. */
 int mm_page_size_of(uint64_t va);

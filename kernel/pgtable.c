@@ -31,6 +31,8 @@ static uint64_t leaf_bits(const struct pgt *t, unsigned attrs, int level)
 		e |= PTE_NX;
 	if (attrs & MAP_UC)
 		e |= PTE_PCD | PTE_PWT;
+	else if (attrs & MAP_WC)
+		e |= PTE_PWT;	/* PAT bit (7 or 12) and PCD clear: entry 1 */
 	if (level > 1)
 		e |= PTE_PS;
 	return e;

@@ -25,6 +25,7 @@ enum {
 	MAP_W = 1 << 0,		/* writable */
 	MAP_X = 1 << 1,		/* executable (else NX when the CPU has NX) */
 	MAP_UC = 1 << 2,	/* uncached: PCD|PWT */
+	MAP_WC = 1 << 3,	/* PWT alone: PAT entry 1, which kernel/mm.c programs as WC */
 };
 
 struct pgt {

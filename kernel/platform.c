@@ -157,8 +157,9 @@ static void start_fb(const struct mb2_info *bi)
 		fb_note = f->type == 2 ? "EGA text mode (not drawn)" : "indexed colour (not drawn)";
 		return;
 	}
-	/* below 4 GiB it is already identity-mapped (and its MTRR type applies) */
-	base = f->addr + bytes <= LOW_4G ? (void *)(uintptr_t)f->addr : mm_map_mmio(f->addr, bytes);
+	/* write-combining wherever it is: uncached (an MTRR UC range, or any mapping above
+	 * 4 GiB) costs a bus transaction per byte written */
+	base = mm_map_wc(f->addr, bytes);
 	if (!base) {
 		fb_note = "could not be mapped";
 		return;

@@ -149,6 +149,22 @@ static void test_remap_offset_and_uc(void **state)
 	assert_false(pgt_walk(&t, va).uc);
 }
 
+/* Write-combining (a framebuffer): PAT entry 1 = PWT alone, at 4 KiB and 2 MiB leaves. */
+static void test_wc(void **state)
+{
+	struct pgt t = make(true, true, 8);
+	uint64_t e;
+
+	(void)state;
+	assert_int_equal(pgt_map(&t, 0x4000000000ull, 0x4000000000ull, PAGE_2M + PAGE_4K,
+				 MAP_W | MAP_WC, PGT_MAX_2M), 0);
+	e = pgt_walk(&t, 0x4000000000ull).entry;
+	assert_int_equal(e & (PTE_PWT | PTE_PCD | PTE_PS | (1ull << 12)), PTE_PWT | PTE_PS);
+	e = pgt_walk(&t, 0x4000000000ull + PAGE_2M).entry;
+	assert_int_equal(e & (PTE_PWT | PTE_PCD | (1ull << 7)), PTE_PWT);
+	assert_false(pgt_walk(&t, 0x4000000000ull).uc);
+}
+
 static void test_errors(void **state)
 {
 	struct pgt t = make(true, true, 3);
@@ -169,6 +185,7 @@ int main(void)
 		cmocka_unit_test(test_no_1g_no_nx),
 		cmocka_unit_test(test_split_keeps_rest),
 		cmocka_unit_test(test_remap_offset_and_uc),
+		cmocka_unit_test(test_wc),
 		cmocka_unit_test(test_errors),
 	};
 	return cmocka_run_group_tests_name("pgtable", tests, setup, teardown);
