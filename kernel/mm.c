@@ -21,11 +21,11 @@
 #define WINDOW_SLOT   128u
 #define TABLE_POOL    (256 * PAGE_4K)		/* identity map and MMIO tables, kept */
 #define WINDOW_POOL   (1024 * PAGE_4K)		/* buffer-window tables, reset on release */
-/* IA32_PAT entries 0..7: WB, WC, UC-, UC, WB, WP, UC-, WT (SDM Vol. 3A "Page Attribute
- * Table"): the reset value but entry 1 (PWT alone) WC instead of WT, as Linux does; no
- * mapping uses PWT alone before this is written */
+/* IA32_PAT entries 0..7: WB, WC, UC-, UC, WB, WT, UC-, UC (SDM Vol. 3A "Page Attribute
+ * Table"): the reset value 0x0007040600070406 but entry 1 (PWT alone) WC instead of WT, as
+ * Linux uses it; no mapping uses PWT alone before this is written */
 #define MSR_IA32_PAT  0x277
-#define PAT_WB_WC_UCM_UC 0x0407050600070106ull
+#define PAT_WB_WC_UCM_UC 0x0007040600070106ull
 
 extern char _kernel_start[], _text_end[], _rodata_start[], _rodata_end[], _kernel_end[];
 
