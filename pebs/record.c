@@ -215,9 +215,11 @@ bool pebs_walk_next(struct pebs_walker *w, struct pebs_record *r)
 		return finish(w, r, PEBS_REC_ZERO_SIZE, true);
 	if (size > avail)
 		return finish(w, r, PEBS_REC_TRUNCATED, true);
-	w->off += size;	/* a written size in bounds always advances the walk */
+	/* no record is smaller than its basic group: the framing is lost, stop rather than
+	 * step through the rest in tiny strides (found by decode_fuzz) */
 	if (size < sizeof(struct pebs_basic))
-		return finish(w, r, PEBS_REC_SIZE_MISMATCH, false);
+		return finish(w, r, PEBS_REC_SIZE_MISMATCH, true);
+	w->off += size;	/* a plausible written size in bounds advances the walk */
 
 	r->eventing_ip = rd64(p + offsetof(struct pebs_basic, ip));
 	r->applicable_counters = rd64(p + offsetof(struct pebs_basic, applicable_counters));

@@ -237,13 +237,13 @@ static void test_adaptive_malformed(void **state)
 	assert_int_equal(r[1].err, PEBS_REC_OK);
 	assert_int_equal(r[1].offset, 96);
 
-	/* size smaller than the basic group */
+	/* size smaller than the basic group: no record is, the framing is lost, the walk stops
+	 * (a walk that went on in strides of the written size took 2-byte steps: decode_fuzz) */
 	adaptive(0, 0, 0, 8);
 	adaptive(8, 0, 0, 0);
 	blen = 40;
-	assert_int_equal(walk(4, 0, r, 8), 2);
+	assert_int_equal(walk(4, 0, r, 8), 1);
 	assert_int_equal(r[0].err, PEBS_REC_SIZE_MISMATCH);
-	assert_int_equal(r[1].err, PEBS_REC_OK);
 
 	/* record runs past the end of the buffer */
 	adaptive(0, 1, 0, 0);
