@@ -50,6 +50,15 @@ static void spurious_isr(struct trap_frame *f)
 	stats.spurious++;	/* no EOI for the spurious vector (11.9) */
 }
 
+/* A vector nobody installed (idt_set_default_handler): traps.c counts it; acknowledge it if
+ * the APIC has it in service, or it would block every vector of its priority class and below
+ * (the watchdog timer among them) for the rest of the run (SDM 11.8.4, ISR and EOI). */
+static void stray_isr(struct trap_frame *f)
+{
+	if (apic_vector_in_service((uint8_t)f->vector))
+		apic_eoi();
+}
+
 static void error_isr(struct trap_frame *f)
 {
 	char names[96];
@@ -194,6 +203,7 @@ bool apic_init(void)
 		apic_write(APIC_LVTCMCI, apic_lvt_pack(0, APIC_DM_FIXED, true, 0));
 
 	idt_set_handler(APIC_VEC_SPURIOUS, spurious_isr);
+	idt_set_default_handler(stray_isr);
 	idt_set_handler(APIC_VEC_ERROR, error_isr);
 	idt_set_handler(APIC_VEC_PMI, pmi_vector_isr);
 	apic_timer_install();

@@ -40,9 +40,14 @@ void run_exit(bool failed)
 	}
 	if (use_exit_port())
 		outb(DEBUG_EXIT_PORT, failed ? 1 : 0);
-	/* still here: hardware, or no debug-exit device */
-	if (end_hook)
-		end_hook(failed);
+	/* still here: hardware, or no debug-exit device. The hook runs once: a fault inside it
+	 * comes back here through run_fatal and must end in the halt below, not in the hook */
+	if (end_hook) {
+		void (*hook)(bool) = end_hook;
+
+		end_hook = NULL;
+		hook(failed);
+	}
 	kprintf("# halted: the run is over, it is safe to power off\n");
 	cpu_halt_forever();
 }

@@ -19,6 +19,7 @@ extern const uint64_t isr_stub_table[256];
 static struct idt_gate idt[256] __attribute__((aligned(16)));
 irq_handler_fn irq_handlers[256];
 irq_handler_fn nmi_hook;
+irq_handler_fn irq_default;
 
 static void set_gate(unsigned v, uint64_t addr, uint8_t ist)
 {
@@ -55,4 +56,9 @@ void idt_set_handler(uint8_t vector, irq_handler_fn fn)
 void idt_set_nmi_hook(irq_handler_fn fn)
 {
 	nmi_hook = fn;
+}
+
+void idt_set_default_handler(irq_handler_fn fn)
+{
+	irq_default = fn;
 }

@@ -21,6 +21,10 @@ typedef void (*irq_handler_fn)(struct trap_frame *f);
 
 /* Install a handler for vector 32..255 (replaces any earlier one). */
 void idt_set_handler(uint8_t vector, irq_handler_fn fn);
+/* Handler for vectors >= 32 that have none of their own (apic/ acknowledges them there, so a
+ * stray in-service interrupt cannot block lower-priority ones); NULL: only counted. */
+void idt_set_default_handler(irq_handler_fn fn);
+
 /* Route NMIs (vector 2) to fn as well as to the default NMI report; NULL removes it. */
 void idt_set_nmi_hook(irq_handler_fn fn);
 

@@ -8,6 +8,7 @@
 
 extern irq_handler_fn irq_handlers[256];
 extern irq_handler_fn nmi_hook;
+extern irq_handler_fn irq_default;
 
 static struct kjmp *recovery;
 uint64_t spurious_irqs;
@@ -105,4 +106,6 @@ void trap_dispatch(struct trap_frame *f)
 		return;
 	}
 	spurious_irqs++;
+	if (irq_default)
+		irq_default(f);
 }

@@ -211,6 +211,24 @@ static void test_spurious_no_eoi(void **state)
 	assert_int_equal(lm.eois, eois);
 }
 
+/* A vector nobody installed is acknowledged when it is in service, so it cannot block the
+ * lower-priority vectors (the watchdog timer) for the rest of the run; otherwise no EOI. */
+static void test_stray_vector_eoi(void **state)
+{
+	struct trap_frame f = { .vector = 0x91 };
+	unsigned eois;
+
+	(void)state;
+	assert_true(env_boot(XB, true, 0, ""));
+	assert_non_null(env_default_handler);
+	eois = lm.eois;
+	env_default_handler(&f);			/* not in service: no EOI */
+	assert_int_equal(lm.eois, eois);
+	lm.isr[0x91 / 32] |= 1u << (0x91 % 32);	/* delivered: in service */
+	env_default_handler(&f);
+	assert_int_equal(lm.eois, eois + 1);
+}
+
 static void test_x2apic_fault_reported(void **state)
 {
 	unsigned before;
@@ -238,6 +256,7 @@ int main(void)
 		cmocka_unit_test(test_self_ipi_xapic),
 		cmocka_unit_test(test_self_ipi_x2apic),
 		cmocka_unit_test(test_self_nmi_icr),
+		cmocka_unit_test(test_stray_vector_eoi),
 		cmocka_unit_test(test_error_vector_xapic),
 		cmocka_unit_test(test_error_vector_x2apic),
 		cmocka_unit_test(test_spurious_no_eoi),

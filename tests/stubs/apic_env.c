@@ -23,6 +23,7 @@ struct cpu_info cpu;
 struct cmdline kcmdline;
 uint64_t tsc_hz;
 const char *tsc_source = "test";
+irq_handler_fn env_default_handler;
 irq_handler_fn env_handlers[256], env_nmi_hook;
 uint64_t env_mapped_phys, env_mapped_bytes;
 unsigned env_maps;
@@ -37,6 +38,11 @@ void idt_set_handler(uint8_t vector, irq_handler_fn fn)
 void idt_set_nmi_hook(irq_handler_fn fn)
 {
 	env_nmi_hook = fn;
+}
+
+void idt_set_default_handler(irq_handler_fn fn)
+{
+	env_default_handler = fn;
 }
 
 void *mm_map_mmio(uint64_t phys, uint64_t bytes)

@@ -15,7 +15,7 @@
 #define XB  (0xfee00000ull | APIC_BASE_EN | APIC_BASE_BSP)
 #define X2B (XB | APIC_BASE_EXTD)
 
-extern irq_handler_fn env_handlers[256], env_nmi_hook;
+extern irq_handler_fn env_handlers[256], env_nmi_hook, env_default_handler;
 extern uint64_t env_mapped_phys, env_mapped_bytes;
 extern unsigned env_maps;
 
