@@ -5,6 +5,7 @@
  */
 #include "pebs/count.h"
 #include "pebs/msr.h"
+#include "pebs/msr_note.h"
 #include "kernel/fmt.h"
 #include "kernel/hw.h"
 
@@ -14,13 +15,7 @@
 
 static int step(struct pmu_count *pc, uint32_t msr, uint64_t v)
 {
-	int vec = wrmsr_safe(msr, v);
-
-	if (vec && !pc->fault) {
-		pc->fault = vec;
-		fmt_snprintf(pc->err, sizeof(pc->err), "wrmsr 0x%x: fault (vector %d)", msr, vec);
-	}
-	return vec;
+	return msr_note_write(&pc->fault, pc->err, sizeof(pc->err), msr, v);
 }
 
 int pmu_count_start(struct pmu_count *pc, const struct pebs_caps *c)

@@ -6,6 +6,7 @@
  */
 #include "pebs/cycles.h"
 #include "pebs/msr.h"
+#include "pebs/msr_note.h"
 #include "kernel/fmt.h"
 #include "kernel/hw.h"
 
@@ -15,24 +16,12 @@
 
 static int wr(struct pmu_cycles *pc, uint32_t msr, uint64_t v)
 {
-	int vec = wrmsr_safe(msr, v);
-
-	if (vec && !pc->fault) {
-		pc->fault = vec;
-		fmt_snprintf(pc->err, sizeof(pc->err), "wrmsr 0x%x: fault (vector %d)", msr, vec);
-	}
-	return vec;
+	return msr_note_write(&pc->fault, pc->err, sizeof(pc->err), msr, v);
 }
 
 static int rd(struct pmu_cycles *pc, uint32_t msr, uint64_t *v)
 {
-	int vec = rdmsr_safe(msr, v);
-
-	if (vec && !pc->fault) {
-		pc->fault = vec;
-		fmt_snprintf(pc->err, sizeof(pc->err), "rdmsr 0x%x: fault (vector %d)", msr, vec);
-	}
-	return vec;
+	return msr_note_read(&pc->fault, pc->err, sizeof(pc->err), msr, v);
 }
 
 /* Enable the counter if someone stopped it; leaves everything else as it found it. */
