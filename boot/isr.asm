@@ -1,5 +1,5 @@
 ; isr.asm: the 256 interrupt entry stubs and the common path into C (SDM Vol. 3A 6.12, 6.14).
-; Each stub pushes a zero error code where the CPU pushes none, then its vector, so every
+; Each entry pushes a zero error code where the CPU pushes none, then its vector, so every
 ; frame has the shape of struct trap_frame (kernel/idt.h). The common path saves all GPRs,
 ; aligns the stack for the C ABI, calls trap_dispatch(frame) and returns with IRETQ.
 %include "defs.inc"
@@ -7,12 +7,12 @@
 bits 64
 section .text
 extern trap_dispatch
-global isr_stub_table
+global isr_entry_table
 
 ; vectors whose exceptions push an error code: #DF 8, #TS 10, #NP 11, #SS 12, #GP 13,
 ; #PF 14, #AC 17, #CP 21, #VC 29, #SX 30
-%macro STUB 1
-isr_stub_%1:
+%macro ISR_ENTRY 1
+isr_entry_%1:
 %if %1 == 8 || (%1 >= 10 && %1 <= 14) || %1 == 17 || %1 == 21 || %1 == 29 || %1 == 30
 %else
 	push 0
@@ -23,7 +23,7 @@ isr_stub_%1:
 
 %assign v 0
 %rep 256
-STUB v
+ISR_ENTRY v
 %assign v v + 1
 %endrep
 
@@ -69,9 +69,9 @@ isr_common:
 
 section .rodata
 align 8
-isr_stub_table:
+isr_entry_table:
 %assign v 0
 %rep 256
-	dq isr_stub_ %+ v
+	dq isr_entry_ %+ v
 %assign v v + 1
 %endrep

@@ -1,6 +1,6 @@
 /*
  * idt.c: the IDT (SDM Vol. 3A 6.10, 6.14.1 64-bit gate descriptors). Every vector points to
- * its stub in boot/isr.asm; #DF, NMI and #MC run on their own IST stacks (kernel/gdt.h).
+ * its entry point in boot/isr.asm; #DF, NMI and #MC run on their own IST stacks (kernel/gdt.h).
  * Device vectors (32..255) dispatch to handlers installed with idt_set_handler.
  */
 #include "kernel/idt.h"
@@ -15,7 +15,7 @@ struct idt_gate {
 } __attribute__((packed));
 _Static_assert(sizeof(struct idt_gate) == 16, "64-bit IDT gate is 16 bytes (SDM Figure 6-8)");
 
-extern const uint64_t isr_stub_table[256];
+extern const uint64_t isr_entry_table[256];
 static struct idt_gate idt[256] __attribute__((aligned(16)));
 irq_handler_fn irq_handlers[256];
 irq_handler_fn nmi_hook;
@@ -40,7 +40,7 @@ void idt_init(void)
 	} __attribute__((packed)) ptr = { sizeof(idt) - 1, (uint64_t)(uintptr_t)idt };
 
 	for (unsigned v = 0; v < 256; v++)
-		set_gate(v, isr_stub_table[v], 0);
+		set_gate(v, isr_entry_table[v], 0);
 	idt[VEC_DF].ist = IST_DF;
 	idt[VEC_NMI].ist = IST_NMI;
 	idt[VEC_MC].ist = IST_MC;

@@ -2,7 +2,7 @@
  * idt.h: the IDT, trap frames and interrupt handler registration (SDM Vol. 3A ch. 6).
  * Vectors 0-31 are exceptions (kernel/traps.c); 32-255 are free for devices: apic/ takes its
  * vectors from here. A handler runs with interrupts off on the interrupted stack (or its IST
- * stack for #DF, NMI, #MC) and returns normally; the stub restores every register.
+ * stack for #DF, NMI, #MC) and returns normally; the entry code restores every register.
  */
 #ifndef KERNEL_IDT_H
 #define KERNEL_IDT_H

@@ -9,7 +9,7 @@
  *   pebs_source      the PEBS step (loads/kload.h), SKIP with the reason until it can run
  * The PEBS step runs right after the timing, while the chain is still in its buffer.
  */
-#include "ktests/load_tests.h"
+#include "ktests/tests.h"
 #include "kernel/fmt.h"
 #include "loads/kload.h"
 

@@ -7,7 +7,7 @@
  * >= 400% of the first: DRAM vs L1 is 20-100x on every part in latency-method.md §6),
  * SKIP under software emulation, where the sweep is also capped at KLOAD_TCG_DRAM_CAP.
  */
-#include "ktests/load_tests.h"
+#include "ktests/tests.h"
 #include "kernel/cmdline.h"
 #include "kernel/fmt.h"
 #include "loads/kload.h"

@@ -11,7 +11,7 @@
  *              walk_cost: >= 120% of the same chain on 2 MiB pages (every load a page walk).
  * Then the PEBS step (SKIP with the reason until it can run), subtests chain_cycle/placement.
  */
-#include "ktests/load_tests.h"
+#include "ktests/tests.h"
 #include "kernel/fmt.h"
 #include "loads/kload.h"
 

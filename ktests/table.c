@@ -4,7 +4,6 @@
  */
 #include "kernel/ktap.h"
 #include "ktests/tests.h"
-#include "ktests/load_tests.h"
 
 const struct ktest_desc ktest_table[] = {
 	{ "boot", test_boot, NEED_NONE, 1000, false, "boot information and memory map" },

@@ -13,4 +13,14 @@ enum kt_result test_apic_hang(struct ktest *t);
 enum kt_result test_inject(struct ktest *t);
 enum kt_result test_pmu(struct ktest *t);
 
+/* load kernels (ktests/load.c, load_special.c, load_curve.c) */
+enum kt_result test_load_l1(struct ktest *t);
+enum kt_result test_load_l2(struct ktest *t);
+enum kt_result test_load_l3(struct ktest *t);
+enum kt_result test_load_dram(struct ktest *t);
+enum kt_result test_load_lfb(struct ktest *t);
+enum kt_result test_load_store(struct ktest *t);
+enum kt_result test_load_stlb(struct ktest *t);
+enum kt_result test_load_curve(struct ktest *t);
+
 #endif

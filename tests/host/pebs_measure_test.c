@@ -22,6 +22,7 @@
 #include "loads/kpebs_print.h"
 #include "loads/pebs_verdict.h"
 #include "model/pmu_model.h"
+#include "model/pmu_fixture.h"
 #include "pebs/cycles.h"
 #include "pebs/measure.h"
 #include "pebs/msr.h"
@@ -63,9 +64,7 @@ static const char *find_line(const char *sub)
 
 static void probe(const struct model_cpu *c)
 {
-	model_init(c);
-	cpu_probe(&ci);
-	pebs_caps_probe(&caps, &ci);
+	pmu_fixture_probe(c, &ci, &caps);
 }
 
 /* The aux code the model writes for a level: found through the decoder, not hard-coded. */

@@ -15,6 +15,7 @@
 #include "kernel/cmdline.h"
 #include "kernel/cpu.h"
 #include "model/pmu_model.h"
+#include "model/pmu_fixture.h"
 #include "pebs/caps.h"
 #include "pebs/count.h"
 #include "pebs/msr.h"
@@ -26,16 +27,7 @@ static struct cpu_info ci;
 
 static void probe(const struct model_cpu *m)
 {
-	model_init(m);
-	cpu_probe(&ci);
-	pebs_caps_probe(&caps, &ci);
-}
-
-static void assert_no_violations(void)
-{
-	for (unsigned i = 0; i < model_violation_count(); i++)
-		print_error("model violation: %s\n", model_violation(i));
-	assert_int_equal(model_violation_count(), 0);
+	pmu_fixture_probe(m, &ci, &caps);
 }
 
 static void test_probe_every_cpu(void **state)
@@ -65,7 +57,7 @@ static void test_probe_every_cpu(void **state)
 		pebs_caps_print(&caps);
 		assert_non_null(strstr(stub_console_text(), "# pmu: pebs usable, load latency usable"));
 		assert_non_null(strstr(stub_console_text(), caps.uarch->name));
-		assert_no_violations();
+		pmu_fixture_assert_clean();
 	}
 	/* the hybrid E-core is found through CPUID.1AH */
 	probe(&model_gracemont);
@@ -98,7 +90,7 @@ static void test_qemu_tcg_skips(void **state)
 	pebs_caps_print(&caps);
 	assert_non_null(strstr(stub_console_text(), "06_86H"));
 	assert_non_null(strstr(stub_console_text(), "uarch Tremont"));
-	assert_no_violations();
+	pmu_fixture_assert_clean();
 }
 
 /* One capability changed at a time: the reason names it exactly. */
@@ -155,7 +147,7 @@ static void test_skip_reasons(void **state)
 		}
 		if (strcmp(why, cases[i].reason))
 			fail_msg("case %d: got \"%s\", want \"%s\"", i, why, cases[i].reason);
-		assert_no_violations();
+		pmu_fixture_assert_clean();
 	}
 	/* an unknown model with baseline PEBS takes the architectural path */
 	m = model_icelake_sp;
@@ -206,7 +198,7 @@ static void test_count_inst_retired(void **state)
 		assert_int_equal(pmu_count_stop(&pc), 12345);
 		model_feed(0x00c0, 100, NULL);		/* stopped: not counted */
 		assert_int_equal(model_msr(MSR_IA32_FIXED_CTR(0)), 12345);
-		assert_no_violations();
+		pmu_fixture_assert_clean();
 	}
 	v1.version = 1;
 	probe(&v1);
@@ -217,7 +209,7 @@ static void test_count_inst_retired(void **state)
 	probe(&model_qemu_tcg_skl);
 	assert_int_equal(pmu_count_start(&pc, &caps), -1);
 	assert_string_equal(pc.err, "CPUID.0AH: perfmon version 0");
-	assert_no_violations();
+	pmu_fixture_assert_clean();
 }
 
 int main(void)

@@ -15,6 +15,7 @@
 
 #include "kernel/cpu.h"
 #include "model/pmu_model.h"
+#include "model/pmu_fixture.h"
 #include "pebs/caps.h"
 #include "pebs/msr.h"
 #include "pebs/pebs.h"
@@ -71,16 +72,7 @@ static void sink_fn(void *ctx, const uint8_t *rec, size_t len)
 
 static void probe(const struct model_cpu *m)
 {
-	model_init(m);
-	cpu_probe(&ci);
-	pebs_caps_probe(&caps, &ci);
-}
-
-static void assert_no_violations(void)
-{
-	for (unsigned i = 0; i < model_violation_count(); i++)
-		print_error("model violation: %s\n", model_violation(i));
-	assert_int_equal(model_violation_count(), 0);
+	pmu_fixture_probe(m, &ci, &caps);
 }
 
 /* probe -> program -> N events -> drain -> teardown, one CPU and one kind. */
@@ -105,7 +97,7 @@ static void cycle(const struct model_cpu *m, enum pebs_kind kind)
 	cfg.sink_ctx = &k;
 	if (pebs_start(&s, &caps, &cfg))
 		fail_msg("%s: pebs_start: %s", m->name, s.err);
-	assert_no_violations();
+	pmu_fixture_assert_clean();
 	memset(&k, 0, sizeof(k));
 	k.expect_size = s.geom.rec_size;
 	k.expect_counter = 1ull << s.counter;
@@ -115,13 +107,13 @@ static void cycle(const struct model_cpu *m, enum pebs_kind kind)
 	ev = kind == PEBS_LOAD_LATENCY ? m->ll_event : m->st_event;
 	model_log_clear();
 	model_feed(ev, n, &ld);
-	assert_no_violations();
+	pmu_fixture_assert_clean();
 	/* The counter starts at -sav: sav events to overflow, the next one writes (§8.2). */
 	assert_int_equal(model_stats()->records_written, n / (sav + 1));
 	assert_true(model_stats()->pmis_delivered >= 1);
 	assert_non_null(strstr(model_log(), "ctrl=0 status ack rearm ctrl=on"));
 	pebs_stop(&s);
-	assert_no_violations();
+	pmu_fixture_assert_clean();
 	assert_int_equal(k.n, model_stats()->records_written);
 	assert_int_equal(s.st.records, k.n);
 	assert_int_equal(k.bad_size, 0);
@@ -186,7 +178,7 @@ static void test_cycle_core2_raw(void **state)
 	assert_int_equal(pebs_start(&s, &caps, &cfg), -1);
 	assert_string_equal(s.err, "Core 2 (Penryn): event 0x00c0 cannot PEBS on counter 1 "
 			    "(allowed 0x1)");
-	assert_no_violations();
+	pmu_fixture_assert_clean();
 }
 
 static void test_cycle_store(void **state)
@@ -244,7 +236,7 @@ static void test_programming_per_cpu(void **state)
 	assert_int_equal(start_ll(&s, &model_gracemont, 1000, 8192, &k), 0);
 	assert_int_equal(EVTSEL_CODE(model_msr(MSR_IA32_PERFEVTSEL(0))), 0x05d0);
 	pebs_stop(&s);
-	assert_no_violations();
+	pmu_fixture_assert_clean();
 	/* full-width write: the counter holds -sav in all 48 bits */
 	assert_int_equal(start_ll(&s, &model_skylake, 5, 8192, &k), 0);
 	assert_int_equal(model_msr(MSR_IA32_PMC(0)), 0xfffffffffffbull);
@@ -260,7 +252,7 @@ static void test_programming_per_cpu(void **state)
 		assert_int_equal(model_msr(MSR_IA32_PEBS_ENABLE), PEBS_EN_PMC(3) | PEBS_PS_EN);
 		pebs_stop(&s);
 	}
-	assert_no_violations();
+	pmu_fixture_assert_clean();
 }
 
 /* PMIs held back: the buffer fills, assists are dropped, the drain detects it. */
@@ -294,7 +286,7 @@ static void test_full_buffer_drops(void **state)
 		pebs_stop(&s);
 		assert_int_equal(k.n, s.geom.nrec + 3);
 		assert_int_equal(k.bad_size + k.bad_counter + k.bad_lat, 0);
-		assert_no_violations();
+		pmu_fixture_assert_clean();
 	}
 }
 
@@ -312,7 +304,7 @@ static void test_spurious_pmi(void **state)
 	assert_int_equal(s.st.records, 0);
 	assert_string_equal(model_log(), "ctrl=0 status rearm ctrl=on");
 	pebs_stop(&s);
-	assert_no_violations();
+	pmu_fixture_assert_clean();
 }
 
 static void test_bad_config(void **state)
@@ -345,7 +337,7 @@ static void test_bad_config(void **state)
 	assert_string_equal(s.err, "CPUID.0AH: perfmon version 0");
 	assert_int_equal(model_msr(MSR_IA32_PERF_GLOBAL_CTRL), 0);
 	assert_false(s.active);
-	assert_no_violations();
+	pmu_fixture_assert_clean();
 }
 
 static void test_ds_geometry(void **state)
