@@ -1,8 +1,9 @@
 /*
  * main.c: the run. Descriptor tables first (so a fault is reported, not a triple fault), then
- * the console, boot information and command line, CPU probe, TSC, memory, the environment
- * header, the test table, the totals, and the exit (kernel/exit.h). This file is the top of
- * the layer diagram in DESIGN.md: it may call every layer.
+ * the console, boot information and command line, the KTAP version and plan lines, CPU probe,
+ * TSC, memory, the environment header, the test table, the totals, and the exit
+ * (kernel/exit.h). This file is the top of the layer diagram in DESIGN.md: it may call every
+ * layer.
  */
 #include "apic/apic.h"
 #include "kernel/boot.h"
@@ -49,7 +50,7 @@ static void print_header(void)
 {
 	uint64_t free = pmm_free_bytes(), total = pmm_total_bytes();
 
-	ktap_diag("output-format: 1");
+	ktap_diag("output-format: %u", OUTPUT_FORMAT);
 	ktap_diag("pebs-kernel %s", PEBS_KERNEL_VERSION);
 	ktap_diag("cmdline: %s", boot_info.cmdline ? boot_info.cmdline : "(none)");
 	ktap_diag("boot loader: %s%s", boot_info.loader ? boot_info.loader : "(unknown)",
@@ -92,6 +93,7 @@ void kmain(uint32_t magic, uint64_t info)
 	console_setup();
 
 	ktap_begin();
+	ktap_plan(ktests_planned());	/* the plan follows the version line (ktap.rst) */
 	if (console_warning[0])
 		warn_line(console_warning);
 	/* the same parses again, now that the console is settled, to print their warnings */

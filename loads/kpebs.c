@@ -126,7 +126,7 @@ enum kt_result kpebs_check(struct ktest *t, const struct load_run *r, enum load_
 	rc = pebs_measure_run(&meas, c, &cfg);
 	irq_restore(fl);
 	if (rc) {
-		kt_check(t, false, "pebs_source (%s)", meas.err);
+		kt_check(t, false, "pebs_source # %s", meas.err);
 		return kt_verdict(t);
 	}
 	kp_summary(kpk_line, t, r->name, &meas, lvl, timed, r->res.have_core);

@@ -157,7 +157,7 @@ void ml_pebs_step(struct ktest *t, unsigned k, const char *name, const struct pe
 		cfg.dump_cap = sizeof(dump_buf);
 	}
 	if (pebs_measure_run(&meas, c, &cfg)) {
-		kt_check(t, false, "pebs_source (%s)", meas.err);
+		kt_check(t, false, "pebs_source # %s", meas.err);
 		return;
 	}
 	kp_summary(kpk_line, t, name, &meas, (int)lvl, timed_x100, true);
