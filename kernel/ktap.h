@@ -33,7 +33,7 @@
 /* docs/output.md version, printed as `# output-format: N` in the header */
 #define OUTPUT_FORMAT 2
 /* Bytes of one test's output held until its plan is known (ktap.c) */
-#define KTAP_HOLD_BYTES (48u * 1024u)
+#define KTAP_HOLD_BYTES (256u * 1024u)
 
 enum kt_result { KT_PASS, KT_FAIL, KT_SKIP };
 
