@@ -2,7 +2,8 @@
 # boot.t: QEMU boot tests as TAP. Each case of tests/boot/cases in the selected set
 # (BOOT_SET=fast by default; "matrix" adds the full matrix, "all" both) boots the ISO and the
 # serial log is checked as KTAP: version line, plan, one result per planned test, a totals
-# line, the EXIT line, no `not ok` (for expect=pass) and the right exit status.
+# line, the EXIT line, no `not ok` (for expect=pass) and the right exit status; every log with
+# KTAP in it also goes through tests/scripts/ktap_check.py (Linux's kunit.py, TAP::Parser).
 # Logs: build/boot-logs/<case>.log
 set -u
 cd "$(dirname "$0")/../.." || exit 1
@@ -84,6 +85,10 @@ for r in "${sel[@]}"; do
 			done
 		fi ;;
 	esac
+	# a log with KTAP in it must read the same through Linux's kunit.py and TAP::Parser
+	if [ -z "$problem" ] && grep -aq '^KTAP version 1' "$log"; then
+		problem=$(tests/scripts/ktap_check.py "$log" | head -3 | tr '\n' ' ')
+	fi
 	totals=$(tr -d '\r' <"$log" | sed -n 's/^# Totals: //p' | tail -1)
 	summary+=("$(printf '%-36s %-4s %-19s %5s %3s %-6s %6ss  %s' "$name" "$fw" "$cpu" "$mem" \
 		"$smp" "$([ -z "$problem" ] && echo ok || echo FAIL)" "$secs" "${totals:--}")")
