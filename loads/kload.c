@@ -49,7 +49,7 @@ const struct cache_geometry *kload_geometry(void)
 
 const char *kload_timing_unjudgeable(void)
 {
-	if (cpu.hypervisor && !strcmp(cpu.hv_sig, "TCGTCGTCGTCG"))
+	if (cpu_software_emulated(&cpu))
 		return "software emulation (hypervisor \"TCGTCGTCGTCG\"): no cache timing to judge";
 	return NULL;
 }
