@@ -52,6 +52,8 @@ const char *cpu_core_type_name(uint8_t core_type);
  * hypervisor", "" on bare metal. Software emulation: no real cache timing (timing SKIPs). */
 const char *cpu_hv_name(const struct cpu_info *ci);
 bool cpu_software_emulated(const struct cpu_info *ci);
+/* Why no cache timing can be judged on this CPU (software emulation), or NULL. */
+const char *cpu_timing_unjudgeable(const struct cpu_info *ci);
 /* Header line i (0: `cpu:`, 1: `hypervisor:` when there is one) into b, without "# " and
  * newline; false past the last line. */
 bool cpu_header_line(const struct cpu_info *ci, unsigned i, char *b, size_t n);

@@ -59,6 +59,13 @@ bool cpu_software_emulated(const struct cpu_info *ci)
 	return r && r->software;
 }
 
+const char *cpu_timing_unjudgeable(const struct cpu_info *ci)
+{
+	if (cpu_software_emulated(ci))
+		return "software emulation (hypervisor \"TCGTCGTCGTCG\"): no cache timing to judge";
+	return NULL;
+}
+
 bool cpu_header_line(const struct cpu_info *ci, unsigned i, char *b, size_t n)
 {
 	switch (i) {
