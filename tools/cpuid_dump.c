@@ -70,7 +70,20 @@ static bool add_msr(struct cpuid_dump *d, unsigned cpu, uint64_t msr, uint64_t v
 	return true;
 }
 
-static bool new_cpu(struct cpuid_dump *d, unsigned cpu)
+/* A record line: `prefix`, then hex digits up to ':' or the end of the line (cut there).
+ * "CPUID Manufacturer: ..." and "CPUID CPU Name ..." are prose. */
+static bool record(const char *p, const char *prefix)
+{
+	size_t n = strlen(prefix);
+
+	if (strncmp(p, prefix, n) || !isxdigit((unsigned char)p[n]))
+		return false;
+	for (p += n; isxdigit((unsigned char)*p); p++)
+		;
+	return *p == ':' || *p == '\0' || (!strcmp(prefix, "0x") && *p == ' ');
+}
+
+static bool start_cpu(struct cpuid_dump *d, unsigned cpu)
 {
 	if (d->ncpus == sizeof(d->cpus) / sizeof(d->cpus[0]))
 		return false;
@@ -136,8 +149,8 @@ static bool parse_msr(const char *p, uint64_t *msr, uint64_t *v)
 
 int cpuid_dump_parse(struct cpuid_dump *d, const char *text, char *err, size_t errlen)
 {
-	unsigned line = 0, cpu = 0;
-	bool have_cpu = false;
+	unsigned line = 0, cpu = 0, msr_cpu = 0;
+	bool have_cpu = false, in_msr = false;
 
 	memset(d, 0, sizeof(*d));
 	for (const char *s = text; *s;) {
@@ -157,7 +170,26 @@ int cpuid_dump_parse(struct cpuid_dump *d, const char *text, char *err, size_t e
 		s = e ? e + 1 : s + strlen(s);
 		for (p = buf; *p == ' ' || *p == '\t'; p++)
 			;
-		if (!strncmp(p, "CPU#", 4) || !strncmp(p, "CPU ", 4) || !strcmp(p, "CPU:")) {
+		if (!strncmp(p, "------[", 7)) {
+			/* InstLatx64 (AIDA64) section: "Logical CPU #N", "CPUID Registers /
+			 * Logical CPU #N", "MSR Registers[ / Logical CPU #N]", others */
+			const char *h = strstr(p, "CPU #");
+
+			c = h ? strtoul(h + 5, NULL, 10) : 0;
+			in_msr = strstr(p, "MSR Registers") != NULL;
+			if (in_msr) {
+				msr_cpu = h ? (unsigned)c : d->ncpus ? d->cpus[0] : 0;
+				continue;
+			}
+			if (!h)
+				continue;
+			if (!start_cpu(d, (unsigned)c))
+				FAIL("line %u: CPU %lu listed twice or beyond 256 blocks", line, c);
+			cpu = msr_cpu = (unsigned)c;
+			have_cpu = true;
+		} else if (!strncmp(p, "CPU#", 4) || (!strncmp(p, "CPU ", 4) &&
+			   isdigit((unsigned char)p[4])) || !strcmp(p, "CPU:")) {
+			/* "CPU#000 AffMask: ..." (InstLatx64), "CPU 3:" / "CPU:" (cpuid -r) */
 			char *end;
 
 			c = strtoul(p + 4, &end, 10);
@@ -165,26 +197,33 @@ int cpuid_dump_parse(struct cpuid_dump *d, const char *text, char *err, size_t e
 				c = 0;
 			else if (end == p + 4 || (p[3] == ' ' && strcmp(end, ":")))
 				continue;	/* prose that starts with "CPU " */
-			if (c > 4095 || !new_cpu(d, (unsigned)c))
+			if (!start_cpu(d, (unsigned)c))
 				FAIL("line %u: CPU %lu listed twice or beyond 256 blocks", line, c);
-			cpu = (unsigned)c;
+			cpu = msr_cpu = (unsigned)c;
 			have_cpu = true;
-		} else if (!strncmp(p, "0x", 2) || !strncmp(p, "CPUID ", 6)) {
+			in_msr = false;
+		} else if (record(p, "0x") || record(p, "CPUID ")) {
 			bool ok = p[0] == '0' ? parse_raw(p, &leaf, &sub, r) :
 						parse_instlat(p, &leaf, &sub, r);
 
 			if (!ok)
 				FAIL("line %u: malformed or truncated CPUID record: \"%.60s\"", line, p);
 			if (!have_cpu) {
-				new_cpu(d, 0);
+				start_cpu(d, 0);
 				have_cpu = true;
 			}
+			/* older InstLatx64 dumps list subleaves in order without "[SL nn]" */
+			if (p[0] == 'C' && !strstr(p, "[SL ") && d->nleaves &&
+			    d->leaves[d->nleaves - 1].cpu == cpu &&
+			    d->leaves[d->nleaves - 1].leaf == leaf)
+				sub = d->leaves[d->nleaves - 1].subleaf + 1;
 			if (!add_leaf(d, cpu, leaf, sub, r))
 				FAIL("line %u: out of memory", line);
-		} else if (!strncmp(p, "MSR ", 4)) {
+		} else if (record(p, "MSR ") && !strstr(p, ": < FAILED >")) {
+			/* (AIDA64 writes "< FAILED >" for an MSR that faulted: not a value) */
 			if (!parse_msr(p, &msr, &v))
 				FAIL("line %u: malformed or truncated MSR record: \"%.60s\"", line, p);
-			if (!add_msr(d, have_cpu ? cpu : 0, msr, v))
+			if (!add_msr(d, in_msr ? msr_cpu : cpu, msr, v))
 				FAIL("line %u: out of memory", line);
 		}
 	}
