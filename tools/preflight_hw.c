@@ -114,6 +114,11 @@ int pf_hw_set_msr(const char *arg, char *err, size_t n)
 	return 0;
 }
 
+void pf_hw_clear_msrs(void)
+{
+	memset(given, 0, sizeof(given));
+}
+
 const char *pf_hw_msr_source(void)
 {
 	return source;

@@ -33,6 +33,8 @@ void pf_hw_use_dump(const struct cpuid_dump *d, unsigned cpu);
 int pf_hw_use_live(unsigned cpu, char *err, size_t n);
 /* "NAME=VALUE" or "0xADDR=VALUE" for one of pf_msr_defs: 0, or -1 and err. */
 int pf_hw_set_msr(const char *arg, char *err, size_t n);
+/* Forget every --msr value. */
+void pf_hw_clear_msrs(void);
 /* Where the MSRs came from, for the header ("/dev/cpu/0/msr", "--msr and dump lines", ...). */
 const char *pf_hw_msr_source(void);
 /* Bit i set: pf_msr_defs[i] was asked for and was not available. Cleared by pf_hw_use_*. */
