@@ -118,6 +118,7 @@ static void test_hypervisor_names(void **state)
 	assert_string_equal(ci.hv_sig, "KVMKVMKVM");
 	assert_string_equal(cpu_hv_name(&ci), "KVM");
 	assert_false(cpu_software_emulated(&ci));
+	assert_null(cpu_timing_unjudgeable(&ci));	/* timing judged under KVM */
 	assert_true(cpu_header_line(&ci, 1, b, sizeof(b)));
 	assert_string_equal(b, "hypervisor: \"KVMKVMKVM\" (KVM): hardware virtualisation, the "
 			    "host can deschedule this vCPU: timings include host noise");
@@ -127,6 +128,8 @@ static void test_hypervisor_names(void **state)
 	cpu_probe(&ci);
 	assert_string_equal(cpu_hv_name(&ci), "QEMU TCG");
 	assert_true(cpu_software_emulated(&ci));
+	assert_string_equal(cpu_timing_unjudgeable(&ci), "software emulation (hypervisor "
+			    "\"TCGTCGTCGTCG\"): no cache timing to judge");
 	assert_true(cpu_header_line(&ci, 1, b, sizeof(b)));
 	assert_string_equal(b, "hypervisor: \"TCGTCGTCGTCG\" (QEMU TCG): software emulation, "
 			    "timing verdicts SKIP");
