@@ -34,38 +34,37 @@ static bool lit(const char **p, const char *s)
 	return true;
 }
 
+/* Room for one more element in an array of `size`-byte elements (doubling). */
+static bool grow(void **arr, size_t n, size_t *cap, size_t size)
+{
+	size_t c = *cap ? 2 * *cap : 64;
+	void *p;
+
+	if (n < *cap)
+		return true;
+	p = realloc(*arr, c * size);
+	if (!p)
+		return false;
+	*arr = p;
+	*cap = c;
+	return true;
+}
+
 static bool add_leaf(struct cpuid_dump *d, unsigned cpu, uint64_t leaf, uint64_t sub,
 		     const uint64_t r[4])
 {
-	struct cpuid_dump_leaf *l;
-
-	if (d->nleaves == d->cap_leaves) {
-		size_t cap = d->cap_leaves ? 2 * d->cap_leaves : 256;
-		void *n = realloc(d->leaves, cap * sizeof(*d->leaves));
-
-		if (!n)
-			return false;
-		d->leaves = n;
-		d->cap_leaves = cap;
-	}
-	l = &d->leaves[d->nleaves++];
-	*l = (struct cpuid_dump_leaf){ cpu, (uint32_t)leaf, (uint32_t)sub,
-				       { (uint32_t)r[0], (uint32_t)r[1], (uint32_t)r[2],
-					 (uint32_t)r[3] } };
+	if (!grow((void **)&d->leaves, d->nleaves, &d->cap_leaves, sizeof(*d->leaves)))
+		return false;
+	d->leaves[d->nleaves++] = (struct cpuid_dump_leaf){
+		cpu, (uint32_t)leaf, (uint32_t)sub,
+		{ (uint32_t)r[0], (uint32_t)r[1], (uint32_t)r[2], (uint32_t)r[3] } };
 	return true;
 }
 
 static bool add_msr(struct cpuid_dump *d, unsigned cpu, uint64_t msr, uint64_t v)
 {
-	if (d->nmsrs == d->cap_msrs) {
-		size_t cap = d->cap_msrs ? 2 * d->cap_msrs : 64;
-		void *n = realloc(d->msrs, cap * sizeof(*d->msrs));
-
-		if (!n)
-			return false;
-		d->msrs = n;
-		d->cap_msrs = cap;
-	}
+	if (!grow((void **)&d->msrs, d->nmsrs, &d->cap_msrs, sizeof(*d->msrs)))
+		return false;
 	d->msrs[d->nmsrs++] = (struct cpuid_dump_msr){ cpu, (uint32_t)msr, v };
 	return true;
 }
