@@ -163,6 +163,8 @@ static void block(const char *what)
 			kprintf("# not read: %s (0x%x): %s; give it with --msr %s=VALUE\n",
 				pf_msr_defs[i].name, pf_msr_defs[i].msr, pf_msr_defs[i].decides,
 				pf_msr_defs[i].name);
+	kprintf("# preflight: not known before a boot: the memory map, boot loader, APIC, ACPI, "
+		"console and framebuffer lines\n");
 	plan();
 }
 

@@ -35,7 +35,7 @@ sel=$("$(dirname "$0")/accel.sh" "$accel" 2>&1) arc=$? acc=${sel%%$'\n'*} why=${
 echo "qemu-run.sh: accelerator $acc: $why" >&2
 if [ "$acc" = kvm ]; then
 	case ${cpu:-host} in
-	host) cpuargs=(-accel kvm -cpu host,pmu=on,host-cache-info=on,migratable=off) ;;
+	host) cpuargs=(-accel kvm -cpu "host,pmu=on,host-cache-info=on,migratable=off") ;;
 	*) cpuargs=(-accel kvm -cpu "$cpu,pmu=on") ;;
 	esac
 else
@@ -65,9 +65,9 @@ if [ -n "$args" ]; then
 fi
 
 out=${log:-$work/serial.log}
-# shellcheck disable=SC2206
+# shellcheck disable=SC2206  # $extra: QEMU arguments, split on purpose
 qemu=(qemu-system-x86_64 -machine q35 "${cpuargs[@]}" -m "$mem" -smp "$smp" -no-reboot
-	-display none -device isa-debug-exit,iobase=0xf4,iosize=0x04
+	-display none -device "isa-debug-exit,iobase=0xf4,iosize=0x04"
 	"${fwargs[@]}" "${optargs[@]}" -cdrom "$iso" -boot d -serial stdio -monitor none $extra)
 if [ -n "$dry" ]; then
 	for a in "${qemu[@]}"; do	# shell-quoted only where needed
