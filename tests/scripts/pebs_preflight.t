@@ -29,7 +29,7 @@ has "$t/skl0" '# plan: pmu: runs; PEBS steps undecided: IA32_PERF_CAPABILITIES n
 
 # 9-10: Raptor Lake: one block per core type, P-core then E-core
 $pf --cpuid $fx/raptorlake.txt --msr IA32_PERF_CAPABILITIES=0x6400 >"$t/rpl" 2>&1
-[ "$(grep -c '^# preflight: ' "$t/rpl")" = 2 ]; ok $? "raptorlake: two blocks"
+[ "$(grep -c '^# preflight: CPUID from' "$t/rpl")" = 2 ]; ok $? "raptorlake: two blocks"
 grep -o '^# preflight: .*, CPU [0-9]*, [PE]-core\|^# pmu: uarch [^(]*' "$t/rpl" | sed 's/.*\(CPU\)/\1/' |
 	tr '\n' '|' >"$t/rpl.s"
 [ "$(cat "$t/rpl.s")" = 'CPU 0, P-core|# pmu: uarch Golden/Raptor Cove |CPU 16, E-core|# pmu: uarch Gracemont pebs_gp 0x3f ll_event 0x05d0/0x3 store 0x06d0/0xf aux 0x0000 dsrc grt quirks 0x0|' ]
