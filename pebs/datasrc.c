@@ -200,6 +200,7 @@ void pebs_dsrc_decode(const struct pebs_model *m, enum pebs_event ev, uint64_t a
 			return;
 		/* precise store / DataLA: bit 0 = L1 hit, else L1 miss (§5.1) */
 		d->code = aux & 1;
+		d->has_level = true;	/* no snoop field in a store status word */
 		d->level = PEBS_LVL_L1;
 		d->hit = bit(aux, 0);
 		if (m->store == PEBS_ST_PRECISE) {
@@ -212,6 +213,7 @@ void pebs_dsrc_decode(const struct pebs_model *m, enum pebs_event ev, uint64_t a
 		return;
 
 	decode_layout(m, aux, ev == PEBS_EV_STORE, d);
+	d->has_level = d->has_snoop = true;
 	const struct pebs_ds_table_desc *t = &pebs_ds_tables[m->table];
 	const struct pebs_ds_entry *e = d->code < t->nrows ? &t->rows[d->code] : NULL;
 

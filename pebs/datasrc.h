@@ -86,6 +86,11 @@ struct pebs_dsrc {
 	uint8_t snoop;		/* enum pebs_snoop */
 	uint8_t hit, remote, stlb_miss, locked, data_blocked, addr_blocked; /* enum pebs_tri */
 	bool reserved;		/* code is reserved/unknown in this table: level/snoop NA */
+	/* Whether the record and its layout carry a level / a snoop result at all. False when
+	 * the record has no aux word, the model has no data-source encoding for this event, or
+	 * the store layout has no such field (docs/decoder.md "JSON contract": null). True with
+	 * level/snoop NA when the table itself says "not available" or the code is reserved. */
+	bool has_level, has_snoop;
 };
 
 /*
