@@ -290,7 +290,7 @@ void pebs_dsrc_decode(const struct pebs_model *m, enum pebs_event ev, uint64_t a
 	const struct pebs_ds_table_desc *t = &pebs_ds_tables[m->table];
 	const struct pebs_ds_entry *e = d->code < t->nrows ? &t->rows[d->code] : NULL;
 
-	/* NHM code 07 exists only on 06_2A/06_2E (S2 table 18-24 note 1). */
+	/* NHM code 07 exists only on 06_2A/06_2E (SDM table 18-24, note 1). */
 	if (m->table == PEBS_DS_NHM && d->code == 7 && !(m->model == 0x2A || m->model == 0x2E))
 		e = NULL;
 	if (e == NULL || e->rsv) {

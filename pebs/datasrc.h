@@ -1,8 +1,9 @@
 /*
  * datasrc.h: PEBS data-source ("aux"/dse) decoding and the model table that selects the
  * data-source table, bit layout and default record format from DisplayFamily_DisplayModel and
- * the hybrid core type. Follows SDM Vol 3B ch.18 table 18-24 (seed S2) and pebs-facts.md §5
- * (layouts §5.1, Table A §5.2, model patches §5.3, Table B §5.4). Pure.
+ * the hybrid core type. Follows SDM Vol. 3B table 18-24 "Data Source Encoding for Load Latency
+ * Record" and Linux arch/x86/events/intel/ds.c (docs/hardware.md §5: layouts §5.1, Table A
+ * §5.2, model patches §5.3, Table B §5.4). Pure.
  */
 #ifndef PEBS_DATASRC_H
 #define PEBS_DATASRC_H

@@ -1,6 +1,6 @@
 /*
  * pmu_model_cpus.c: the CPUs the PMU model can be (pmu_model.h). Values per
- * ../shared/reference/pebs-facts.md: §2 CPUID.0AH, §1.9 PERF_CAPABILITIES (record format
+ * docs/hardware.md: §2 CPUID.0AH, §1.9 PERF_CAPABILITIES (record format
  * §4.1), §1.5 PEBS_ENABLE bits, §6 events/counters, §7.1 quirks, §9 model numbers.
  * PERF_CAPABILITIES low bits (LBR format) are illustrative; SPR reporting format 5 is
  * UNVERIFIED (§4.1 says which models report 5 is not confirmed) and is used here so the
