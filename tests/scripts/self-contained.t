@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 # self-contained.t: the repository stands on its own and its tables stay readable (issue 13).
-# TAP. Checks every source and document file of the checkout (build/ and .git/ excluded):
+# TAP. Checks every tracked source and document file (without git: every file outside
+# build/ and .git/):
 #  1. no reference to a path outside the repository (the sibling directory the project was
 #     started from, or the notes kept there);
 #  2. every docs/NAME.md named anywhere exists;
@@ -11,6 +12,7 @@
 #     except the files listed in POSITIONAL_TODO, which are still to be converted.
 import os
 import re
+import subprocess
 import sys
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
@@ -41,6 +43,17 @@ def ok(cond, name, diag=()):
 
 
 def files():
+    """Tracked files when this is a git checkout (scratch files do not count), else a walk."""
+    try:
+        out = subprocess.run(["git", "-C", ROOT, "ls-files", "-z"], capture_output=True,
+                             check=True).stdout.decode("utf-8", "replace")
+        for rel in out.split("\0"):
+            if rel and (SRC_EXT.search(rel) or os.path.basename(rel) in ("Makefile", "run")) \
+                    and os.path.isfile(os.path.join(ROOT, rel)):
+                yield rel, os.path.join(ROOT, rel)
+        return
+    except (OSError, subprocess.CalledProcessError):
+        pass
     for d, dirs, names in os.walk(ROOT):
         rel = os.path.relpath(d, ROOT)
         dirs[:] = [x for x in dirs if not (rel == "." and x in ("build", ".git"))]
