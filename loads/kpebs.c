@@ -2,7 +2,7 @@
  * kpebs.c: the PEBS step of the load tests and the header lines that go with it (kpebs.h).
  * One measurement per kernel, right after its timing, over the same chain: the load-latency
  * event at ldlat= (default the SDM minimum 3: no latency filter), sav= (default: ~1 % PEBS
- * overhead for this kernel's measured speed, latency-method.md §7/§9), work in chunks with
+ * overhead for this kernel's measured speed, docs/latency-method.md §7/§9), work in chunks with
  * interrupts on so the threshold PMI drains (and aggregates) the buffer, print after stop.
  */
 #include "loads/kpebs.h"
@@ -20,7 +20,7 @@
 #include <string.h>
 
 #define WORK_BUDGET_MS 300	/* a measurement stops here even short of its records */
-#define ASSIST_NS 250		/* published cost of one record (latency-method.md §7) */
+#define ASSIST_NS 250		/* published cost of one record (docs/latency-method.md §7) */
 
 static struct pmu_cycles cyc;
 static bool have_core;
