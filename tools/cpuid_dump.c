@@ -56,8 +56,9 @@ static bool add_leaf(struct cpuid_dump *d, unsigned cpu, uint64_t leaf, uint64_t
 	if (!grow((void **)&d->leaves, d->nleaves, &d->cap_leaves, sizeof(*d->leaves)))
 		return false;
 	d->leaves[d->nleaves++] = (struct cpuid_dump_leaf){
-		cpu, (uint32_t)leaf, (uint32_t)sub,
-		{ (uint32_t)r[0], (uint32_t)r[1], (uint32_t)r[2], (uint32_t)r[3] } };
+		.cpu = cpu, .leaf = (uint32_t)leaf, .subleaf = (uint32_t)sub,
+		.r = { .eax = (uint32_t)r[0], .ebx = (uint32_t)r[1], .ecx = (uint32_t)r[2],
+		       .edx = (uint32_t)r[3] } };
 	return true;
 }
 
@@ -65,7 +66,7 @@ static bool add_msr(struct cpuid_dump *d, unsigned cpu, uint64_t msr, uint64_t v
 {
 	if (!grow((void **)&d->msrs, d->nmsrs, &d->cap_msrs, sizeof(*d->msrs)))
 		return false;
-	d->msrs[d->nmsrs++] = (struct cpuid_dump_msr){ cpu, (uint32_t)msr, v };
+	d->msrs[d->nmsrs++] = (struct cpuid_dump_msr){ .cpu = cpu, .msr = (uint32_t)msr, .value = v };
 	return true;
 }
 
@@ -249,7 +250,7 @@ void cpuid_dump_free(struct cpuid_dump *d)
 void cpuid_dump_get(const struct cpuid_dump *d, unsigned cpu, uint32_t leaf, uint32_t subleaf,
 		    struct cpuid_regs *r)
 {
-	*r = (struct cpuid_regs){ 0, 0, 0, 0 };
+	*r = (struct cpuid_regs){ .eax = 0 };
 	for (size_t i = 0; i < d->nleaves; i++) {
 		const struct cpuid_dump_leaf *l = &d->leaves[i];
 
