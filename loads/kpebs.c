@@ -49,22 +49,18 @@ uint64_t kpebs_default_sav(uint64_t ns_x100)
 
 void kload_header(void)
 {
-	const struct cache_geometry *g = kload_geometry();
-	const struct cache_level *c[3] = { &g->l1d, &g->l2, &g->l3 };
-	static const char *const nm[3] = { "L1d", "L2", "L3" };
-	char a[24];
+	char b[200];
+	int rc;
 
-	for (int i = 0; i < 3; i++)
-		ktap_diag("cache: %s %s %u-way %u B line (%s%s)", nm[i],
-			  geometry_size_str(c[i]->size, a, sizeof(a)), c[i]->ways, c[i]->line,
-			  c[i]->overridden ? "command line; " : "", geometry_src_name(c[i]->src));
-	if (pmu_cycles_init(&cyc, pebs_caps_init()) == 0) {
+	for (unsigned i = 0; geometry_header_line(kload_geometry(), i, b, sizeof(b)); i++)
+		ktap_diag("%s", b);
+	rc = pmu_cycles_init(&cyc, pebs_caps_init());
+	if (rc == 0) {
 		have_core = true;
 		kload_set_core_clock(pmu_cycles_read, &cyc, cyc.name);
-		ktap_diag("core clock: %s", cyc.name);
-	} else {
-		ktap_diag("core clock: none (%s); TSC only, TSC != core clock", cyc.err);
 	}
+	pmu_cycles_header_line(&cyc, rc, b, sizeof(b));
+	ktap_diag("%s", b);
 	kload_set_pebs_check(kpebs_check);
 }
 
