@@ -25,8 +25,10 @@ static bool streaming;	/* outgrew the buffer: header out without a plan, output 
 static void hold_write(const char *s, size_t n)
 {
 	if (held + n <= sizeof(held_text)) {
-		memcpy(held_text + held, s, n);
-		held += n;
+		size_t at = held;
+
+		held += n;	/* claimed first: an interrupt handler that prints appends after it */
+		memcpy(held_text + at, s, n);
 		return;
 	}
 	console_set_hold(NULL);
