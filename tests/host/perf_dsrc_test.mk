@@ -1,0 +1,3 @@
+HOST_TESTS += perf_dsrc_test
+perf_dsrc_test_SRCS := tools/perf_dsrc.c pebs/agg_print.c pebs/aggregate.c pebs/datasrc_names.c \
+	kernel/fmt.c pebs/record.c
