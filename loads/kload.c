@@ -258,6 +258,7 @@ void kload_pebs_step(struct ktest *t, const struct load_run *r, enum load_target
 
 	if (why) {
 		kt_skip_sub(t, "pebs_source", "%s", why);
+		kt_skip_sub(t, "pebs_overhead", "%s", why);	/* PEBS did not run: no cost */
 		return;
 	}
 	pebs_check(t, r, target);

@@ -11,7 +11,10 @@
  * a seeded +-3 % jitter, TSC = core / 1.10), the cache geometry (the model has no CPUID 04H:
  * the CPU's published sizes) and the TSC frequency; the `cpu:` line's brand is the model name.
  * Usage: model-log --cpu haswell|skylake|icelake_sp|sapphire_rapids [--seed N]
- *                  [--mix clean|mixed|l1] [--dump none|raw|decoded] [--sav N] > file.log
+ *                  [--mix clean|mixed|l1] [--dump none|raw|decoded] [--sav N]
+ *                  [--assist-ns N] [--pmi-ns N] > file.log
+ * --assist-ns / --pmi-ns: what the model's virtual clock charges per PEBS assist (default 20)
+ * and per PMI (default 2000): the PEBS cost the `pebs` line and pebs_overhead report.
  * Exit: 0 the log was written (whatever its verdicts), 2 usage or a model violation.
  */
 #include "tools/model_log.h"
@@ -58,7 +61,8 @@ void console_write(const char *s, size_t n)
 static void usage(void)
 {
 	fprintf(stderr, "usage: model-log --cpu haswell|skylake|icelake_sp|sapphire_rapids "
-		"[--seed N] [--mix clean|mixed|l1] [--dump none|raw|decoded] [--sav N]\n");
+		"[--seed N] [--mix clean|mixed|l1] [--dump none|raw|decoded] [--sav N] "
+		"[--assist-ns N] [--pmi-ns N]\n");
 	exit(2);
 }
 
@@ -135,7 +139,7 @@ int main(int argc, char **argv)
 					       "sapphire_rapids" };
 	static const char *const mix_ids[] = { "clean", "mixed", "l1" };
 	static const char *const dump_ids[] = { "none", "raw", "decoded" };
-	struct ml_opts o = { ML_CLEAN, ML_DUMP_NONE, 1, 1009 };
+	struct ml_opts o = { ML_CLEAN, ML_DUMP_NONE, 1, 1009, false, 0, 20, 2000 };
 	const struct mcpu *m = NULL;
 	struct cache_geometry g;
 	struct pebs_caps caps;
@@ -156,13 +160,18 @@ int main(int argc, char **argv)
 		else if (!strcmp(argv[i], "--dump"))
 			o.dump = (enum ml_dump)pick(v, dump_ids, 3);
 		else if (!strcmp(argv[i], "--sav") && strtoull(v, NULL, 0) > 0)
-			o.sav = strtoull(v, NULL, 0);
+			o.sav = strtoull(v, NULL, 0), o.sav_given = true;
+		else if (!strcmp(argv[i], "--assist-ns") && strtoull(v, NULL, 0) < 1000000)
+			o.assist_ns = strtoull(v, NULL, 0);
+		else if (!strcmp(argv[i], "--pmi-ns") && strtoull(v, NULL, 0) < 100000000)
+			o.pmi_ns = strtoull(v, NULL, 0);
 		else
 			usage();
 	}
 	if (!m)
 		usage();
 	ml_srand(o.seed);
+	o.tsc_khz = m->tsc_khz;
 	model_init(m->mc);
 	cpu_probe(&ci);
 	pebs_caps_probe(&caps, &ci);
