@@ -143,7 +143,7 @@ enum kt_result kpebs_check(struct ktest *t, const struct load_run *r, enum load_
 	uint64_t timed = (r->res.have_core ? r->res.core_med_x100 : r->res.tsc_med_x100) / per_step;
 	struct work w = { r->kind, r->chain.head, r->res.steps_per_rep ? r->res.steps_per_rep : 4096,
 			  0 };
-	struct pebs_cost_run base = { work_chunk, &w, tsc_clock, NULL, w.steps, 0, 0, 0 };
+	struct pebs_cost_run base = { work_chunk, &w, tsc_clock, NULL, w.steps, NULL, 0, 0, 0 };
 	struct pebs_cost_run run = base;
 	struct pebs_measure_cfg cfg = { .work = pebs_cost_chunk, .work_ctx = &run };
 	struct pebs_cost cost;

@@ -9,12 +9,13 @@
 bool pebs_cost_chunk(void *run)
 {
 	struct pebs_cost_run *r = run;
+	uint64_t s0 = r->step_count ? *r->step_count : 0;
 	uint64_t t0 = r->clock(r->cctx), t1;
 	bool more = r->work(r->ctx);
 
 	t1 = r->clock(r->cctx);
 	r->ticks += t1 - t0;
-	r->steps += r->steps_per_chunk;
+	r->steps += r->step_count ? *r->step_count - s0 : r->steps_per_chunk;
 	r->chunks++;
 	return more;
 }

@@ -24,7 +24,8 @@ struct pebs_cost_run {
 	void *ctx;
 	uint64_t (*clock)(void *cctx);	/* ticks of the clock that times the kernel */
 	void *cctx;
-	uint64_t steps_per_chunk;	/* kernel steps one chunk runs */
+	uint64_t steps_per_chunk;	/* kernel steps one chunk runs ... */
+	const uint64_t *step_count;	/* ... or, when set, a counter the work advances */
 	uint64_t ticks, steps, chunks;	/* accumulated */
 };
 

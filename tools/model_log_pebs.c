@@ -106,6 +106,7 @@ struct feed {
 	uint64_t code[3];
 	unsigned lo[3], hi[3];
 	uint64_t events_left;
+	uint64_t fed;		/* events fed so far: the cost's step count */
 };
 
 /* One chunk of "workload": 256 batches, each with a drawn level and latency. */
@@ -124,6 +125,7 @@ static bool work(void *ctx)
 		ld.dsrc = f->code[i];
 		ld.lat = f->lo[i] + ml_rand() % (f->hi[i] - f->lo[i] + 1);
 		model_feed(mc->ll_event, BATCH, &ld);
+		f->fed += BATCH;
 		f->events_left = f->events_left > BATCH ? f->events_left - BATCH : 0;
 	}
 	return f->events_left > 0;
@@ -149,7 +151,7 @@ struct ml_armed {
 	uint64_t want;
 };
 
-/* One armed measurement (a pebs_cost_armed_fn): enough whole chunks for `want` records. */
+/* One armed measurement (a pebs_cost_armed_fn): events for `want` records at sav. */
 static int armed(void *ctx, uint64_t sav, uint64_t *records, uint64_t *pmis, uint64_t *used)
 {
 	struct ml_armed *a = ctx;
@@ -157,7 +159,7 @@ static int armed(void *ctx, uint64_t sav, uint64_t *records, uint64_t *pmis, uin
 	int rc;
 
 	a->cfg->pc.sav = sav;
-	a->f->events_left = (ev + CHUNK_EVENTS - 1) / CHUNK_EVENTS * CHUNK_EVENTS;
+	a->f->events_left = ev;
 	rc = pebs_measure_run(&meas, a->c, a->cfg);
 	*records = meas.agg.records;
 	*pmis = meas.st.pmis;
@@ -170,9 +172,9 @@ void ml_pebs_step(struct ktest *t, unsigned k, const char *name, const struct pe
 {
 	uint64_t want = o->dump != ML_DUMP_NONE ? DUMP_RECORDS : PEBS_MEASURE_RECORDS;
 	uint64_t tick_per_load = timed_x100 / 110 ? timed_x100 / 110 : 1;	/* TSC = core/1.10 */
-	struct feed f = { &mixes[o->mix][k], { 0 }, { 0 }, { 0 }, 0 }, bf;
-	struct pebs_cost_run base = { work, &bf, model_clock, NULL, CHUNK_EVENTS, 0, 0, 0 };
-	struct pebs_cost_run run = { work, &f, model_clock, NULL, CHUNK_EVENTS, 0, 0, 0 };
+	struct feed f = { &mixes[o->mix][k], { 0 }, { 0 }, { 0 }, 0, 0 }, bf;
+	struct pebs_cost_run base = { work, &bf, model_clock, NULL, 0, &bf.fed, 0, 0, 0 };
+	struct pebs_cost_run run = { work, &f, model_clock, NULL, 0, &f.fed, 0, 0, 0 };
 	struct pebs_measure_cfg cfg = { .work = pebs_cost_chunk, .work_ctx = &run,
 					.target_records = want };
 	struct ml_armed ac = { &cfg, &f, c, want };

@@ -161,7 +161,7 @@ static void model_cost(uint64_t sav, uint64_t assist, uint64_t pmi, bool retune,
 		       struct pebs_cost *c, unsigned *runs)
 {
 	uint64_t left;
-	struct pebs_cost_run base = { feed, &left, vclock, NULL, CHUNK, 0, 0, 0 }, run = base;
+	struct pebs_cost_run base = { feed, &left, vclock, NULL, CHUNK, NULL, 0, 0, 0 }, run = base;
 	struct pebs_measure_cfg cfg = { .work = pebs_cost_chunk, .work_ctx = &run,
 					.target_records = 1000 };
 	struct armed_ctx a = { &cfg, &left, 0 };
