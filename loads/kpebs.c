@@ -26,7 +26,6 @@
 #define WORK_BUDGET_MS 300	/* a measurement stops here even short of its records */
 #define BASE_BUDGET_MS 30	/* the unarmed chunks: at most this long ... */
 #define BASE_CHUNKS 8		/* ... and at most this many */
-#define ASSIST_NS 250		/* published cost of one record (latency-method.md §7) */
 
 static struct pmu_cycles cyc;
 static bool have_core;
@@ -40,30 +39,15 @@ static void warn(const char *msg)
 	kprintf("# warning: %s\n", msg);
 }
 
-uint64_t kpebs_default_sav(uint64_t ns_x100)
+static void diag(void *ctx, const char *line)
 {
-	/* one record per ASSIST_NS * 100 ns of work = ~1 % overhead; clamp to [101, 1000003],
-	 * odd so the period does not lock step with the chain's power-of-two lengths */
-	uint64_t sav = ns_x100 ? (uint64_t)ASSIST_NS * 100 * 100 / ns_x100 : 1000003;
-
-	if (sav < 101)
-		sav = 101;
-	if (sav > 1000003)
-		sav = 1000003;
-	return sav | 1;
+	(void)ctx;
+	ktap_diag("%s", line);
 }
 
 void kload_header(void)
 {
-	const struct cache_geometry *g = kload_geometry();
-	const struct cache_level *c[3] = { &g->l1d, &g->l2, &g->l3 };
-	static const char *const nm[3] = { "L1d", "L2", "L3" };
-	char a[24];
-
-	for (int i = 0; i < 3; i++)
-		ktap_diag("cache: %s %s %u-way %u B line (%s%s)", nm[i],
-			  geometry_size_str(c[i]->size, a, sizeof(a)), c[i]->ways, c[i]->line,
-			  c[i]->overridden ? "command line; " : "", geometry_src_name(c[i]->src));
+	kload_cache_lines(diag, NULL, kload_geometry());
 	if (pmu_cycles_init(&cyc, pebs_caps_init()) == 0) {
 		have_core = true;
 		kload_set_core_clock(pmu_cycles_read, &cyc, cyc.name);
@@ -156,7 +140,7 @@ enum kt_result kpebs_check(struct ktest *t, const struct load_run *r, enum load_
 	pebs_config_init(&cfg.pc, tg == TGT_STORE ? PEBS_STORE : PEBS_LOAD_LATENCY, &kcmdline,
 			 warn);
 	if (!cmdline_get(&kcmdline, "sav"))
-		cfg.pc.sav = kpebs_default_sav(r->ns_x100 / per_step);
+		cfg.pc.sav = pebs_cost_default_sav(r->ns_x100 / per_step);
 	if (dump && (!strcmp(dump, "raw") || !strcmp(dump, "decoded"))) {
 		cfg.dump = dump_buf;
 		cfg.dump_cap = sizeof(dump_buf);

@@ -6,6 +6,18 @@
  */
 #include "loads/pebs_cost.h"
 
+uint64_t pebs_cost_default_sav(uint64_t ns_x100)
+{
+	uint64_t sav = ns_x100 ? (uint64_t)PEBS_COST_ASSIST_NS * 100 * 100 / ns_x100
+			       : PEBS_COST_SAV_MAX;
+
+	if (sav < PEBS_COST_SAV_MIN)
+		sav = PEBS_COST_SAV_MIN;
+	if (sav > PEBS_COST_SAV_MAX)
+		sav = PEBS_COST_SAV_MAX;
+	return sav | 1;
+}
+
 bool pebs_cost_chunk(void *run)
 {
 	struct pebs_cost_run *r = run;

@@ -16,7 +16,14 @@
 
 #define PEBS_COST_LIMIT_X100 300	/* pebs_overhead passes at <= 3.00 % */
 #define PEBS_COST_AIM_X100 100		/* a retuned sav aims at 1.00 % */
-#define PEBS_COST_SAV_MAX 1000003	/* as kpebs_default_sav's clamp */
+#define PEBS_COST_ASSIST_NS 250	/* published cost of one record (latency-method.md §7) */
+#define PEBS_COST_SAV_MIN 101
+#define PEBS_COST_SAV_MAX 1000003
+
+/* Default sample-after value for a kernel at ns_x100 ns per counted event: one record per
+ * PEBS_COST_ASSIST_NS x 100 ns of work = ~1 % overhead; in [SAV_MIN, SAV_MAX], odd so the
+ * period does not lock step with the chain's power-of-two lengths. */
+uint64_t pebs_cost_default_sav(uint64_t ns_x100_per_event);
 
 /* One run of work chunks, timed chunk by chunk. */
 struct pebs_cost_run {

@@ -21,6 +21,7 @@
 #include "kernel/console.h"
 #include "kernel/cpu.h"
 #include "loads/geometry.h"
+#include "loads/kload.h"
 #include "loads/plan.h"
 #include "model/pmu_model.h"
 #include "pebs/cycles.h"
@@ -75,13 +76,17 @@ static int pick(const char *v, const char *const *names, unsigned n)
 	return -1;
 }
 
+static void diag(void *ctx, const char *line)
+{
+	(void)ctx;
+	ktap_diag("%s", line);
+}
+
 static void header(const struct mcpu *m, const struct cpu_info *ci, const struct pebs_caps *c,
 		   const struct cache_geometry *g, char *const *argv, int argc)
 {
-	static const char *const nm[3] = { "L1d", "L2", "L3" };
-	const struct cache_level *cl[3] = { &g->l1d, &g->l2, &g->l3 };
 	static struct pmu_cycles cyc;
-	char cmd[256] = "", a[24];
+	char cmd[256] = "";
 
 	for (int i = 1; i < argc; i++)
 		snprintf(cmd + strlen(cmd), sizeof(cmd) - strlen(cmd), "%s%s", i > 1 ? " " : "",
@@ -96,10 +101,7 @@ static void header(const struct mcpu *m, const struct cpu_info *ci, const struct
 	ktap_diag("tsc: %llu kHz (model), invariant", (unsigned long long)m->tsc_khz);
 	pebs_caps_print(c);
 	/* kpebs.c kload_header() */
-	for (int i = 0; i < 3; i++)
-		ktap_diag("cache: %s %s %u-way %u B line (%s)", nm[i],
-			  geometry_size_str(cl[i]->size, a, sizeof(a)), cl[i]->ways, cl[i]->line,
-			  geometry_src_name(cl[i]->src));
+	kload_cache_lines(diag, NULL, g);
 	if (pmu_cycles_init(&cyc, c) == 0)
 		ktap_diag("core clock: %s", cyc.name);
 	else

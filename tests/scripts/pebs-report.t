@@ -199,7 +199,7 @@ ansi = base.replace(b"\r\nok 1 load_l1", b"\r\n\x1b[0m\x1b[37m\x1b[40mok 1 load_
 rc, out, err = run(["--json", write("ansi.log", ansi)])
 ok(rc == 0 and json.loads(out)["tests"][0]["status"] == "pass", "ANSI escapes stripped", err)
 noisy = b"\xff\xfe\x00garbage\x80\r\n" + re.sub(rb"(  ok \d+ chain_cycle\r\n)",
-                                                    rb"\1\x93\xa7 line noise \xc3\x28\r\n", base, 1)
+                                                    lambda m_: m_.group(1) + b"\x93\xa7 line noise \xc3\x28\r\n", base, 1)
 rc, out, err = run([write("noise.log", noisy)])
 ok(rc == 0 and "not KTAP, skipped" in err and "not UTF-8" in err,
    "non-UTF-8 garbage reported with line numbers and skipped", err)
