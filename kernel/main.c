@@ -2,7 +2,7 @@
  * main.c: the run. Descriptor tables first (so a fault is reported, not a triple fault), then
  * the console, boot information and command line, CPU probe, TSC, memory, the environment
  * header, the test table, the totals, and the exit (kernel/exit.h). This file is the top of
- * the layer diagram in DESIGN.md: it may call every layer.
+ * the layer diagram in README.md: it may call every layer.
  */
 #include "apic/apic.h"
 #include "kernel/boot.h"

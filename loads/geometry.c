@@ -138,7 +138,7 @@ static void fill_default(struct cache_level *cl, uint8_t level, uint64_t size)
 
 void geometry_probe(struct cache_geometry *g, const struct cpu_info *c)
 {
-	struct cpuid_regs r = { 0, 0, 0, 0 };
+	struct cpuid_regs r = { 0 };
 	bool topoext = false;
 
 	memset(g, 0, sizeof(*g));

@@ -2,7 +2,7 @@
  * kpebs.c: the PEBS step of the load tests and the header lines that go with it (kpebs.h).
  * One measurement per kernel, right after its timing, over the same chain: the load-latency
  * event at ldlat= (default the SDM minimum 3: no latency filter), sav= (default: ~1 % PEBS
- * overhead for this kernel's measured speed, latency-method.md §7/§9), work in chunks with
+ * overhead for this kernel's measured speed, docs/latency-method.md §7/§9), work in chunks with
  * interrupts on so the threshold PMI drains (and aggregates) the buffer, print after stop.
  * The cost of it (loads/pebs_cost.h): the same chunks run unarmed first, every chunk timed by
  * the TSC in both runs; above 3 % overhead the measurement runs once more at a sav scaled to

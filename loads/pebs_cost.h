@@ -5,8 +5,8 @@
  * host tests); from clock ticks per step in both runs follow the overhead (the timed latency
  * moved by sampling), the cost per record and per PMI (the extra time divided by each: both
  * include everything, they do not add up), and, when the overhead is too high, a sample-after
- * value that brings it down. Basis: latency-method.md §7 (~250 ns per PEBS assist), SDM Vol. 3B
- * 20.6.2.4 (the PEBS assist and the DS buffer's threshold interrupt).
+ * value that brings it down. Basis: docs/latency-method.md §7 (~250 ns per PEBS assist), SDM
+ * Vol. 3B 20.6.2.4 (the PEBS assist and the DS buffer's threshold interrupt).
  */
 #ifndef LOADS_PEBS_COST_H
 #define LOADS_PEBS_COST_H
@@ -16,7 +16,7 @@
 
 #define PEBS_COST_LIMIT_X100 300	/* pebs_overhead passes at <= 3.00 % */
 #define PEBS_COST_AIM_X100 100		/* a retuned sav aims at 1.00 % */
-#define PEBS_COST_ASSIST_NS 250	/* published cost of one record (latency-method.md §7) */
+#define PEBS_COST_ASSIST_NS 250	/* published cost of one record (docs/latency-method.md §7) */
 #define PEBS_COST_SAV_MIN 101
 #define PEBS_COST_SAV_MAX 1000003
 

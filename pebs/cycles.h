@@ -3,7 +3,7 @@
  * fixed counter 1 (CPU_CLK_UNHALTED.CORE, SDM Vol. 3B 20.2.2, perfmon >= 2) or, where that
  * counter is absent, the architectural event UnHalted Core Cycles (event 0x3C umask 0, SDM
  * Table 20-1, CPUID.0AH:EBX[0]) on the highest GP counter, away from the low counters PEBS
- * uses (../shared/reference/pebs-facts.md §1.3, §2, §6).
+ * uses (docs/hardware.md §1.3, §2, §6).
  */
 #ifndef PEBS_CYCLES_H
 #define PEBS_CYCLES_H
