@@ -127,11 +127,12 @@ enum kt_result kpebs_check(struct ktest *t, const struct load_run *r, enum load_
 	uint64_t timed = (r->res.have_core ? r->res.core_med_x100 : r->res.tsc_med_x100) / per_step;
 	struct work w = { r->kind, r->chain.head, r->res.steps_per_rep ? r->res.steps_per_rep : 4096,
 			  0 };
-	struct pebs_cost_run base = { work_chunk, &w, tsc_clock, NULL, w.steps, NULL, 0, 0, 0 };
+	struct pebs_cost_run base = { .work = work_chunk, .ctx = &w, .clock = tsc_clock,
+				      .steps_per_chunk = w.steps };
 	struct pebs_cost_run run = base;
 	struct pebs_measure_cfg cfg = { .work = pebs_cost_chunk, .work_ctx = &run };
 	struct pebs_cost cost;
-	struct armed_ctx ac = { &cfg, &w, c };
+	struct armed_ctx ac = { .cfg = &cfg, .w = &w, .c = c };
 	int lvl = level_of(tg);
 	char d[200];
 	uint64_t fl;

@@ -175,7 +175,7 @@ static enum kt_result kernel(struct ktest *t, unsigned k, const struct cache_geo
 			     uint8_t *base, uint32_t *scratch, uint64_t seed, uint64_t *p50)
 {
 	struct load_run *r = &B.r;
-	struct pebs_cost_run bl = { chunk, &B, tsc_clock, NULL, 0, NULL, 0, 0, 0 }, run;
+	struct pebs_cost_run bl = { .work = chunk, .ctx = &B, .clock = tsc_clock }, run;
 	struct pebs_cost cost;
 	struct kp_pebs kp;
 	char d[256];
@@ -287,7 +287,7 @@ int lb_pebs_main(const struct opts *o, int argc, char **argv)
 		  B.pmu.event, buf.pages, cpu_now);
 	ktap_plan(LOAD_NLEVELS);
 	for (unsigned k = 0; k < LOAD_NLEVELS; k++) {
-		const struct ktest_desc desc = { names[k], NULL, NEED_NONE, 0, false, NULL };
+		const struct ktest_desc desc = { .name = names[k], .needs = NEED_NONE };
 		struct ktest t = { .desc = &desc };
 		enum kt_result v = kernel(&t, k, &g, buf.base, scratch, o->seed + k, p50);
 

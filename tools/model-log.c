@@ -141,7 +141,8 @@ int main(int argc, char **argv)
 					       "sapphire_rapids" };
 	static const char *const mix_ids[] = { "clean", "mixed", "l1" };
 	static const char *const dump_ids[] = { "none", "raw", "decoded" };
-	struct ml_opts o = { ML_CLEAN, ML_DUMP_NONE, 1, 1009, false, 0, 20, 2000 };
+	struct ml_opts o = { .mix = ML_CLEAN, .dump = ML_DUMP_NONE, .seed = 1, .sav = 1009,
+			     .assist_ns = 20, .pmi_ns = 2000 };
 	const struct mcpu *m = NULL;
 	struct cache_geometry g;
 	struct pebs_caps caps;
@@ -184,7 +185,7 @@ int main(int argc, char **argv)
 	header(m, &ci, &caps, &g, argv, argc);
 	ktap_plan(4);
 	for (unsigned k = 0; k < 4; k++) {
-		const struct ktest_desc desc = { knames[k], NULL, NEED_NONE, 0, false, NULL };
+		const struct ktest_desc desc = { .name = knames[k], .needs = NEED_NONE };
 		struct ktest t = { .desc = &desc };
 		uint64_t core = timing(&t, k, m, load_ws((enum load_level)k, &g));
 

@@ -174,11 +174,13 @@ void ml_pebs_step(struct ktest *t, unsigned k, const char *name, const struct pe
 	uint64_t want = o->dump != ML_DUMP_NONE ? DUMP_RECORDS : PEBS_MEASURE_RECORDS;
 	uint64_t tick_per_load = timed_x100 / 110 ? timed_x100 / 110 : 1;	/* TSC = core/1.10 */
 	struct feed f = { &mixes[o->mix][k], { 0 }, { 0 }, { 0 }, 0, 0 }, bf;
-	struct pebs_cost_run base = { work, &bf, model_clock, NULL, 0, &bf.fed, 0, 0, 0 };
-	struct pebs_cost_run run = { work, &f, model_clock, NULL, 0, &f.fed, 0, 0, 0 };
+	struct pebs_cost_run base = { .work = work, .ctx = &bf, .clock = model_clock,
+				      .step_count = &bf.fed };
+	struct pebs_cost_run run = { .work = work, .ctx = &f, .clock = model_clock,
+				     .step_count = &f.fed };
 	struct pebs_measure_cfg cfg = { .work = pebs_cost_chunk, .work_ctx = &run,
 					.target_records = want };
-	struct ml_armed ac = { &cfg, &f, c, want };
+	struct ml_armed ac = { .cfg = &cfg, .f = &f, .c = c, .want = want };
 	struct pebs_cost cost;
 	enum pebs_level lvl = target_of[k];
 	char d[200];

@@ -161,10 +161,11 @@ static void model_cost(uint64_t sav, uint64_t assist, uint64_t pmi, bool retune,
 		       struct pebs_cost *c, unsigned *runs)
 {
 	uint64_t left;
-	struct pebs_cost_run base = { feed, &left, vclock, NULL, CHUNK, NULL, 0, 0, 0 }, run = base;
+	struct pebs_cost_run base = { .work = feed, .ctx = &left, .clock = vclock,
+				      .steps_per_chunk = CHUNK }, run = base;
 	struct pebs_measure_cfg cfg = { .work = pebs_cost_chunk, .work_ctx = &run,
 					.target_records = 1000 };
-	struct armed_ctx a = { &cfg, &left, 0 };
+	struct armed_ctx a = { .cfg = &cfg, .left = &left };
 
 	pmu_fixture_probe(&model_skylake, &ci, &caps);
 	model_set_costs(10, assist, pmi);
