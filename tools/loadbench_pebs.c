@@ -44,7 +44,6 @@ struct sampler {
 	struct pebs_agg agg;
 	uintptr_t lo, hi;		/* the chain's bytes */
 	uint64_t outside;		/* samples of other loads (harness, drain) */
-	uint64_t nolat;
 };
 
 struct bench {
@@ -63,21 +62,12 @@ static struct bench B;
 static void on_sample(void *ctx, const struct perf_sample *x)
 {
 	struct sampler *s = ctx;
-	struct pebs_record rec = { .valid = 0 };
-	struct pebs_dsrc d;
 
 	if (x->addr < s->lo || x->addr >= s->hi) {
 		s->outside++;
 		return;
 	}
-	perf_dsrc_decode(x->data_src, &d);
-	rec.addr = x->addr;
-	rec.ip = x->ip;
-	if (x->weight) {
-		rec.valid = PEBS_F_LATENCY;
-		rec.latency = x->weight;
-	}
-	pebs_agg_add(&s->agg, &rec, &d);
+	perf_dsrc_agg_add(&s->agg, x->data_src, x->weight);
 }
 
 static uint64_t tsc_clock(void *ctx)

@@ -151,3 +151,12 @@ void perf_dsrc_decode(uint64_t v, struct pebs_dsrc *d)
 	d->data_blocked = blk & PDS_BLK_NA || !blk ? PEBS_UNKNOWN : tri(blk & PDS_BLK_DATA, true);
 	d->addr_blocked = blk & PDS_BLK_NA || !blk ? PEBS_UNKNOWN : tri(blk & PDS_BLK_ADDR, true);
 }
+
+void perf_dsrc_agg_add(struct pebs_agg *a, uint64_t data_src, uint64_t weight)
+{
+	struct pebs_record r = { .valid = weight ? PEBS_F_LATENCY : 0, .latency = weight };
+	struct pebs_dsrc d;
+
+	perf_dsrc_decode(data_src, &d);
+	pebs_agg_add(a, &r, &d);
+}

@@ -11,6 +11,7 @@
 
 #include <stdint.h>
 
+#include "pebs/aggregate.h"
 #include "pebs/datasrc.h"
 
 /* Fields of union perf_mem_data_src, from bit 0 up. */
@@ -59,5 +60,9 @@ uint64_t perf_dsrc_make(const uint64_t v[PDS_NFIELDS]);
  * number with no level of ours decode as PEBS_LVL_NA with d->reserved set.
  */
 void perf_dsrc_decode(uint64_t data_src, struct pebs_dsrc *d);
+
+/* One perf sample into the aggregate (pebs/aggregate.c): its data_src decoded, its weight the
+ * latency in core cycles (Intel load latency); weight 0 counts as a record without latency. */
+void perf_dsrc_agg_add(struct pebs_agg *a, uint64_t data_src, uint64_t weight);
 
 #endif

@@ -17,6 +17,7 @@
 #include <string.h>
 #include <cmocka.h>
 
+#include "loads/kpebs_print.h"
 #include "pebs/agg_print.h"
 #include "tools/perf_dsrc.h"
 
@@ -231,6 +232,49 @@ static void test_snoop_lock_tlb_blk(void **state)
 	}
 }
 
+static char lines[32][KP_LINE];
+static unsigned nlines;
+
+static void cap(void *ctx, const char *s)
+{
+	(void)ctx;
+	if (nlines < 32)
+		snprintf(lines[nlines++], KP_LINE, "%s", s);
+}
+
+/* Samples as loadbench --pebs aggregates them, printed as the kernel's `lvl` lines. */
+static void test_aggregate_lines(void **state)
+{
+	static struct pebs_agg a;
+	uint64_t l1 = make(2, 0x08 | 0x02, 0x02, 1, 0x0a, 0x01, 0, 0, 0, 0);	/* Intel L1 hit */
+	uint64_t ram = make(2, 0x80 | 0x02, 0x08, 1, 0x0a, 0x0d, 0, 0, 0, 0);	/* local RAM */
+	uint64_t rcache = make(2, 0x400 | 0x02, 0x10, 1, 0x0a, 0x03, 1, 0, 0, 0);
+
+	(void)state;
+	pebs_agg_init(&a);
+	for (unsigned i = 0; i < 90; i++)
+		perf_dsrc_agg_add(&a, l1, 4 + i % 3);
+	for (unsigned i = 0; i < 8; i++)
+		perf_dsrc_agg_add(&a, ram, 300 + i);
+	perf_dsrc_agg_add(&a, rcache, 120);
+	perf_dsrc_agg_add(&a, l1, 0);		/* no weight: a record without latency */
+	assert_int_equal(a.records, 100);
+	assert_int_equal(a.lvl[PEBS_LVL_L1].count, 90);
+	assert_int_equal(a.lvl[PEBS_LVL_L1].nolat, 1);
+	assert_int_equal(a.lvl[PEBS_LVL_RAM].count, 8);
+	assert_int_equal(a.lvl[PEBS_LVL_L3].count, 1);
+	assert_int_equal(a.lvl[PEBS_LVL_L3].snoop[PEBS_SNOOP_HITM], 1);
+	nlines = 0;
+	kp_table(cap, NULL, "load_l1", &a);
+	assert_string_equal(lines[0], "load_l1: lvl level count share min p50 p90 p99 max");
+	assert_string_equal(lines[1], "load_l1: lvl L1 hit 91 91.0% 4 5 6 6 6");
+	assert_string_equal(lines[2], "load_l1: lvl L3 1 1.0% 120 120 120 120 120");
+	/* 300..307 above 255: buckets of 16 ([288, 304) and [304, 320)), midpoints clamped to
+	 * [min, max] (pebs/aggregate.h): p50 300, p90 307 */
+	assert_string_equal(lines[3], "load_l1: lvl RAM hit 8 8.0% 300 300 307 307 307");
+	assert_string_equal(lines[4], "load_l1: hist L1 2:90");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -238,6 +282,7 @@ int main(void)
 		cmocka_unit_test(test_levels_against_perf),
 		cmocka_unit_test(test_perf_strings),
 		cmocka_unit_test(test_snoop_lock_tlb_blk),
+		cmocka_unit_test(test_aggregate_lines),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
