@@ -20,6 +20,7 @@
 #include "kernel/ktap.h"
 #include "kernel/tsc.h"
 #include "loads/kload.h"
+#include "loads/kpebs_ktap.h"
 #include "loads/kpebs_print.h"
 #include "loads/pebs_cost.h"
 #include "loads/pebs_verdict.h"
@@ -108,18 +109,16 @@ static int armed(void *ctx, uint64_t sav, uint64_t *records, uint64_t *pmis, uin
 	lbp_drain(&b->ev);
 	b->lost = b->ev.ring.st.lost + b->ev.ring.st.lost_samples;
 	b->throttle = b->ev.ring.st.throttle;
-	if (b->ev.ring.err)
+	if (b->ev.ring.err) {
 		snprintf(b->why, sizeof(b->why), "perf ring: %s", b->ev.ring.err);
+		lbp_close(&b->ev);
+		return -1;
+	}
 	lbp_close(&b->ev);
 	*records = b->s.agg.records;
 	*pmis = 0;
 	*used = sav;
 	return 0;
-}
-
-static void line_out(void *t, const char *line)
-{
-	kt_info(t, "%s", line);
 }
 
 static void diag(void *ctx, const char *line)
@@ -176,7 +175,7 @@ static enum kt_result kernel(struct ktest *t, unsigned k, const struct cache_geo
 	if (build_and_time(r, base, scratch, seed, g))
 		return kt_skip(t, "chain build or timing rejected ws=%llu",
 			       (unsigned long long)r->ws);
-	load_run_lines(line_out, t, r, B.hz);
+	load_run_lines(kpk_line, t, r, B.hz);
 	B.s.lo = (uintptr_t)base;
 	B.s.hi = (uintptr_t)base + r->ws;
 	B.p = r->chain.head;
@@ -195,8 +194,8 @@ static enum kt_result kernel(struct ktest *t, unsigned k, const struct cache_geo
 	kp = (struct kp_pebs){ .ev = PEBS_EV_LOAD, .ldlat = B.pmu.ibs ? 0 : LDLAT,
 			       .sav = B.sav, .dropped = B.lost, .pmis_known = false, .agg = &B.s.agg,
 			       .cost = &cost };
-	kp_pebs_line(line_out, t, r->name, &kp, (int)target[k], r->res.tsc_med_x100, false);
-	kp_table(line_out, t, r->name, &B.s.agg);
+	kp_pebs_line(kpk_line, t, r->name, &kp, (int)target[k], r->res.tsc_med_x100, false);
+	kp_table(kpk_line, t, r->name, &B.s.agg);
 	kt_info(t, "%s: perf pmu=%s precise_ip=%d samples_outside_chain=%llu throttled=%llu",
 		r->name, B.pmu.name, B.ev.precise, (unsigned long long)B.s.outside,
 		(unsigned long long)B.throttle);
