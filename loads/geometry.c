@@ -225,6 +225,20 @@ static void print_level(const char *name, const struct cache_level *cl)
 		geometry_src_name(cl->src));
 }
 
+bool geometry_header_line(const struct cache_geometry *g, unsigned i, char *b, unsigned n)
+{
+	static const char *const nm[3] = { "L1d", "L2", "L3" };
+	const struct cache_level *c[3] = { &g->l1d, &g->l2, &g->l3 };
+	char a[24];
+
+	if (i >= 3)
+		return false;
+	fmt_snprintf(b, n, "cache: %s %s %u-way %u B line (%s%s)", nm[i],
+		     geometry_size_str(c[i]->size, a, sizeof(a)), c[i]->ways, c[i]->line,
+		     c[i]->overridden ? "command line; " : "", geometry_src_name(c[i]->src));
+	return true;
+}
+
 void geometry_print(const struct cache_geometry *g)
 {
 	print_level("L1d", &g->l1d);

@@ -49,9 +49,7 @@ const struct cache_geometry *kload_geometry(void)
 
 const char *kload_timing_unjudgeable(void)
 {
-	if (cpu.hypervisor && !strcmp(cpu.hv_sig, "TCGTCGTCGTCG"))
-		return "software emulation (hypervisor \"TCGTCGTCGTCG\"): no cache timing to judge";
-	return NULL;
+	return cpu_timing_unjudgeable(&cpu);
 }
 
 uint64_t kload_ws(enum load_level l, const char **note)

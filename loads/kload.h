@@ -76,9 +76,6 @@ void load_run_print(struct ktest *t, const struct load_run *r);
  * each through out(ctx, line); hz: TSC ticks per second (loads/kload_print.c, pure). */
 void load_run_lines(void (*out)(void *ctx, const char *line), void *ctx,
 		    const struct load_run *r, uint64_t hz);
-/* The header's `cache:` lines of g (docs/output.md §1), without "# ". */
-void kload_cache_lines(void (*out)(void *ctx, const char *line), void *ctx,
-		       const struct cache_geometry *g);
 
 /* The geometry as '#' lines, once per boot (the first load test prints it). */
 void kload_print_geometry(struct ktest *t);

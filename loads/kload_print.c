@@ -1,7 +1,6 @@
 /*
- * kload_print.c: the `# cache:` header lines (docs/output.md §1) and the `chain` and `time`
- * lines of a load kernel (§3), pure, so that the kernel (loads/kload.c, loads/kpebs.c),
- * tools/model-log and tools/loadbench --pebs print them the same way.
+ * kload_print.c: the `chain` and `time` lines of a load kernel (docs/output.md §3), pure, so
+ * that the kernel (loads/kload.c) and tools/loadbench --pebs print them the same way.
  */
 #include "loads/kload.h"
 #include "kernel/fmt.h"
@@ -39,17 +38,3 @@ void load_run_lines(void (*out)(void *ctx, const char *line), void *ctx,
 	out(ctx, line);
 }
 
-void kload_cache_lines(void (*out)(void *ctx, const char *line), void *ctx,
-		       const struct cache_geometry *g)
-{
-	const struct cache_level *c[3] = { &g->l1d, &g->l2, &g->l3 };
-	static const char *const nm[3] = { "L1d", "L2", "L3" };
-	char a[24], line[160];
-
-	for (int i = 0; i < 3; i++) {
-		fmt_snprintf(line, sizeof(line), "cache: %s %s %u-way %u B line (%s%s)", nm[i],
-			     geometry_size_str(c[i]->size, a, sizeof(a)), c[i]->ways, c[i]->line,
-			     c[i]->overridden ? "command line; " : "", geometry_src_name(c[i]->src));
-		out(ctx, line);
-	}
-}

@@ -39,22 +39,20 @@ static void warn(const char *msg)
 	kprintf("# warning: %s\n", msg);
 }
 
-static void diag(void *ctx, const char *line)
-{
-	(void)ctx;
-	ktap_diag("%s", line);
-}
-
 void kload_header(void)
 {
-	kload_cache_lines(diag, NULL, kload_geometry());
-	if (pmu_cycles_init(&cyc, pebs_caps_init()) == 0) {
+	char b[200];
+	int rc;
+
+	for (unsigned i = 0; geometry_header_line(kload_geometry(), i, b, sizeof(b)); i++)
+		ktap_diag("%s", b);
+	rc = pmu_cycles_init(&cyc, pebs_caps_init());
+	if (rc == 0) {
 		have_core = true;
 		kload_set_core_clock(pmu_cycles_read, &cyc, cyc.name);
-		ktap_diag("core clock: %s", cyc.name);
-	} else {
-		ktap_diag("core clock: none (%s); TSC only, TSC != core clock", cyc.err);
 	}
+	pmu_cycles_header_line(&cyc, rc, b, sizeof(b));
+	ktap_diag("%s", b);
 	kload_set_pebs_check(kpebs_check);
 }
 

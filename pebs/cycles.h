@@ -24,6 +24,9 @@ struct pmu_cycles {
 
 /* Pick and start the counter. 0, or -1 with pc->err the reason (no counter). */
 int pmu_cycles_init(struct pmu_cycles *pc, const struct pebs_caps *c);
+/* The kernel's header line for the counter pmu_cycles_init picked (rc its return) into b,
+ * without "# ": "core clock: <name>" or "core clock: none (<reason>); TSC only, ..." */
+void pmu_cycles_header_line(const struct pmu_cycles *pc, int rc, char *b, size_t n);
 /*
  * The current count (ctx = struct pmu_cycles *). Others (pmu_count, the PEBS driver) rewrite
  * GLOBAL_CTRL and may stop the counter between uses, so a read re-enables it when it finds it

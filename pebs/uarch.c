@@ -219,6 +219,10 @@ const struct pebs_uarch *pebs_uarch_find(uint32_t family, uint32_t model, uint8_
 				any = u;
 		}
 	}
+	/* A die without E-cores of a hybrid model (i5-12400: 06_97H with CPUID.07H:EDX[15] = 0,
+	 * so no CPUID.1AH core type) has only P-cores: the P-core row. */
+	if (!any && !core_type)
+		return pebs_uarch_find(family, model, P_CORE);
 	return any;
 }
 

@@ -121,12 +121,6 @@ static int armed(void *ctx, uint64_t sav, uint64_t *records, uint64_t *pmis, uin
 	return 0;
 }
 
-static void diag(void *ctx, const char *line)
-{
-	(void)ctx;
-	ktap_diag("%s", line);
-}
-
 static int build_and_time(struct load_run *r, uint8_t *base, uint32_t *scratch, uint64_t seed,
 			  const struct cache_geometry *g)
 {
@@ -240,7 +234,7 @@ int lb_pebs_main(const struct opts *o, int argc, char **argv)
 	uint64_t p50[LOAD_NLEVELS] = { 0 }, max;
 	uint32_t *scratch;
 	enum lbp_status st;
-	char cmd[512] = "";
+	char cmd[512] = "", line[200];
 	int cpu_now;
 
 	lb_console = stdout;
@@ -270,7 +264,8 @@ int lb_pebs_main(const struct opts *o, int argc, char **argv)
 		ktap_diag("hypervisor: \"%s\"", cpu.hv_sig);
 	ktap_diag("tsc: %llu kHz (measured against CLOCK_MONOTONIC)",
 		  (unsigned long long)(B.hz / 1000));
-	kload_cache_lines(diag, NULL, &g);
+	for (unsigned i = 0; geometry_header_line(&g, i, line, sizeof(line)); i++)
+		ktap_diag("%s", line);
 	ktap_diag("core clock: none (Linux user space: TSC only, TSC != core clock)");
 	ktap_diag("pmu: perf %s type %u: %s; pages %s; CPU %d", B.pmu.name, B.pmu.type,
 		  B.pmu.event, buf.pages, cpu_now);

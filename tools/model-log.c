@@ -21,7 +21,6 @@
 #include "kernel/console.h"
 #include "kernel/cpu.h"
 #include "loads/geometry.h"
-#include "loads/kload.h"
 #include "loads/plan.h"
 #include "model/pmu_model.h"
 #include "pebs/cycles.h"
@@ -76,17 +75,11 @@ static int pick(const char *v, const char *const *names, unsigned n)
 	return -1;
 }
 
-static void diag(void *ctx, const char *line)
-{
-	(void)ctx;
-	ktap_diag("%s", line);
-}
-
 static void header(const struct mcpu *m, const struct cpu_info *ci, const struct pebs_caps *c,
 		   const struct cache_geometry *g, char *const *argv, int argc)
 {
 	static struct pmu_cycles cyc;
-	char cmd[256] = "";
+	char cmd[256] = "", b[200];
 
 	for (int i = 1; i < argc; i++)
 		snprintf(cmd + strlen(cmd), sizeof(cmd) - strlen(cmd), "%s%s", i > 1 ? " " : "",
@@ -101,11 +94,10 @@ static void header(const struct mcpu *m, const struct cpu_info *ci, const struct
 	ktap_diag("tsc: %llu kHz (model), invariant", (unsigned long long)m->tsc_khz);
 	pebs_caps_print(c);
 	/* kpebs.c kload_header() */
-	kload_cache_lines(diag, NULL, g);
-	if (pmu_cycles_init(&cyc, c) == 0)
-		ktap_diag("core clock: %s", cyc.name);
-	else
-		ktap_diag("core clock: none (%s); TSC only, TSC != core clock", cyc.err);
+	for (unsigned i = 0; geometry_header_line(g, i, b, sizeof(b)); i++)
+		ktap_diag("%s", b);
+	pmu_cycles_header_line(&cyc, pmu_cycles_init(&cyc, c), b, sizeof(b));
+	ktap_diag("%s", b);
 }
 
 static void level(struct cache_level *l, uint64_t size, unsigned ways)

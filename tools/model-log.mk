@@ -9,6 +9,6 @@ model-log_SRCS := tools/model-log.c tools/model_log_pebs.c loads/kpebs_ktap.c \
 	pebs/datasrc_names.c pebs/record.c \
 	pebs/caps.c pebs/caps_print.c pebs/count.c pebs/msr_note.c pebs/uarch.c pebs/ds.c pebs/program.c pebs/pmi.c \
 	kernel/cpu.c kernel/fmt.c kernel/cmdline.c kernel/options.c kernel/kprintf.c kernel/ktap.c \
-	loads/plan.c loads/geometry.c loads/kload_print.c \
+	loads/plan.c loads/geometry.c \
 	tests/model/pmu_model.c tests/model/pmu_model_msr.c tests/model/pmu_model_run.c \
 	tests/model/pmu_model_cpus.c

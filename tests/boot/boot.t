@@ -3,7 +3,8 @@
 # (BOOT_SET=fast by default; "matrix" adds the full matrix, "all" both) boots the ISO and the
 # serial log is checked as KTAP: version line, plan, one result per planned test, a totals
 # line, the EXIT line, no `not ok` (for expect=pass) and the right exit status.
-# Logs: build/boot-logs/<case>.log
+# Logs: build/boot-logs/<case>.log. ACCEL=auto|kvm|tcg picks QEMU's accelerator (default tcg:
+# the cases' expectations are written for software emulation; qemu-run.sh --accel).
 set -u
 cd "$(dirname "$0")/../.." || exit 1
 iso=build/pebs-kernel.iso
@@ -62,7 +63,7 @@ for r in "${sel[@]}"; do
 	t0=$(date +%s.%N)
 	# shellcheck disable=SC2086
 	tests/boot/qemu-run.sh "$iso" --fw "$fw" --cpu "$cpu" --mem "$mem" --smp "$smp" \
-		--timeout "${BOOT_TIMEOUT:-180}" --log "$log" --extra "$qemu_extra" -- $opts >/dev/null 2>"$log.err"
+		--accel "${ACCEL:-tcg}" --timeout "${BOOT_TIMEOUT:-180}" --log "$log" --extra "$qemu_extra" -- $opts >/dev/null 2>"$log.err"
 	rc=$?
 	secs=$(awk -v a="$t0" -v b="$(date +%s.%N)" 'BEGIN { printf "%.1f", b - a }')
 	problem=""
