@@ -2,13 +2,16 @@
 # qemu-run.sh: boot the ISO under QEMU (TCG) with the serial port on stdout and map QEMU's
 # exit status to the run's verdict: 0 = all passed/skipped, 1 = a test failed,
 # 2 = QEMU or the kernel ended without a verdict (no isa-debug-exit write), 124 = timeout.
-#   qemu-run.sh ISO [--fw bios|ovmf] [--cpu MODEL] [--mem SIZE] [--smp N] [--timeout S]
-#               [--log FILE] [--extra "QEMU ARGS"] [-- KERNEL OPTIONS...]
+#   qemu-run.sh ISO [--machine q35|pc] [--fw bios|ovmf|ovmf-bios] [--cpu MODEL] [--mem SIZE]
+#               [--smp N] [--timeout S] [--log FILE] [--extra "QEMU ARGS"] [-- KERNEL OPTIONS...]
+# --fw: bios = SeaBIOS, ovmf = OVMF code + variables as pflash, ovmf-bios = OVMF_CODE.fd given
+# as -bios (no variable store, as on QEMU's default `pc` command line).
 set -u
 iso=$1; shift
-fw=bios cpu=max mem=512M smp=1 timeout=120 log="" extra=""
+machine=q35 fw=bios cpu=max mem=512M smp=1 timeout=120 log="" extra=""
 while [ $# -gt 0 ]; do
 	case $1 in
+	--machine) machine=$2; shift 2 ;;
 	--fw) fw=$2; shift 2 ;;
 	--cpu) cpu=$2; shift 2 ;;
 	--mem) mem=$2; shift 2 ;;
@@ -33,8 +36,10 @@ ovmf)
 	cp "$vars" "$work/vars.fd"
 	fwargs=(-drive "if=pflash,format=raw,unit=0,readonly=on,file=$code"
 		-drive "if=pflash,format=raw,unit=1,file=$work/vars.fd") ;;
-*) echo "qemu-run.sh: --fw must be bios or ovmf" >&2; exit 2 ;;
+ovmf-bios) fwargs=(-bios /usr/share/OVMF/OVMF_CODE.fd) ;;
+*) echo "qemu-run.sh: --fw must be bios, ovmf or ovmf-bios" >&2; exit 2 ;;
 esac
+case $machine in q35|pc) ;; *) echo "qemu-run.sh: --machine must be q35 or pc" >&2; exit 2 ;; esac
 
 # Kernel options reach GRUB through a FAT drive holding /pebs-kernel/cmdline.cfg.
 optargs=()
@@ -46,7 +51,7 @@ fi
 
 out=${log:-$work/serial.log}
 # shellcheck disable=SC2086
-timeout --foreground -k 5 "$timeout" qemu-system-x86_64 -machine q35 -accel tcg \
+timeout --foreground -k 5 "$timeout" qemu-system-x86_64 -machine "$machine" -accel tcg \
 	-cpu "$cpu" -m "$mem" -smp "$smp" -no-reboot -display none \
 	-device isa-debug-exit,iobase=0xf4,iosize=0x04 \
 	"${fwargs[@]}" "${optargs[@]}" -cdrom "$iso" -boot d \

@@ -1,0 +1,387 @@
+/*
+ * mm_expect_test.c: the `paging` test's rule and probe choice (kernel/mm_expect.c) checked
+ * against real tables: kernel/pgtable.c builds the identity map the way mm_init and
+ * mm_map_mmio/mm_map_wc do, and the rule's answer must equal the walk (SDM Vol. 3A 4.5) at
+ * every probe and over sweeps around every device range. Layouts: OVMF as -bios on QEMU's
+ * `pc` machine (the framebuffer at 2 GiB that broke the old fixed probe), RAM above 4 GiB
+ * with 1 GiB pages, a framebuffer above the identity span, overlapping device mappings.
+ * Judging must catch a wrong page size, cache type, translation and permission.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "kernel/mm.h"
+#include "kernel/mm_expect.h"
+#include "kernel/pgtable.h"
+
+#define POOL_PAGES 512
+#define PAT_OURS   0x0007040600070106ull	/* kernel/mm.c: entry 1 WC */
+
+static uint8_t *pool_mem;
+static unsigned pool_used;
+
+static uint64_t pool_alloc(void *ctx)
+{
+	(void)ctx;
+	if (pool_used == POOL_PAGES)
+		return 0;
+	memset(pool_mem + pool_used * 4096, 0, 4096);
+	return (uint64_t)(++pool_used) * 4096;	/* table "physical" addresses: pool offsets */
+}
+
+static void *pool_virt(void *ctx, uint64_t pa)
+{
+	(void)ctx;
+	assert_true(pa >= 4096 && pa <= (uint64_t)pool_used * 4096);
+	return pool_mem + pa - 4096;
+}
+
+static int setup(void **state)
+{
+	(void)state;
+	pool_mem = aligned_alloc(4096, POOL_PAGES * 4096);
+	return pool_mem ? 0 : -1;
+}
+
+static int teardown(void **state)
+{
+	(void)state;
+	free(pool_mem);
+	return 0;
+}
+
+/* The identity map as kernel/mm.c builds it: small span, large span, then device ranges
+ * in the order they were mapped. */
+static struct pgt build(const struct mm_layout *l)
+{
+	struct pgt t = { .nx = l->nx, .page1g = l->page1g, .alloc_page = pool_alloc,
+			 .phys_to_virt = pool_virt };
+
+	pool_used = 0;
+	t.root = pool_alloc(NULL);
+	assert_int_equal(pgt_map(&t, l->small_start, l->small_start,
+				 l->large_start - l->small_start, MAP_W, PGT_MAX_4K), 0);
+	assert_int_equal(pgt_map(&t, l->large_start, l->large_start,
+				 l->large_end - l->large_start, MAP_W, PGT_MAX_1G), 0);
+	for (unsigned i = 0; i < l->nio; i++)
+		assert_int_equal(pgt_map(&t, l->io[i].start, l->io[i].start,
+					 l->io[i].end - l->io[i].start,
+					 MAP_W | (l->io[i].cache == MM_WC ? MAP_WC : MAP_UC),
+					 PGT_MAX_4K), 0);
+	return t;
+}
+
+/* The multiboot2 map OVMF (OVMF_CODE.fd as -bios) gives on `pc`, -m 512M (boot log). */
+static const struct mb2_mmap_entry ovmf_pc_map[] = {
+	{ 0x0, 0xa0000, 1 }, { 0x100000, 0x700000, 1 }, { 0x800000, 0x8000, 4 },
+	{ 0x808000, 0x3000, 1 }, { 0x80b000, 0x1000, 4 }, { 0x80c000, 0x4000, 1 },
+	{ 0x810000, 0xf0000, 4 }, { 0x900000, 0x1e5bb000, 1 }, { 0x1eebb000, 0xc1000, 2 },
+	{ 0x1ef7c000, 0x971000, 1 }, { 0x1f8ed000, 0x100000, 2 }, { 0x1f9ed000, 0x100000, 6 },
+	{ 0x1faed000, 0x80000, 2 }, { 0x1fb6d000, 0x12000, 3 }, { 0x1fb7f000, 0x80000, 4 },
+	{ 0x1fbff000, 0x359000, 1 }, { 0x1ff58000, 0x20000, 2 }, { 0x1ff78000, 0x88000, 4 },
+};
+static const struct mm_io_range ovmf_pc_io[] = {
+	{ 0x80000000, 0x80160000, MM_WC },	/* 800x600x24 framebuffer */
+	{ 0xfee00000, 0xfee01000, MM_UC },	/* xAPIC page */
+};
+static const struct mm_layout ovmf_pc = {
+	.small_start = 0x1000, .large_start = 0x200000, .large_end = 0x100000000,
+	.image_start = 0x100000, .image_end = 0x1c0000, .page1g = false, .nx = true,
+	.pat_wc = true, .io = ovmf_pc_io, .nio = 2,
+};
+
+/* q35 + SeaBIOS, -m 4G: 2 GiB low, 2 GiB above 4 GiB; an MMIO UART mapped twice over the
+ * framebuffer's neighbourhood with different types (the later mapping wins). */
+static const struct mb2_mmap_entry seabios_4g_map[] = {
+	{ 0x0, 0x9fc00, 1 }, { 0x9fc00, 0x400, 2 }, { 0xf0000, 0x10000, 2 },
+	{ 0x100000, 0x7fee0000, 1 }, { 0x7ffe0000, 0x20000, 2 }, { 0xb0000000, 0x10000000, 2 },
+	{ 0xfffc0000, 0x40000, 2 }, { 0x100000000, 0x80000000, 1 },
+};
+static const struct mm_io_range seabios_4g_io[] = {
+	{ 0xfd000000, 0xfd3e8000, MM_WC },	/* 1280x800x32 framebuffer: two 2 MiB frames */
+	{ 0xfee00000, 0xfee01000, MM_UC },
+	{ 0xfd3e7000, 0xfd3e9000, MM_UC },	/* overlaps the framebuffer's last page */
+};
+static const struct mm_layout seabios_4g = {
+	.small_start = 0x1000, .large_start = 0x200000, .large_end = 0x180000000,
+	.image_start = 0x100000, .image_end = 0x1c0000, .page1g = true, .nx = true,
+	.pat_wc = true, .io = seabios_4g_io, .nio = 3,
+};
+
+/* A framebuffer above the identity span (a 64-bit BAR), no NX, no PAT (UC). */
+static const struct mm_io_range high_fb_io[] = { { 0x800000000, 0x800400000, MM_UC } };
+static const struct mm_layout high_fb = {
+	.small_start = 0x1000, .large_start = 0x400000, .large_end = 0x100000000,
+	.image_start = 0x100000, .image_end = 0x3a0000, .page1g = true, .nx = false,
+	.pat_wc = false, .io = high_fb_io, .nio = 1,
+};
+
+static void expect_matches_walk(const struct mm_layout *l, const struct pgt *t, uint64_t pa)
+{
+	struct mm_expect e = mm_expect_at(l, pa);
+	struct pgt_walk w = pgt_walk(t, pa);
+
+	if (e.mapped != w.present)
+		fail_msg("0x%llx: rule says %s, tables say %s", (unsigned long long)pa,
+			 e.mapped ? "mapped" : "unmapped", w.present ? "mapped" : "unmapped");
+	if (!e.mapped)
+		return;
+	if (e.page != w.page_size)
+		fail_msg("0x%llx: rule page 0x%llx, tables 0x%llx", (unsigned long long)pa,
+			 (unsigned long long)e.page, (unsigned long long)w.page_size);
+	assert_int_equal(mm_cache_of_pat_type(pat_type(PAT_OURS, pat_index(w.entry, w.page_size))),
+			 e.cache);
+	assert_int_equal(w.pa, pa);
+}
+
+/* Every 2 MiB frame of the span and beyond it, every 4 KiB page within 4 MiB of a device
+ * range and of the small/large boundary: the rule equals the builder. */
+static void sweep(const struct mm_layout *l)
+{
+	struct pgt t = build(l);
+
+	for (uint64_t pa = 0; pa < l->large_end + PAGE_1G; pa += PAGE_2M)
+		expect_matches_walk(l, &t, pa);
+	for (unsigned i = 0; i <= l->nio; i++) {
+		uint64_t c = i < l->nio ? l->io[i].start : l->large_start;
+		uint64_t lo = c > 4 * PAGE_2M ? c - 2 * PAGE_2M : 0;
+
+		for (uint64_t pa = lo; pa < c + 4 * PAGE_2M; pa += PAGE_4K)
+			expect_matches_walk(l, &t, pa);
+	}
+}
+
+static void test_rule_equals_builder(void **state)
+{
+	(void)state;
+	sweep(&ovmf_pc);
+	sweep(&seabios_4g);
+	sweep(&high_fb);
+}
+
+/* Plan, then judge every probe against the built tables: all must hold. */
+static unsigned plan_and_judge(const struct mm_layout *l, const struct mb2_mmap_entry *map,
+			       unsigned n, struct mm_probe *p)
+{
+	struct pgt t = build(l);
+	bool truncated = true;
+	unsigned np = mm_plan_probes(l, map, n, p, MM_PROBES_MAX, &truncated);
+	char buf[96];
+
+	assert_false(truncated);
+	for (unsigned i = 0; i < np; i++) {
+		struct pgt_walk w = pgt_walk(&t, p[i].pa);
+
+		if (!mm_probe_judge(l, &p[i], &w, PAT_OURS, buf, sizeof(buf)))
+			fail_msg("probe 0x%llx %s: %s", (unsigned long long)p[i].pa, p[i].what, buf);
+		assert_false(p[i].pa >= l->image_start && p[i].pa < l->image_end);
+		for (unsigned j = 0; j < i; j++)
+			assert_true(p[j].pa != p[i].pa);
+	}
+	return np;
+}
+
+static unsigned count_kind(const struct mm_probe *p, unsigned n, enum mm_probe_kind k)
+{
+	unsigned c = 0;
+
+	for (unsigned i = 0; i < n; i++)
+		c += p[i].kind == k;
+	return c;
+}
+
+static void test_ovmf_pc_framebuffer_at_2g(void **state)
+{
+	struct mm_probe p[MM_PROBES_MAX];
+	unsigned n = plan_and_judge(&ovmf_pc, ovmf_pc_map, 18, p);
+	bool ram_large = false, fb_first = false, fb_last = false;
+
+	(void)state;
+	/* what the old fixed probe at 2 GiB met: the framebuffer's first page, 4 KiB WC */
+	assert_int_equal(mm_expect_at(&ovmf_pc, 0x80000000).page, PAGE_4K);
+	assert_int_equal(mm_expect_at(&ovmf_pc, 0x80000000).cache, MM_WC);
+	for (unsigned i = 0; i < n; i++) {
+		if (p[i].kind == PROBE_LARGE) {
+			/* never inside a device range's split frame */
+			assert_false(p[i].pa >= 0x80000000 && p[i].pa < 0x80200000);
+			if (p[i].ram && p[i].want.page == PAGE_2M)
+				ram_large = true;
+		}
+		fb_first |= p[i].pa == 0x80000000 && p[i].kind == PROBE_IO &&
+			    p[i].want.cache == MM_WC && p[i].want.io == 0;
+		fb_last |= p[i].pa == 0x8015f000 && p[i].kind == PROBE_IO;
+	}
+	assert_true(ram_large);
+	assert_true(fb_first && fb_last);
+	/* the largest range is 0x900000-0x1eebb000: its first whole 2 MiB frame */
+	assert_int_equal(p[0].pa, 0xa00000);
+	assert_true(p[0].ram);
+	/* an edge where a smaller page is expected: the last page below the large span */
+	for (unsigned i = 0; i < n; i++)
+		if (p[i].pa == 0x1ff000)
+			assert_int_equal(p[i].want.page, PAGE_4K);
+	assert_true(count_kind(p, n, PROBE_EDGE) >= 4);
+	assert_true(count_kind(p, n, PROBE_IO_AROUND) >= 6);
+}
+
+static void test_ram_above_4g_gets_1g_pages(void **state)
+{
+	struct mm_probe p[MM_PROBES_MAX];
+	unsigned n = plan_and_judge(&seabios_4g, seabios_4g_map, 8, p);
+	bool high_end = false;
+
+	(void)state;
+	/* largest range 0x100000000-0x180000000 (2 GiB above 4 GiB): its first 1 GiB frame */
+	assert_int_equal(p[0].pa, 0x100000000);
+	assert_int_equal(p[0].want.page, PAGE_1G);
+	assert_true(p[0].ram);
+	for (unsigned i = 0; i < n; i++)
+		if (p[i].pa == 0x17ffff000 && p[i].want.page == PAGE_1G && p[i].ram)
+			high_end = true;
+	assert_true(high_end);
+	/* the later UC mapping wins over the framebuffer's last page */
+	assert_int_equal(mm_expect_at(&seabios_4g, 0xfd3e7000).cache, MM_UC);
+	assert_int_equal(mm_expect_at(&seabios_4g, 0xfd3e6000).cache, MM_WC);
+	/* the 1 GiB frame around the framebuffer is split to 2 MiB, the frame below kept */
+	assert_int_equal(mm_expect_at(&seabios_4g, 0xc0000000).page, PAGE_2M);
+	assert_int_equal(mm_expect_at(&seabios_4g, 0x80000000).page, PAGE_1G);
+}
+
+static void test_framebuffer_above_span(void **state)
+{
+	struct mm_probe p[MM_PROBES_MAX];
+	unsigned n = plan_and_judge(&high_fb, seabios_4g_map, 4, p);
+	unsigned unmapped = 0;
+
+	(void)state;
+	for (unsigned i = 0; i < n; i++)
+		unmapped += !p[i].want.mapped;
+	/* the pages and frames beside it are not mapped at all (it ends 2 MiB aligned: the
+	 * page above it is the frame above it) */
+	assert_int_equal(unmapped, 3);
+	assert_int_equal(mm_expect_at(&high_fb, 0x800000000).cache, MM_UC);
+}
+
+static void test_judge_catches_wrong_tables(void **state)
+{
+	struct mm_io_range none[1];
+	struct mm_layout missing = ovmf_pc, uc = ovmf_pc;
+	struct mm_io_range as_uc[2] = { { 0x80000000, 0x80160000, MM_UC }, ovmf_pc_io[1] };
+	struct mm_probe p = { .pa = 0x80000000, .kind = PROBE_IO, .what = "fb" };
+	struct pgt t;
+	struct pgt_walk w;
+	char buf[96];
+
+	(void)state;
+	p.want = mm_expect_at(&ovmf_pc, p.pa);
+	/* the framebuffer never remapped: a 2 MiB WB page where 4 KiB WC was meant */
+	missing.nio = 0;
+	missing.io = none;
+	t = build(&missing);
+	w = pgt_walk(&t, p.pa);
+	assert_false(mm_probe_judge(&ovmf_pc, &p, &w, PAT_OURS, buf, sizeof(buf)));
+	assert_string_equal(buf, "want 4K WC, got 2M WB");
+	/* remapped uncached */
+	uc.io = as_uc;
+	t = build(&uc);
+	w = pgt_walk(&t, p.pa);
+	assert_false(mm_probe_judge(&ovmf_pc, &p, &w, PAT_OURS, buf, sizeof(buf)));
+	assert_string_equal(buf, "want 4K WC, got 4K UC");
+	/* the right bits, but IA32_PAT left at its power-up value: entry 1 is WT */
+	t = build(&ovmf_pc);
+	w = pgt_walk(&t, p.pa);
+	assert_true(mm_probe_judge(&ovmf_pc, &p, &w, PAT_OURS, buf, sizeof(buf)));
+	assert_false(mm_probe_judge(&ovmf_pc, &p, &w, PAT_POWER_UP, buf, sizeof(buf)));
+	assert_string_equal(buf, "want 4K WC, got 4K WT");
+	/* translated elsewhere, read-only, executable */
+	w.pa += PAGE_4K;
+	w.writable = false;
+	w.nx = false;
+	assert_false(mm_probe_judge(&ovmf_pc, &p, &w, PAT_OURS, buf, sizeof(buf)));
+	assert_string_equal(buf, "want 4K WC, got 4K WC (not identity) read-only executable");
+	/* not present where a mapping is wanted, and the reverse */
+	w.present = false;
+	assert_false(mm_probe_judge(&ovmf_pc, &p, &w, PAT_OURS, buf, sizeof(buf)));
+	assert_string_equal(buf, "want 4K WC, got unmapped");
+	p.want.mapped = false;
+	assert_true(mm_probe_judge(&ovmf_pc, &p, &w, PAT_OURS, buf, sizeof(buf)));
+	w.present = true;
+	assert_false(mm_probe_judge(&ovmf_pc, &p, &w, PAT_OURS, buf, sizeof(buf)));
+	assert_string_equal(buf, "want unmapped, got 4K");
+}
+
+static void test_pat_decoding(void **state)
+{
+	(void)state;
+	/* 4 KiB: PAT is bit 7; 2 MiB / 1 GiB: bit 12 (bit 7 is PS there) */
+	assert_int_equal(pat_index(PTE_P | PTE_PWT | (1ull << 7), PAGE_4K), 5);
+	assert_int_equal(pat_index(PTE_P | PTE_PS | PTE_PCD, PAGE_2M), 2);
+	assert_int_equal(pat_index(PTE_P | PTE_PS | (1ull << 12) | PTE_PCD | PTE_PWT, PAGE_1G), 7);
+	assert_int_equal(pat_index(PTE_P | PTE_PS, PAGE_2M), 0);
+	/* power-up IA32_PAT: WB WT UC- UC WB WT UC- UC */
+	assert_int_equal(pat_type(PAT_POWER_UP, 0), 6);
+	assert_int_equal(pat_type(PAT_POWER_UP, 1), 4);
+	assert_int_equal(pat_type(PAT_POWER_UP, 2), 7);
+	assert_int_equal(pat_type(PAT_POWER_UP, 3), 0);
+	assert_int_equal(pat_type(PAT_OURS, 1), 1);
+	assert_int_equal(mm_cache_of_pat_type(0), MM_UC);
+	assert_int_equal(mm_cache_of_pat_type(1), MM_WC);
+	assert_int_equal(mm_cache_of_pat_type(6), MM_WB);
+	assert_int_equal(mm_cache_of_pat_type(4), -1);
+	assert_int_equal(mm_cache_of_pat_type(7), -1);
+}
+
+static void test_plan_odd_input(void **state)
+{
+	static const struct mb2_mmap_entry odd[] = {
+		{ 0x100000, 0, 1 },			/* empty */
+		{ 0xfffffffffffff000, 0x2000, 1 },	/* wraps */
+		{ 0x100000, 0x80000, 1 },		/* inside the kernel image only */
+		{ 0x300000, 0x1000, 1 },		/* one page */
+	};
+	struct mm_probe p[MM_PROBES_MAX];
+	bool truncated = false;
+	unsigned n;
+
+	(void)state;
+	/* no map at all: only the span's own probes and the device ranges' */
+	n = mm_plan_probes(&ovmf_pc, NULL, 0, p, MM_PROBES_MAX, &truncated);
+	assert_true(n > 0);
+	assert_false(truncated);
+	for (unsigned i = 0; i < n; i++)
+		assert_false(p[i].ram);
+	n = mm_plan_probes(&ovmf_pc, odd, 4, p, MM_PROBES_MAX, &truncated);
+	for (unsigned i = 0; i < n; i++) {
+		assert_false(p[i].pa >= ovmf_pc.image_start && p[i].pa < ovmf_pc.image_end);
+		assert_true(p[i].pa < 0xfffffffffffff000ull);
+	}
+	/* a full list says so */
+	n = mm_plan_probes(&ovmf_pc, ovmf_pc_map, 18, p, 3, &truncated);
+	assert_int_equal(n, 3);
+	assert_true(truncated);
+	/* page 0 and beyond the span: unmapped */
+	assert_false(mm_expect_at(&ovmf_pc, 0).mapped);
+	assert_false(mm_expect_at(&ovmf_pc, 0x100000000).mapped);
+	assert_int_equal(mm_expect_at(&ovmf_pc, 0xfff).mapped, false);
+	assert_int_equal(mm_expect_at(&ovmf_pc, 0x1000).page, PAGE_4K);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_rule_equals_builder),
+		cmocka_unit_test(test_ovmf_pc_framebuffer_at_2g),
+		cmocka_unit_test(test_ram_above_4g_gets_1g_pages),
+		cmocka_unit_test(test_framebuffer_above_span),
+		cmocka_unit_test(test_judge_catches_wrong_tables),
+		cmocka_unit_test(test_pat_decoding),
+		cmocka_unit_test(test_plan_odd_input),
+	};
+
+	return cmocka_run_group_tests(tests, setup, teardown);
+}
