@@ -259,7 +259,7 @@ const struct pgt *mm_kernel_pgt(void)
 	return &kpgt;
 }
 
-unsigned mm_layout(struct mm_layout *l)
+unsigned mm_get_layout(struct mm_layout *l)
 {
 	*l = (struct mm_layout){
 		.small_start = PAGE_4K,

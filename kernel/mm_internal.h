@@ -30,6 +30,6 @@ const struct pgt *mm_kernel_pgt(void);
  * the record (MM_IO_MAX). */
 #define MM_IO_MAX 16
 struct mm_layout;
-unsigned mm_layout(struct mm_layout *l);
+unsigned mm_get_layout(struct mm_layout *l);
 
 #endif

@@ -201,7 +201,8 @@ static void check_devices(struct ktest *t, struct probes *s)
 				(ull)s->l.io[i].end, mm_cache_name(s->l.io[i].cache));
 	if (judge(t, s, sel_mmio, &ok) == 0 && !xapic) {
 		kt_skip_sub(t, "mmio_mapped_uc", "no device range besides the framebuffer "
-			    "(APIC mode %d, no MMIO UART)", (int)apic_mode());
+			    "(APIC %s, no MMIO UART)",
+			    apic_mode() == APIC_X2APIC ? "in x2APIC mode" : "disabled");
 	} else {
 		bool apic_ok = !xapic || (apic_io >= 0 && s->l.io[apic_io].cache == MM_UC);
 
@@ -229,7 +230,7 @@ enum kt_result test_paging(struct ktest *t)
 	w = pgt_walk(k, (uint64_t)(uintptr_t)&some_data);
 	kt_check(t, w.present && w.writable && (w.nx || !cpu.nx), "kernel_data_rw_nx");
 
-	unrecorded = mm_layout(&s.l);
+	unrecorded = mm_get_layout(&s.l);
 	if (rdmsr_safe(MSR_IA32_PAT, &s.pat))
 		s.pat = PAT_POWER_UP;
 	s.n = mm_plan_probes(&s.l, boot_info.mmap, boot_info.nmmap, s.p, MM_PROBES_MAX,
