@@ -22,10 +22,6 @@
 #define WINDOW_SLOT   128u
 #define TABLE_POOL    (256 * PAGE_4K)		/* identity map and MMIO tables, kept */
 #define WINDOW_POOL   (1024 * PAGE_4K)		/* buffer-window tables, reset on release */
-/* IA32_PAT entries 0..7: WB, WC, UC-, UC, WB, WT, UC-, UC: the power-up value PAT_POWER_UP
- * (kernel/mm_expect.h) but entry 1 (PWT alone) WC instead of WT, as Linux uses it; no
- * mapping uses PWT alone before this is written */
-#define PAT_WB_WC_UCM_UC 0x0007040600070106ull
 
 extern char _kernel_start[], _text_end[], _rodata_start[], _rodata_end[], _kernel_end[];
 
@@ -105,7 +101,7 @@ bool mm_init(const struct mb2_info *mb, uint64_t info_addr, char *why, size_t wh
 		return false;
 	}
 
-	pat_wc = !wrmsr_safe(MSR_IA32_PAT, PAT_WB_WC_UCM_UC);
+	pat_wc = !wrmsr_safe(MSR_IA32_PAT, PAT_KERNEL);
 	kpgt.nx = cpu.nx;
 	kpgt.page1g = cpu.page1g;
 	kpgt.alloc_page = alloc_table;

@@ -26,6 +26,9 @@
  * the PAT MSR gives the PCD/PWT bits (entries 0..3) */
 #define MSR_IA32_PAT   0x277
 #define PAT_POWER_UP   0x0007040600070406ull
+/* what kernel/mm.c writes: the power-up value but entry 1 (PWT alone) WC instead of WT, as
+ * Linux uses it (WB, WC, UC-, UC, WB, WT, UC-, UC); no mapping uses PWT alone before */
+#define PAT_KERNEL     0x0007040600070106ull
 
 enum mm_cache { MM_WB, MM_WC, MM_UC };
 

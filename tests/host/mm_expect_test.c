@@ -2,124 +2,23 @@
  * mm_expect_test.c: the `paging` test's rule and probe choice (kernel/mm_expect.c) checked
  * against real tables: kernel/pgtable.c builds the identity map the way mm_init and
  * mm_map_mmio/mm_map_wc do, and the rule's answer must equal the walk (SDM Vol. 3A 4.5) at
- * every probe and over sweeps around every device range. Layouts: OVMF as -bios on QEMU's
- * `pc` machine (the framebuffer at 2 GiB that broke the old fixed probe), RAM above 4 GiB
- * with 1 GiB pages, a framebuffer above the identity span, overlapping device mappings.
+ * every probe and over sweeps around every device range. Layouts (tests/host/mm_fixture.c):
+ * OVMF as -bios on QEMU's `pc` machine (the framebuffer at 2 GiB that broke the old fixed
+ * probe), RAM above 4 GiB with 1 GiB pages, a framebuffer above the identity span,
+ * overlapping device mappings.
  * Judging must catch a wrong page size, cache type, translation and permission.
  */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
-#include <stdlib.h>
 #include <string.h>
 #include <cmocka.h>
 
 #include "kernel/mm.h"
 #include "kernel/mm_expect.h"
 #include "kernel/pgtable.h"
-
-#define POOL_PAGES 512
-#define PAT_OURS   0x0007040600070106ull	/* kernel/mm.c: entry 1 WC */
-
-static uint8_t *pool_mem;
-static unsigned pool_used;
-
-static uint64_t pool_alloc(void *ctx)
-{
-	(void)ctx;
-	if (pool_used == POOL_PAGES)
-		return 0;
-	memset(pool_mem + pool_used * 4096, 0, 4096);
-	return (uint64_t)(++pool_used) * 4096;	/* table "physical" addresses: pool offsets */
-}
-
-static void *pool_virt(void *ctx, uint64_t pa)
-{
-	(void)ctx;
-	assert_true(pa >= 4096 && pa <= (uint64_t)pool_used * 4096);
-	return pool_mem + pa - 4096;
-}
-
-static int setup(void **state)
-{
-	(void)state;
-	pool_mem = aligned_alloc(4096, POOL_PAGES * 4096);
-	return pool_mem ? 0 : -1;
-}
-
-static int teardown(void **state)
-{
-	(void)state;
-	free(pool_mem);
-	return 0;
-}
-
-/* The identity map as kernel/mm.c builds it: small span, large span, then device ranges
- * in the order they were mapped. */
-static struct pgt build(const struct mm_layout *l)
-{
-	struct pgt t = { .nx = l->nx, .page1g = l->page1g, .alloc_page = pool_alloc,
-			 .phys_to_virt = pool_virt };
-
-	pool_used = 0;
-	t.root = pool_alloc(NULL);
-	assert_int_equal(pgt_map(&t, l->small_start, l->small_start,
-				 l->large_start - l->small_start, MAP_W, PGT_MAX_4K), 0);
-	assert_int_equal(pgt_map(&t, l->large_start, l->large_start,
-				 l->large_end - l->large_start, MAP_W, PGT_MAX_1G), 0);
-	for (unsigned i = 0; i < l->nio; i++)
-		assert_int_equal(pgt_map(&t, l->io[i].start, l->io[i].start,
-					 l->io[i].end - l->io[i].start,
-					 MAP_W | (l->io[i].cache == MM_WC ? MAP_WC : MAP_UC),
-					 PGT_MAX_4K), 0);
-	return t;
-}
-
-/* The multiboot2 map OVMF (OVMF_CODE.fd as -bios) gives on `pc`, -m 512M (boot log). */
-static const struct mb2_mmap_entry ovmf_pc_map[] = {
-	{ 0x0, 0xa0000, 1 }, { 0x100000, 0x700000, 1 }, { 0x800000, 0x8000, 4 },
-	{ 0x808000, 0x3000, 1 }, { 0x80b000, 0x1000, 4 }, { 0x80c000, 0x4000, 1 },
-	{ 0x810000, 0xf0000, 4 }, { 0x900000, 0x1e5bb000, 1 }, { 0x1eebb000, 0xc1000, 2 },
-	{ 0x1ef7c000, 0x971000, 1 }, { 0x1f8ed000, 0x100000, 2 }, { 0x1f9ed000, 0x100000, 6 },
-	{ 0x1faed000, 0x80000, 2 }, { 0x1fb6d000, 0x12000, 3 }, { 0x1fb7f000, 0x80000, 4 },
-	{ 0x1fbff000, 0x359000, 1 }, { 0x1ff58000, 0x20000, 2 }, { 0x1ff78000, 0x88000, 4 },
-};
-static const struct mm_io_range ovmf_pc_io[] = {
-	{ 0x80000000, 0x80160000, MM_WC },	/* 800x600x24 framebuffer */
-	{ 0xfee00000, 0xfee01000, MM_UC },	/* xAPIC page */
-};
-static const struct mm_layout ovmf_pc = {
-	.small_start = 0x1000, .large_start = 0x200000, .large_end = 0x100000000,
-	.image_start = 0x100000, .image_end = 0x1c0000, .page1g = false, .nx = true,
-	.pat_wc = true, .io = ovmf_pc_io, .nio = 2,
-};
-
-/* q35 + SeaBIOS, -m 4G: 2 GiB low, 2 GiB above 4 GiB; an MMIO UART mapped twice over the
- * framebuffer's neighbourhood with different types (the later mapping wins). */
-static const struct mb2_mmap_entry seabios_4g_map[] = {
-	{ 0x0, 0x9fc00, 1 }, { 0x9fc00, 0x400, 2 }, { 0xf0000, 0x10000, 2 },
-	{ 0x100000, 0x7fee0000, 1 }, { 0x7ffe0000, 0x20000, 2 }, { 0xb0000000, 0x10000000, 2 },
-	{ 0xfffc0000, 0x40000, 2 }, { 0x100000000, 0x80000000, 1 },
-};
-static const struct mm_io_range seabios_4g_io[] = {
-	{ 0xfd000000, 0xfd3e8000, MM_WC },	/* 1280x800x32 framebuffer: two 2 MiB frames */
-	{ 0xfee00000, 0xfee01000, MM_UC },
-	{ 0xfd3e7000, 0xfd3e9000, MM_UC },	/* overlaps the framebuffer's last page */
-};
-static const struct mm_layout seabios_4g = {
-	.small_start = 0x1000, .large_start = 0x200000, .large_end = 0x180000000,
-	.image_start = 0x100000, .image_end = 0x1c0000, .page1g = true, .nx = true,
-	.pat_wc = true, .io = seabios_4g_io, .nio = 3,
-};
-
-/* A framebuffer above the identity span (a 64-bit BAR), no NX, no PAT (UC). */
-static const struct mm_io_range high_fb_io[] = { { 0x800000000, 0x800400000, MM_UC } };
-static const struct mm_layout high_fb = {
-	.small_start = 0x1000, .large_start = 0x400000, .large_end = 0x100000000,
-	.image_start = 0x100000, .image_end = 0x3a0000, .page1g = true, .nx = false,
-	.pat_wc = false, .io = high_fb_io, .nio = 1,
-};
+#include "host/mm_fixture.h"
 
 static void expect_matches_walk(const struct mm_layout *l, const struct pgt *t, uint64_t pa)
 {
@@ -134,7 +33,7 @@ static void expect_matches_walk(const struct mm_layout *l, const struct pgt *t, 
 	if (e.page != w.page_size)
 		fail_msg("0x%llx: rule page 0x%llx, tables 0x%llx", (unsigned long long)pa,
 			 (unsigned long long)e.page, (unsigned long long)w.page_size);
-	assert_int_equal(mm_cache_of_pat_type(pat_type(PAT_OURS, pat_index(w.entry, w.page_size))),
+	assert_int_equal(mm_cache_of_pat_type(pat_type(PAT_KERNEL, pat_index(w.entry, w.page_size))),
 			 e.cache);
 	assert_int_equal(w.pa, pa);
 }
@@ -143,7 +42,7 @@ static void expect_matches_walk(const struct mm_layout *l, const struct pgt *t, 
  * range and of the small/large boundary: the rule equals the builder. */
 static void sweep(const struct mm_layout *l)
 {
-	struct pgt t = build(l);
+	struct pgt t = mm_fixture_build(l);
 
 	for (uint64_t pa = 0; pa < l->large_end + PAGE_1G; pa += PAGE_2M)
 		expect_matches_walk(l, &t, pa);
@@ -168,7 +67,7 @@ static void test_rule_equals_builder(void **state)
 static unsigned plan_and_judge(const struct mm_layout *l, const struct mb2_mmap_entry *map,
 			       unsigned n, struct mm_probe *p)
 {
-	struct pgt t = build(l);
+	struct pgt t = mm_fixture_build(l);
 	bool truncated = true;
 	unsigned np = mm_plan_probes(l, map, n, p, MM_PROBES_MAX, &truncated);
 	char buf[96];
@@ -177,7 +76,7 @@ static unsigned plan_and_judge(const struct mm_layout *l, const struct mb2_mmap_
 	for (unsigned i = 0; i < np; i++) {
 		struct pgt_walk w = pgt_walk(&t, p[i].pa);
 
-		if (!mm_probe_judge(l, &p[i], &w, PAT_OURS, buf, sizeof(buf)))
+		if (!mm_probe_judge(l, &p[i], &w, PAT_KERNEL, buf, sizeof(buf)))
 			fail_msg("probe 0x%llx %s: %s", (unsigned long long)p[i].pa, p[i].what, buf);
 		assert_false(p[i].pa >= l->image_start && p[i].pa < l->image_end);
 		for (unsigned j = 0; j < i; j++)
@@ -282,36 +181,36 @@ static void test_judge_catches_wrong_tables(void **state)
 	/* the framebuffer never remapped: a 2 MiB WB page where 4 KiB WC was meant */
 	missing.nio = 0;
 	missing.io = none;
-	t = build(&missing);
+	t = mm_fixture_build(&missing);
 	w = pgt_walk(&t, p.pa);
-	assert_false(mm_probe_judge(&ovmf_pc, &p, &w, PAT_OURS, buf, sizeof(buf)));
+	assert_false(mm_probe_judge(&ovmf_pc, &p, &w, PAT_KERNEL, buf, sizeof(buf)));
 	assert_string_equal(buf, "want 4K WC, got 2M WB");
 	/* remapped uncached */
 	uc.io = as_uc;
-	t = build(&uc);
+	t = mm_fixture_build(&uc);
 	w = pgt_walk(&t, p.pa);
-	assert_false(mm_probe_judge(&ovmf_pc, &p, &w, PAT_OURS, buf, sizeof(buf)));
+	assert_false(mm_probe_judge(&ovmf_pc, &p, &w, PAT_KERNEL, buf, sizeof(buf)));
 	assert_string_equal(buf, "want 4K WC, got 4K UC");
 	/* the right bits, but IA32_PAT left at its power-up value: entry 1 is WT */
-	t = build(&ovmf_pc);
+	t = mm_fixture_build(&ovmf_pc);
 	w = pgt_walk(&t, p.pa);
-	assert_true(mm_probe_judge(&ovmf_pc, &p, &w, PAT_OURS, buf, sizeof(buf)));
+	assert_true(mm_probe_judge(&ovmf_pc, &p, &w, PAT_KERNEL, buf, sizeof(buf)));
 	assert_false(mm_probe_judge(&ovmf_pc, &p, &w, PAT_POWER_UP, buf, sizeof(buf)));
 	assert_string_equal(buf, "want 4K WC, got 4K WT");
 	/* translated elsewhere, read-only, executable */
 	w.pa += PAGE_4K;
 	w.writable = false;
 	w.nx = false;
-	assert_false(mm_probe_judge(&ovmf_pc, &p, &w, PAT_OURS, buf, sizeof(buf)));
+	assert_false(mm_probe_judge(&ovmf_pc, &p, &w, PAT_KERNEL, buf, sizeof(buf)));
 	assert_string_equal(buf, "want 4K WC, got 4K WC (not identity) read-only executable");
 	/* not present where a mapping is wanted, and the reverse */
 	w.present = false;
-	assert_false(mm_probe_judge(&ovmf_pc, &p, &w, PAT_OURS, buf, sizeof(buf)));
+	assert_false(mm_probe_judge(&ovmf_pc, &p, &w, PAT_KERNEL, buf, sizeof(buf)));
 	assert_string_equal(buf, "want 4K WC, got unmapped");
 	p.want.mapped = false;
-	assert_true(mm_probe_judge(&ovmf_pc, &p, &w, PAT_OURS, buf, sizeof(buf)));
+	assert_true(mm_probe_judge(&ovmf_pc, &p, &w, PAT_KERNEL, buf, sizeof(buf)));
 	w.present = true;
-	assert_false(mm_probe_judge(&ovmf_pc, &p, &w, PAT_OURS, buf, sizeof(buf)));
+	assert_false(mm_probe_judge(&ovmf_pc, &p, &w, PAT_KERNEL, buf, sizeof(buf)));
 	assert_string_equal(buf, "want unmapped, got 4K");
 }
 
@@ -328,7 +227,7 @@ static void test_pat_decoding(void **state)
 	assert_int_equal(pat_type(PAT_POWER_UP, 1), 4);
 	assert_int_equal(pat_type(PAT_POWER_UP, 2), 7);
 	assert_int_equal(pat_type(PAT_POWER_UP, 3), 0);
-	assert_int_equal(pat_type(PAT_OURS, 1), 1);
+	assert_int_equal(pat_type(PAT_KERNEL, 1), 1);
 	assert_int_equal(mm_cache_of_pat_type(0), MM_UC);
 	assert_int_equal(mm_cache_of_pat_type(1), MM_WC);
 	assert_int_equal(mm_cache_of_pat_type(6), MM_WB);
@@ -383,5 +282,5 @@ int main(void)
 		cmocka_unit_test(test_plan_odd_input),
 	};
 
-	return cmocka_run_group_tests(tests, setup, teardown);
+	return cmocka_run_group_tests(tests, mm_fixture_setup, mm_fixture_teardown);
 }
