@@ -1,6 +1,6 @@
 /*
- * mm_expect.h: what the kernel's identity map should hold at a physical address, which
- * addresses the `paging` test probes, and how a walked entry is judged (pure C).
+ * mm_expect.h: what the kernel's identity map should hold at a physical address, and how a
+ * walked entry is judged against that (pure C; kernel/mm_probe.h chooses where to look).
  * The rule is the one kernel/mm.c follows (SDM Vol. 3A 4.5, 4-level paging):
  *   - [small_start, large_start): 4 KiB pages, write-back (page 0 stays unmapped);
  *   - [large_start, large_end): the largest page (1 GiB when the CPU has it, 2 MiB, 4 KiB)
@@ -57,36 +57,8 @@ struct mm_expect {
 };
 
 struct mm_expect mm_expect_at(const struct mm_layout *l, uint64_t pa);
-
-/* Which check a probe belongs to (ktests/paging.c: one subtest each). */
-enum mm_probe_kind {
-	PROBE_LARGE,		/* aligned interior of RAM / of the large-page span */
-	PROBE_EDGE,		/* an edge: the small/large boundary, the ends of RAM ranges */
-	PROBE_IO,		/* first and last page of a device range */
-	PROBE_IO_AROUND,	/* the pages and 2 MiB frames beside a device range */
-};
-
-struct mm_probe {
-	uint64_t pa;
-	enum mm_probe_kind kind;
-	bool ram;		/* inside usable RAM: safe to read */
-	const char *what;
-	struct mm_expect want;
-};
-
-#define MM_PROBES_MAX 64
-
-/*
- * Choose probe addresses from the memory map `map` (n entries) and the layout: the largest
- * usable range's first wholly usable frame of the largest page size (and its last page),
- * the first frame of the largest page size anywhere in the large span, the 4 KiB/large
- * boundary, the first and last page of the largest and of the highest usable range, and
- * for each device range its first and last page, the pages just outside it and the 2 MiB
- * frames beside it. Duplicates and addresses inside the kernel image are left out.
- * Returns the number written to `out` (at most `max`); *truncated says some did not fit.
- */
-unsigned mm_plan_probes(const struct mm_layout *l, const struct mb2_mmap_entry *map,
-			unsigned n, struct mm_probe *out, unsigned max, bool *truncated);
+/* Does any device range touch [a, b)? */
+bool mm_io_overlap(const struct mm_layout *l, uint64_t a, uint64_t b);
 
 /* PAT index of a leaf: PAT*4 + PCD*2 + PWT; PAT is bit 7 of a 4 KiB PTE, bit 12 of a
  * 2 MiB / 1 GiB leaf. */
@@ -99,12 +71,12 @@ int mm_cache_of_pat_type(unsigned type);
 const char *mm_cache_name(enum mm_cache c);
 
 /*
- * Judge a walk of the live tables at p->pa against p->want: present or not, identity
+ * Judge a walk of the live tables at `pa` against `want`: present or not, identity
  * translation, page size, cache type through `pat` (the IA32_PAT value in force), writable,
  * XD when l->nx. Writes "want ..., got ..." (and what differs) to buf; returns true if it
  * matches.
  */
-bool mm_probe_judge(const struct mm_layout *l, const struct mm_probe *p,
-		    const struct pgt_walk *w, uint64_t pat, char *buf, size_t len);
+bool mm_judge(const struct mm_layout *l, uint64_t pa, const struct mm_expect *want,
+	      const struct pgt_walk *w, uint64_t pat, char *buf, size_t len);
 
 #endif

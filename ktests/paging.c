@@ -20,6 +20,7 @@
 #include "kernel/mm.h"
 #include "kernel/mm_expect.h"
 #include "kernel/mm_internal.h"
+#include "kernel/mm_probe.h"
 #include "kernel/pgtable.h"
 #include "kernel/traps.h"
 #include "kernel/uart.h"
@@ -62,6 +63,7 @@ struct probes {
 	unsigned n;
 	uint64_t pat;
 	int fb_io;		/* device range holding the framebuffer, -1 if none */
+	struct mm_sweep sweep;
 };
 
 /* Which probes a check covers. */
@@ -86,7 +88,7 @@ static unsigned judge(struct ktest *t, const struct probes *s, probe_sel sel, bo
 		if (!sel(s, p))
 			continue;
 		w = pgt_walk(k, p->pa);
-		good = mm_probe_judge(&s->l, p, &w, s->pat, buf, sizeof(buf));
+		good = mm_judge(&s->l, p->pa, &p->want, &w, s->pat, buf, sizeof(buf));
 		if (good && p->ram && w.present)
 			vec = read64_safe(p->pa, &v);
 		kt_info(t, "probe 0x%llx %s: %s%s%s", (ull)p->pa, p->what, buf,
@@ -157,6 +159,14 @@ static void check_ram(struct ktest *t, struct probes *s, unsigned unrecorded, bo
 			unrecorded, truncated ? "full" : "complete");
 	kt_check(t, judge(t, s, sel_large, &ok) > 0 && ok, "identity_map_large_pages");
 	kt_check(t, judge(t, s, sel_edge, &ok) > 0 && ok, "identity_map_edges");
+
+	mm_sweep_ram(&s->l, boot_info.mmap, boot_info.nmmap, mm_kernel_pgt(), s->pat, &s->sweep);
+	kt_info(t, "all usable RAM: %u ranges, %llu addresses walked (each range's ends, every "
+		"2 MiB boundary), %llu not as the rule says", s->sweep.ranges,
+		(ull)s->sweep.judged, (ull)s->sweep.wrong);
+	if (s->sweep.wrong)
+		kt_info(t, "first: 0x%llx: %s", (ull)s->sweep.first_pa, s->sweep.first);
+	kt_check(t, s->sweep.ranges > 0 && !s->sweep.wrong, "identity_map_all_usable_ram");
 }
 
 static void check_devices(struct ktest *t, struct probes *s)

@@ -5,8 +5,7 @@
  * every probe and over sweeps around every device range. Layouts (tests/host/mm_fixture.c):
  * OVMF as -bios on QEMU's `pc` machine (the framebuffer at 2 GiB that broke the old fixed
  * probe), RAM above 4 GiB with 1 GiB pages, a framebuffer above the identity span,
- * overlapping device mappings.
- * Judging must catch a wrong page size, cache type, translation and permission.
+ * overlapping device mappings; the walk over all usable RAM.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -17,6 +16,7 @@
 
 #include "kernel/mm.h"
 #include "kernel/mm_expect.h"
+#include "kernel/mm_probe.h"
 #include "kernel/pgtable.h"
 #include "host/mm_fixture.h"
 
@@ -76,7 +76,7 @@ static unsigned plan_and_judge(const struct mm_layout *l, const struct mb2_mmap_
 	for (unsigned i = 0; i < np; i++) {
 		struct pgt_walk w = pgt_walk(&t, p[i].pa);
 
-		if (!mm_probe_judge(l, &p[i], &w, PAT_KERNEL, buf, sizeof(buf)))
+		if (!mm_judge(l, p[i].pa, &p[i].want, &w, PAT_KERNEL, buf, sizeof(buf)))
 			fail_msg("probe 0x%llx %s: %s", (unsigned long long)p[i].pa, p[i].what, buf);
 		assert_false(p[i].pa >= l->image_start && p[i].pa < l->image_end);
 		for (unsigned j = 0; j < i; j++)
@@ -166,75 +166,6 @@ static void test_framebuffer_above_span(void **state)
 	assert_int_equal(mm_expect_at(&high_fb, 0x800000000).cache, MM_UC);
 }
 
-static void test_judge_catches_wrong_tables(void **state)
-{
-	struct mm_io_range none[1];
-	struct mm_layout missing = ovmf_pc, uc = ovmf_pc;
-	struct mm_io_range as_uc[2] = { { 0x80000000, 0x80160000, MM_UC }, ovmf_pc_io[1] };
-	struct mm_probe p = { .pa = 0x80000000, .kind = PROBE_IO, .what = "fb" };
-	struct pgt t;
-	struct pgt_walk w;
-	char buf[96];
-
-	(void)state;
-	p.want = mm_expect_at(&ovmf_pc, p.pa);
-	/* the framebuffer never remapped: a 2 MiB WB page where 4 KiB WC was meant */
-	missing.nio = 0;
-	missing.io = none;
-	t = mm_fixture_build(&missing);
-	w = pgt_walk(&t, p.pa);
-	assert_false(mm_probe_judge(&ovmf_pc, &p, &w, PAT_KERNEL, buf, sizeof(buf)));
-	assert_string_equal(buf, "want 4K WC, got 2M WB");
-	/* remapped uncached */
-	uc.io = as_uc;
-	t = mm_fixture_build(&uc);
-	w = pgt_walk(&t, p.pa);
-	assert_false(mm_probe_judge(&ovmf_pc, &p, &w, PAT_KERNEL, buf, sizeof(buf)));
-	assert_string_equal(buf, "want 4K WC, got 4K UC");
-	/* the right bits, but IA32_PAT left at its power-up value: entry 1 is WT */
-	t = mm_fixture_build(&ovmf_pc);
-	w = pgt_walk(&t, p.pa);
-	assert_true(mm_probe_judge(&ovmf_pc, &p, &w, PAT_KERNEL, buf, sizeof(buf)));
-	assert_false(mm_probe_judge(&ovmf_pc, &p, &w, PAT_POWER_UP, buf, sizeof(buf)));
-	assert_string_equal(buf, "want 4K WC, got 4K WT");
-	/* translated elsewhere, read-only, executable */
-	w.pa += PAGE_4K;
-	w.writable = false;
-	w.nx = false;
-	assert_false(mm_probe_judge(&ovmf_pc, &p, &w, PAT_KERNEL, buf, sizeof(buf)));
-	assert_string_equal(buf, "want 4K WC, got 4K WC (not identity) read-only executable");
-	/* not present where a mapping is wanted, and the reverse */
-	w.present = false;
-	assert_false(mm_probe_judge(&ovmf_pc, &p, &w, PAT_KERNEL, buf, sizeof(buf)));
-	assert_string_equal(buf, "want 4K WC, got unmapped");
-	p.want.mapped = false;
-	assert_true(mm_probe_judge(&ovmf_pc, &p, &w, PAT_KERNEL, buf, sizeof(buf)));
-	w.present = true;
-	assert_false(mm_probe_judge(&ovmf_pc, &p, &w, PAT_KERNEL, buf, sizeof(buf)));
-	assert_string_equal(buf, "want unmapped, got 4K");
-}
-
-static void test_pat_decoding(void **state)
-{
-	(void)state;
-	/* 4 KiB: PAT is bit 7; 2 MiB / 1 GiB: bit 12 (bit 7 is PS there) */
-	assert_int_equal(pat_index(PTE_P | PTE_PWT | (1ull << 7), PAGE_4K), 5);
-	assert_int_equal(pat_index(PTE_P | PTE_PS | PTE_PCD, PAGE_2M), 2);
-	assert_int_equal(pat_index(PTE_P | PTE_PS | (1ull << 12) | PTE_PCD | PTE_PWT, PAGE_1G), 7);
-	assert_int_equal(pat_index(PTE_P | PTE_PS, PAGE_2M), 0);
-	/* power-up IA32_PAT: WB WT UC- UC WB WT UC- UC */
-	assert_int_equal(pat_type(PAT_POWER_UP, 0), 6);
-	assert_int_equal(pat_type(PAT_POWER_UP, 1), 4);
-	assert_int_equal(pat_type(PAT_POWER_UP, 2), 7);
-	assert_int_equal(pat_type(PAT_POWER_UP, 3), 0);
-	assert_int_equal(pat_type(PAT_KERNEL, 1), 1);
-	assert_int_equal(mm_cache_of_pat_type(0), MM_UC);
-	assert_int_equal(mm_cache_of_pat_type(1), MM_WC);
-	assert_int_equal(mm_cache_of_pat_type(6), MM_WB);
-	assert_int_equal(mm_cache_of_pat_type(4), -1);
-	assert_int_equal(mm_cache_of_pat_type(7), -1);
-}
-
 static void test_plan_odd_input(void **state)
 {
 	static const struct mb2_mmap_entry odd[] = {
@@ -270,6 +201,35 @@ static void test_plan_odd_input(void **state)
 	assert_int_equal(mm_expect_at(&ovmf_pc, 0x1000).page, PAGE_4K);
 }
 
+/* The walk over all usable RAM: clean on right tables; on tables built with 2 MiB pages
+ * where the rule says 1 GiB, it names the first wrong address. */
+static void test_sweep_all_ram(void **state)
+{
+	struct mm_layout no1g = seabios_4g;
+	struct mm_sweep sw;
+	struct pgt t;
+
+	(void)state;
+	t = mm_fixture_build(&ovmf_pc);
+	mm_sweep_ram(&ovmf_pc, ovmf_pc_map, 18, &t, PAT_KERNEL, &sw);
+	assert_int_equal(sw.ranges, 7);
+	assert_true(sw.judged > 240);	/* 0x900000-0x1eebb000 alone has 242 boundaries */
+	assert_int_equal(sw.wrong, 0);
+
+	t = mm_fixture_build(&seabios_4g);
+	mm_sweep_ram(&seabios_4g, seabios_4g_map, 8, &t, PAT_KERNEL, &sw);
+	assert_int_equal(sw.ranges, 3);
+	assert_int_equal(sw.wrong, 0);
+	no1g.page1g = false;
+	t = mm_fixture_build(&no1g);
+	mm_sweep_ram(&seabios_4g, seabios_4g_map, 8, &t, PAT_KERNEL, &sw);
+	/* every address judged in [1G, 2G) (512 boundaries + the range's last page) and in
+	 * [4G, 6G) (first page, 1023 boundaries, last page) */
+	assert_int_equal(sw.wrong, 513 + 1025);
+	assert_int_equal(sw.first_pa, 0x40000000);
+	assert_string_equal(sw.first, "want 1G WB, got 2M WB");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -277,9 +237,8 @@ int main(void)
 		cmocka_unit_test(test_ovmf_pc_framebuffer_at_2g),
 		cmocka_unit_test(test_ram_above_4g_gets_1g_pages),
 		cmocka_unit_test(test_framebuffer_above_span),
-		cmocka_unit_test(test_judge_catches_wrong_tables),
-		cmocka_unit_test(test_pat_decoding),
 		cmocka_unit_test(test_plan_odd_input),
+		cmocka_unit_test(test_sweep_all_ram),
 	};
 
 	return cmocka_run_group_tests(tests, mm_fixture_setup, mm_fixture_teardown);
