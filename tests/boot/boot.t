@@ -1,10 +1,10 @@
 #!/usr/bin/env bash
 # boot.t: QEMU boot tests as TAP. Each case of tests/boot/cases in the selected set
 # (BOOT_SET=fast by default; "matrix" the full matrix, "all" both; BOOT_NAME=REGEX narrows
-# it to matching case names) boots the ISO and the
-# serial log is checked as KTAP: version line, plan, one result per planned test, a totals
-# line, the EXIT line, no `not ok` (for expect=pass) and the right exit status;
-# pass~A+B and fail~A+B also want each text A, B in the log ('_' stands for a space).
+# it to matching case names) boots the ISO and the serial log is checked as KTAP: version
+# line, plan, one result per planned test, a totals line, the EXIT line, no `not ok` (for
+# expect=pass) and the right exit status; pass~A+B and fail~A+B also want each text A, B in
+# the log ('_' stands for a space).
 # Logs: build/boot-logs/<case>.log
 set -u
 cd "$(dirname "$0")/../.." || exit 1
@@ -65,8 +65,9 @@ for r in "${sel[@]}"; do
 	log=$logs/$name.log
 	t0=$(date +%s.%N)
 	# shellcheck disable=SC2086
-	tests/boot/qemu-run.sh "$iso" --machine "$machine" --fw "$fw" --cpu "$cpu" --mem "$mem" --smp "$smp" \
-		--timeout "${BOOT_TIMEOUT:-180}" --log "$log" --extra "$qemu_extra" -- $opts >/dev/null 2>"$log.err"
+	tests/boot/qemu-run.sh "$iso" --machine "$machine" --fw "$fw" --cpu "$cpu" --mem "$mem" \
+		--smp "$smp" --timeout "${BOOT_TIMEOUT:-180}" --log "$log" --extra "$qemu_extra" \
+		-- $opts >/dev/null 2>"$log.err"
 	rc=$?
 	secs=$(awk -v a="$t0" -v b="$(date +%s.%N)" 'BEGIN { printf "%.1f", b - a }')
 	problem=""
