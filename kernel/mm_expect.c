@@ -1,8 +1,8 @@
 /*
  * mm_expect.c: the identity map's rule and the judging of a walked leaf against it
- * (kernel/mm_expect.h). SDM Vol. 3A 4.5 (4-level paging,
- * Tables 4-17..4-19 for the PS and PAT bits of 1 GiB, 2 MiB and 4 KiB leaves) and section
- * "Page Attribute Table (PAT)".
+ * (kernel/mm_expect.h). SDM Vol. 3A 4.5 (4-level paging; the PS and PAT bits of the
+ * paging-structure entry formats "PDPTE that maps a 1-GByte page", "PDE that maps a 2-MByte
+ * page", "PTE that maps a 4-KByte page") and section "Page Attribute Table (PAT)".
  */
 #include "kernel/mm_expect.h"
 #include "kernel/fmt.h"

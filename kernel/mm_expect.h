@@ -18,7 +18,6 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "kernel/mb2.h"
 #include "kernel/pgtable.h"
 
 /* IA32_PAT (SDM Vol. 4 Table 2-2) and its power-up value: entries 0..7 WB, WT, UC-, UC,
