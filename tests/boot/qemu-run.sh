@@ -36,7 +36,10 @@ ovmf)
 	cp "$vars" "$work/vars.fd"
 	fwargs=(-drive "if=pflash,format=raw,unit=0,readonly=on,file=$code"
 		-drive "if=pflash,format=raw,unit=1,file=$work/vars.fd") ;;
-ovmf-bios) fwargs=(-bios /usr/share/OVMF/OVMF_CODE.fd) ;;
+ovmf-bios)	# the 2 MB image: QEMU 7.2 boots nothing from OVMF_CODE_4M.fd given as -bios
+	code=/usr/share/OVMF/OVMF_CODE.fd
+	[ -f "$code" ] || { echo "qemu-run.sh: --fw ovmf-bios needs $code" >&2; exit 2; }
+	fwargs=(-bios "$code") ;;
 *) echo "qemu-run.sh: --fw must be bios, ovmf or ovmf-bios" >&2; exit 2 ;;
 esac
 case $machine in q35|pc) ;; *) echo "qemu-run.sh: --machine must be q35 or pc" >&2; exit 2 ;; esac
