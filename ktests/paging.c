@@ -127,12 +127,10 @@ static bool sel_around(const struct probes *s, const struct mm_probe *p)
 	return p->kind == PROBE_IO_AROUND;
 }
 
+/* the device range holding pa (the latest mapping), -1 if none */
 static int io_holding(const struct mm_layout *l, uint64_t pa)
 {
-	for (unsigned i = l->nio; i-- > 0;)
-		if (pa >= l->io[i].start && pa < l->io[i].end)
-			return (int)i;
-	return -1;
+	return mm_expect_at(l, pa).io;
 }
 
 static void check_ram(struct ktest *t, struct probes *s, unsigned unrecorded, bool truncated)
