@@ -49,9 +49,7 @@ const struct cache_geometry *kload_geometry(void)
 
 const char *kload_timing_unjudgeable(void)
 {
-	if (cpu.hypervisor && !strcmp(cpu.hv_sig, "TCGTCGTCGTCG"))
-		return "software emulation (hypervisor \"TCGTCGTCGTCG\"): no cache timing to judge";
-	return NULL;
+	return cpu_timing_unjudgeable(&cpu);
 }
 
 uint64_t kload_ws(enum load_level l, const char **note)
@@ -105,7 +103,9 @@ static void irq_on(uint64_t fl)
 static int time_it(struct load_run *r)
 {
 	const struct cache_geometry *g = kload_geometry();
-	struct chase_hooks h = { irq_off, irq_on, core_read, core_ctx };
+	struct chase_hooks h = {
+		.irq_off = irq_off, .irq_on = irq_on, .core_cycles = core_read, .core_ctx = core_ctx,
+	};
 	struct chase_cfg cfg = {
 		.kind = r->kind, .reps = KLOAD_REPS, .min_steps = 2 * CHASE_UNROLL,
 		.budget_ticks = tsc_hz / 1000 * KLOAD_BUDGET_MS,

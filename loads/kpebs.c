@@ -2,7 +2,7 @@
  * kpebs.c: the PEBS step of the load tests and the header lines that go with it (kpebs.h).
  * One measurement per kernel, right after its timing, over the same chain: the load-latency
  * event at ldlat= (default the SDM minimum 3: no latency filter), sav= (default: ~1 % PEBS
- * overhead for this kernel's measured speed, latency-method.md §7/§9), work in chunks with
+ * overhead for this kernel's measured speed, docs/latency-method.md §7/§9), work in chunks with
  * interrupts on so the threshold PMI drains (and aggregates) the buffer, print after stop.
  */
 #include "loads/kpebs.h"
@@ -20,7 +20,7 @@
 #include <string.h>
 
 #define WORK_BUDGET_MS 300	/* a measurement stops here even short of its records */
-#define ASSIST_NS 250		/* published cost of one record (latency-method.md §7) */
+#define ASSIST_NS 250		/* published cost of one record (docs/latency-method.md §7) */
 
 static struct pmu_cycles cyc;
 static bool have_core;
@@ -49,22 +49,18 @@ uint64_t kpebs_default_sav(uint64_t ns_x100)
 
 void kload_header(void)
 {
-	const struct cache_geometry *g = kload_geometry();
-	const struct cache_level *c[3] = { &g->l1d, &g->l2, &g->l3 };
-	static const char *const nm[3] = { "L1d", "L2", "L3" };
-	char a[24];
+	char b[200];
+	int rc;
 
-	for (int i = 0; i < 3; i++)
-		ktap_diag("cache: %s %s %u-way %u B line (%s%s)", nm[i],
-			  geometry_size_str(c[i]->size, a, sizeof(a)), c[i]->ways, c[i]->line,
-			  c[i]->overridden ? "command line; " : "", geometry_src_name(c[i]->src));
-	if (pmu_cycles_init(&cyc, pebs_caps_init()) == 0) {
+	for (unsigned i = 0; geometry_header_line(kload_geometry(), i, b, sizeof(b)); i++)
+		ktap_diag("%s", b);
+	rc = pmu_cycles_init(&cyc, pebs_caps_init());
+	if (rc == 0) {
 		have_core = true;
 		kload_set_core_clock(pmu_cycles_read, &cyc, cyc.name);
-		ktap_diag("core clock: %s", cyc.name);
-	} else {
-		ktap_diag("core clock: none (%s); TSC only, TSC != core clock", cyc.err);
 	}
+	pmu_cycles_header_line(&cyc, rc, b, sizeof(b));
+	ktap_diag("%s", b);
 	kload_set_pebs_check(kpebs_check);
 }
 

@@ -2,8 +2,8 @@
  * kpebs_print.h: the per-load-kernel PEBS lines of docs/output.md §3 (output-format 1):
  * `pebs` summary, `lvl` table, `hist` log2 histogram, `dump` header, `raw` lines (hex + CRC-32)
  * and `rec` lines. Pure: each line (without "# " and newline) goes to a callback, so the kernel
- * prints it as a KTAP diagnostic and host tests capture it. Basis: issue 7, latency-method.md
- * "Reporting".
+ * prints it as a KTAP diagnostic and host tests capture it. Basis: issue 7, docs/latency-method.md
+ * §9 item 11.
  */
 #ifndef LOADS_KPEBS_PRINT_H
 #define LOADS_KPEBS_PRINT_H

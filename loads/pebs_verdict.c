@@ -1,7 +1,7 @@
 /*
  * pebs_verdict.c: the PEBS verdicts of the load tests (see pebs_verdict.h). Every number here
  * is a judgement about what a correct kernel on correct hardware shows; each carries its
- * reason. latency-method.md §9 item 10 expects >= 95 % of samples at the plateau's level;
+ * reason. docs/latency-method.md §9 item 10 expects >= 95 % of samples at the plateau's level;
  * the shares below are lower where prefetchers, line fills and the assist's own traffic move
  * records to a neighbouring level without the kernel being wrong.
  */
@@ -70,7 +70,7 @@ unsigned pv_min_share(enum pebs_level target)
 void pv_band(bool core_clock, unsigned *lo_pct, unsigned *hi_pct, unsigned *slack)
 {
 	/*
-	 * PEBS latency is uop dispatch to GO, the chase is load-to-use (latency-method.md §7):
+	 * PEBS latency is uop dispatch to GO, the chase is load-to-use (docs/latency-method.md §7):
 	 * they differ by a few cycles (slack 4, which decides only at L1) and by queueing, which
 	 * both see. With core cycles: 50..200 %. With the TSC only, turbo or power saving puts
 	 * the core clock anywhere in ~0.5..2x the TSC: 33..300 %.

@@ -3,8 +3,8 @@
  * target level is the dominant decoded source with a minimum share; the target's median
  * latency lies in a band around the timed cycles/load; latencies rise level over level; store
  * records carry L1 hits; the STLB kernel's records carry the STLB-miss bit. Thresholds and
- * their reasons are in pebs_verdict.c. Basis: latency-method.md §7, §9 (items 9, 10),
- * pebs-facts.md §5 (data sources).
+ * their reasons are in pebs_verdict.c. Basis: docs/latency-method.md §7, §9 (items 9, 10),
+ * docs/hardware.md §5 (data sources).
  */
 #ifndef LOADS_PEBS_VERDICT_H
 #define LOADS_PEBS_VERDICT_H

@@ -8,7 +8,7 @@
  *
  * One row per working-set size: size_bytes, ns_per_load, tsc_per_load (JSON Lines under
  * --json; comments then go to stderr). No --sizes: the default sweep, 16 KiB to 4x L3 at
- * --ppo points per octave. Method: ../shared/reference/latency-method.md §9.
+ * --ppo points per octave. Method: docs/latency-method.md §9.
  */
 #include "kernel/cmdline.h"
 #include "kernel/cpu.h"

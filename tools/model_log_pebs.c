@@ -7,7 +7,8 @@
  * pebs_rises), and a failed verdict appends pebs/agg_print.c's full table (`|` lines), as
  * kpebs.c does. Only the workload differs: the records' data sources (per level, found through
  * the decoder's own table) and latencies (uniform in a per-level range) are drawn from the
- * seeded generator per the mix. Ranges: published load-to-use latencies (latency-method.md §6).
+ * seeded generator per the mix. Ranges: published load-to-use latencies
+ * (docs/latency-method.md §6).
  */
 #include "tools/model_log.h"
 #include "kernel/console.h"

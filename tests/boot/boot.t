@@ -5,7 +5,8 @@
 # line, plan, one result per planned test, a totals line, the EXIT line, no `not ok` (for
 # expect=pass) and the right exit status; pass~A+B and fail~A+B also want each text A, B in
 # the log ('_' stands for a space).
-# Logs: build/boot-logs/<case>.log
+# Logs: build/boot-logs/<case>.log. ACCEL=auto|kvm|tcg picks QEMU's accelerator (default tcg:
+# the cases' expectations are written for software emulation; qemu-run.sh --accel).
 set -u
 cd "$(dirname "$0")/../.." || exit 1
 iso=build/pebs-kernel.iso
@@ -66,8 +67,8 @@ for r in "${sel[@]}"; do
 	t0=$(date +%s.%N)
 	# shellcheck disable=SC2086
 	tests/boot/qemu-run.sh "$iso" --machine "$machine" --fw "$fw" --cpu "$cpu" --mem "$mem" \
-		--smp "$smp" --timeout "${BOOT_TIMEOUT:-180}" --log "$log" --extra "$qemu_extra" \
-		-- $opts >/dev/null 2>"$log.err"
+		--smp "$smp" --accel "${ACCEL:-tcg}" --timeout "${BOOT_TIMEOUT:-180}" --log "$log" \
+		--extra "$qemu_extra" -- $opts >/dev/null 2>"$log.err"
 	rc=$?
 	secs=$(awk -v a="$t0" -v b="$(date +%s.%N)" 'BEGIN { printf "%.1f", b - a }')
 	problem=""

@@ -8,9 +8,9 @@
  *  (b) behaves like the hardware: counts fed events, arms on overflow, writes records of the
  *      CPU's format at the DS index, reloads the counter from the DS reset slot, raises the
  *      threshold PMI into the installed handler, and stops writing at the absolute maximum.
- * Sources: ../shared/reference/pebs-facts.md §1, §3.3, §4, §6, §7.2, §8.
+ * Sources: docs/hardware.md §1, §3.3, §4, §6, §7.2, §8.
  * Modelled assumption (UNVERIFIED on hardware): an assist that finds the buffer full writes
- * nothing and does not reload the counter (S3: the reset follows a written record).
+ * nothing and does not reload the counter (SDM DS text: the reset follows a written record).
  */
 #ifndef TESTS_MODEL_PMU_MODEL_H
 #define TESTS_MODEL_PMU_MODEL_H
@@ -37,7 +37,7 @@ struct model_cpu {
 	bool ldlat_faults;	/* MSR 0x3F6 #GPs (hypervisor) */
 	bool hypervisor;
 	bool split_latency;	/* meminfo +0x10: instr latency 15:0, cache latency 47:32
-				 * (Golden Cove/Gracemont and later, pebs-facts.md §4.3) */
+				 * (Golden Cove/Gracemont and later, docs/hardware.md §4.3) */
 };
 
 extern const struct model_cpu model_nehalem, model_sandybridge, model_haswell, model_skylake,
