@@ -72,6 +72,10 @@ int kload_level_run(struct load_run *r, enum load_level l, const char **note);
 const struct load_run *kload_level_last(enum load_level l);
 /* Two or three '#' lines about r (kt_info). */
 void load_run_print(struct ktest *t, const struct load_run *r);
+/* The same lines (docs/output.md §3 `chain` when r built its chain, `time`), without "# ",
+ * each through out(ctx, line); hz: TSC ticks per second (loads/kload_print.c, pure). */
+void load_run_lines(void (*out)(void *ctx, const char *line), void *ctx,
+		    const struct load_run *r, uint64_t hz);
 
 /* The geometry as '#' lines, once per boot (the first load test prints it). */
 void kload_print_geometry(struct ktest *t);

@@ -185,3 +185,37 @@ enum pv_result pv_stlb(const struct pebs_agg *a, bool layout_has_stlb, char *d, 
 		     (unsigned long long)t, min / 10);
 	return share >= min ? PV_PASS : PV_FAIL;
 }
+
+void pv_pct_x100(char *b, size_t n, int64_t v)
+{
+	uint64_t a = v < 0 ? (uint64_t)-v : (uint64_t)v;
+
+	fmt_snprintf(b, n, "%c%llu.%02llu%%", v < 0 ? '-' : '+', (unsigned long long)(a / 100),
+		     (unsigned long long)(a % 100));
+}
+
+enum pv_result pv_overhead(const struct pebs_cost *c, uint64_t sav, char *d, size_t n)
+{
+	/* The `time` line is the unarmed truth; a sampled run that runs more than 3 % slower has
+	 * changed what it measures (docs/latency-method.md §7 budgets ~1 %). */
+	int64_t o = pebs_cost_overhead_x100(c);
+	uint64_t a = pebs_cost_armed_ns_x100(c), b = pebs_cost_base_ns_x100(c);
+	char p[24], p0[24];
+	size_t k;
+
+	if (!pebs_cost_valid(c)) {
+		fmt_snprintf(d, n, "no unarmed and armed timing of the same chunks");
+		return PV_SKIP;
+	}
+	pv_pct_x100(p, sizeof(p), o);
+	k = (size_t)fmt_snprintf(d, n, "armed %llu.%02llu vs unarmed %llu.%02llu ns/step: %s, "
+				 "limit %u%%", (unsigned long long)(a / 100),
+				 (unsigned long long)(a % 100), (unsigned long long)(b / 100),
+				 (unsigned long long)(b % 100), p, PEBS_COST_LIMIT_X100 / 100);
+	if (c->sav_first && k < n) {
+		pv_pct_x100(p0, sizeof(p0), c->overhead_first_x100);
+		fmt_snprintf(d + k, n - k, "; sav tuned %llu -> %llu after %s",
+			     (unsigned long long)c->sav_first, (unsigned long long)sav, p0);
+	}
+	return o <= PEBS_COST_LIMIT_X100 ? PV_PASS : PV_FAIL;
+}

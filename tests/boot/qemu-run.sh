@@ -2,9 +2,11 @@
 # qemu-run.sh: boot the ISO under QEMU (KVM or TCG: tests/boot/accel.sh) with the serial port
 # on stdout and map QEMU's exit status to the run's verdict: 0 = all passed/skipped, 1 = a test
 # failed, 2 = QEMU or the kernel ended without a verdict (no isa-debug-exit write), 124 = timeout.
-#   qemu-run.sh ISO [--fw bios|ovmf] [--cpu MODEL] [--mem SIZE] [--smp N] [--timeout S]
-#               [--log FILE] [--extra "QEMU ARGS"] [--accel auto|kvm|tcg] [--dry-run]
-#               [-- KERNEL OPTIONS...]
+#   qemu-run.sh ISO [--machine q35|pc] [--fw bios|ovmf|ovmf-bios] [--cpu MODEL] [--mem SIZE]
+#               [--smp N] [--timeout S] [--log FILE] [--extra "QEMU ARGS"]
+#               [--accel auto|kvm|tcg] [--dry-run] [-- KERNEL OPTIONS...]
+# --fw: bios = SeaBIOS, ovmf = OVMF code + variables as pflash, ovmf-bios = OVMF_CODE.fd given
+# as -bios (no variable store, as on QEMU's default `pc` command line).
 # --accel (default auto) prints one line on stderr naming the accelerator and why; `kvm` where
 # KVM is unusable exits 2 at once with the reason. Under KVM the CPU is the host's with its
 # PMU and cache topology (-cpu host,pmu=on,host-cache-info=on: CPUID 04H from the host;
@@ -12,9 +14,10 @@
 # --dry-run prints the QEMU command line instead of running it.
 set -u
 iso=$1; shift
-fw=bios cpu="" mem=512M smp=1 timeout=120 log="" extra="" accel=auto dry=""
+machine=q35 fw=bios cpu="" mem=512M smp=1 timeout=120 log="" extra="" accel=auto dry=""
 while [ $# -gt 0 ]; do
 	case $1 in
+	--machine) machine=$2; shift 2 ;;
 	--fw) fw=$2; shift 2 ;;
 	--cpu) cpu=$2; shift 2 ;;
 	--mem) mem=$2; shift 2 ;;
@@ -53,8 +56,13 @@ ovmf)
 	cp "$vars" "$work/vars.fd"
 	fwargs=(-drive "if=pflash,format=raw,unit=0,readonly=on,file=$code"
 		-drive "if=pflash,format=raw,unit=1,file=$work/vars.fd") ;;
-*) echo "qemu-run.sh: --fw must be bios or ovmf" >&2; exit 2 ;;
+ovmf-bios)	# the 2 MB image: QEMU 7.2 boots nothing from OVMF_CODE_4M.fd given as -bios
+	code=/usr/share/OVMF/OVMF_CODE.fd
+	[ -f "$code" ] || { echo "qemu-run.sh: --fw ovmf-bios needs $code" >&2; exit 2; }
+	fwargs=(-bios "$code") ;;
+*) echo "qemu-run.sh: --fw must be bios, ovmf or ovmf-bios" >&2; exit 2 ;;
 esac
+case $machine in q35|pc) ;; *) echo "qemu-run.sh: --machine must be q35 or pc" >&2; exit 2 ;; esac
 
 # Kernel options reach GRUB through a FAT drive holding /pebs-kernel/cmdline.cfg.
 optargs=()
@@ -66,7 +74,7 @@ fi
 
 out=${log:-$work/serial.log}
 # shellcheck disable=SC2206  # $extra: QEMU arguments, split on purpose
-qemu=(qemu-system-x86_64 -machine q35 "${cpuargs[@]}" -m "$mem" -smp "$smp" -no-reboot
+qemu=(qemu-system-x86_64 -machine "$machine" "${cpuargs[@]}" -m "$mem" -smp "$smp" -no-reboot
 	-display none -device "isa-debug-exit,iobase=0xf4,iosize=0x04"
 	"${fwargs[@]}" "${optargs[@]}" -cdrom "$iso" -boot d -serial stdio -monitor none $extra)
 if [ -n "$dry" ]; then

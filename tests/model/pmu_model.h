@@ -73,6 +73,15 @@ void model_pmi_flush(void);
 void model_raise_pmi(void);
 
 const struct model_stats *model_stats(void);
+
+/*
+ * The model's virtual clock (its TSC: what records' TSC fields carry). Each fed event
+ * advances it by `event_ticks` (default 7), each PEBS assist (a record written or dropped) by
+ * `assist_ticks` and each delivered PMI by `pmi_ticks` (default 0 both): the time PEBS costs
+ * the workload, for tests of the cost measurement (loads/pebs_cost.h). model_init resets them.
+ */
+uint64_t model_tsc(void);
+void model_set_costs(uint64_t event_ticks, uint64_t assist_ticks, uint64_t pmi_ticks);
 uint64_t model_msr(uint32_t msr);	/* register file, for assertions (0 if unmodelled) */
 
 /* Violations: each distinct text once. */
