@@ -35,7 +35,7 @@ static void lb_write(struct console_backend *be, const char *s, size_t n)
 
 void lb_console_init(void)
 {
-	static struct console_backend be = { "stdout", lb_write, NULL, NULL };
+	static struct console_backend be = { .name = "stdout", .write = lb_write };
 
 	console_register(&be);
 }

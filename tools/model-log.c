@@ -54,7 +54,7 @@ static void out_write(struct console_backend *be, const char *s, size_t n)
 	fwrite(s, 1, n, stdout);
 }
 
-static struct console_backend out = { "stdout", out_write, NULL, NULL };
+static struct console_backend out = { .name = "stdout", .write = out_write };
 
 static void usage(void)
 {

@@ -31,7 +31,7 @@ static void cap_write(struct console_backend *be, const char *s, size_t n)
 	out[out_len] = '\0';
 }
 
-static struct console_backend cap = { "capture", cap_write, NULL, NULL };
+static struct console_backend cap = { .name = "capture", .write = cap_write };
 
 static int setup(void **state)
 {
@@ -42,7 +42,7 @@ static int setup(void **state)
 	return 0;
 }
 
-#define DESC(var, nm) static const struct ktest_desc var = { nm, NULL, NEED_NONE, 0, false, NULL }
+#define DESC(var, nm) static const struct ktest_desc var = { .name = nm, .needs = NEED_NONE }
 
 static void test_block_order(void **state)
 {
