@@ -17,6 +17,11 @@ struct console_backend {
 
 void console_register(struct console_backend *be);
 void console_write(const char *s, size_t n);
+/* While a hold function is set, console_write hands it the text instead of the backends
+ * (kernel/ktap.c holds a test's output until its plan is known); NULL ends the hold.
+ * console_emit always writes to the backends. */
+void console_set_hold(void (*fn)(const char *s, size_t n));
+void console_emit(const char *s, size_t n);
 int kprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
 #endif

@@ -36,6 +36,7 @@ void run_exit(bool failed)
 	__asm__ volatile("cli");
 	if (!exiting) {
 		exiting = true;
+		ktap_abort("the run ended inside this test");
 		kprintf("# EXIT: STATUS=%d\n", failed ? 1 : 0);
 	}
 	if (use_exit_port())
@@ -55,6 +56,7 @@ void run_exit(bool failed)
 void run_fatal(const char *why)
 {
 	if (!exiting) {
+		ktap_abort(why);	/* the test's held output and its `not ok`, then the bail-out */
 		kprintf("Bail out! %s\n", why);
 		ktap_totals();
 	}

@@ -50,7 +50,7 @@ static void print_header(void)
 	uint64_t free = pmm_free_bytes(), total = pmm_total_bytes();
 	char line[200];
 
-	ktap_diag("output-format: 1");
+	ktap_diag("output-format: %u", OUTPUT_FORMAT);
 	ktap_diag("pebs-kernel %s", PEBS_KERNEL_VERSION);
 	ktap_diag("cmdline: %s", boot_info.cmdline ? boot_info.cmdline : "(none)");
 	ktap_diag("boot loader: %s%s", boot_info.loader ? boot_info.loader : "(unknown)",
@@ -91,6 +91,7 @@ void kmain(uint32_t magic, uint64_t info)
 	console_setup();
 
 	ktap_begin();
+	ktap_plan(ktests_planned());	/* the plan follows the version line (ktap.rst) */
 	if (console_warning[0])
 		warn_line(console_warning);
 	/* the same parses again, now that the console is settled, to print their warnings */

@@ -119,7 +119,7 @@ static void fb_write(struct console_backend *be, const char *s, size_t n)
 
 static void end_hook(bool failed)
 {
-	const struct ktap_totals *t = ktap_get_totals();
+	const struct ktap_totals *t = ktap_get_cases();	/* the numbers of `# Totals:` */
 	char line[80];
 	const char *why = NULL;
 

@@ -26,25 +26,25 @@ enum kt_result test_exceptions(struct ktest *t)
 	int vec;
 
 	vec = ud2_safe();
-	kt_check(t, vec == VEC_UD, "ud_caught (vector %d)", vec);
+	kt_check(t, vec == VEC_UD, "ud_caught # vector %d", vec);
 	if (!strcmp(cpu.hv_sig, "TCGTCGTCGTCG")) {
 		/* QEMU's software CPU answers any unknown MSR with 0 instead of #GP */
 		kt_skip_sub(t, "gp_from_rdmsr_safe", "QEMU TCG does not #GP on unknown MSRs");
 		kt_skip_sub(t, "gp_from_wrmsr_safe", "QEMU TCG does not #GP on unknown MSRs");
 	} else {
 		vec = rdmsr_safe(MSR_NONEXISTENT, &v);
-		kt_check(t, vec == VEC_GP, "gp_from_rdmsr_safe (vector %d)", vec);
+		kt_check(t, vec == VEC_GP, "gp_from_rdmsr_safe # vector %d", vec);
 		vec = wrmsr_safe(MSR_NONEXISTENT, 0);
-		kt_check(t, vec == VEC_GP, "gp_from_wrmsr_safe (vector %d)", vec);
+		kt_check(t, vec == VEC_GP, "gp_from_wrmsr_safe # vector %d", vec);
 	}
 	vec = read64_safe(NONCANONICAL, &v);
-	kt_check(t, vec == VEC_GP, "gp_from_noncanonical_read (vector %d)", vec);
+	kt_check(t, vec == VEC_GP, "gp_from_noncanonical_read # vector %d", vec);
 	vec = read64_safe(0x8, &v);
-	kt_check(t, vec == VEC_PF, "pf_caught (vector %d)", vec);
+	kt_check(t, vec == VEC_PF, "pf_caught # vector %d", vec);
 	vec = div0_safe();
-	kt_check(t, vec == EXTABLE_DE, "de_caught (%s)", vec == EXTABLE_DE ? "vector 0" : "missed");
+	kt_check(t, vec == EXTABLE_DE, "de_caught # %s", vec == EXTABLE_DE ? "vector 0" : "missed");
 	vec = rdmsr_safe(MSR_IA32_APIC_BASE, &v);
-	kt_check(t, vec == 0 && (v & APIC_BASE_ENABLE), "rdmsr_safe_reads_existing_msr (0x%llx)",
+	kt_check(t, vec == 0 && (v & APIC_BASE_ENABLE), "rdmsr_safe_reads_existing_msr # 0x%llx",
 		 (unsigned long long)v);
 	return kt_verdict(t);
 }

@@ -47,13 +47,13 @@ enum kt_result test_inject(struct ktest *t)
 		if (!strcmp(cpu.hv_sig, "TCGTCGTCGTCG"))
 			return kt_skip(t, "QEMU TCG does not #GP on unknown MSRs (use inject=gp)");
 		vec = rdmsr_safe(0xdeadbeefu, &v);
-		kt_check(t, vec == VEC_GP, "rdmsr_safe_recovered_gp (vector %d)", vec);
+		kt_check(t, vec == VEC_GP, "rdmsr_safe_recovered_gp # vector %d", vec);
 		return kt_verdict(t);
 	}
 	if (!strcmp(what, "gp")) {
 		int vec = read64_safe(0x8000000000000000ull, &v);
 
-		kt_check(t, vec == VEC_GP, "read64_safe_recovered_gp (vector %d)", vec);
+		kt_check(t, vec == VEC_GP, "read64_safe_recovered_gp # vector %d", vec);
 		return kt_verdict(t);
 	}
 	if (!strcmp(what, "ud"))
@@ -68,6 +68,6 @@ enum kt_result test_inject(struct ktest *t)
 		sink = recurse(0);
 	else
 		return kt_skip(t, "unknown inject=%s (gp_msr gp ud pf de stack)", what);
-	kt_check(t, false, "injected fault did not happen");
+	kt_check(t, false, "injected_fault_taken # inject=%s returned", what);
 	return KT_FAIL;
 }

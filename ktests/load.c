@@ -38,7 +38,7 @@ static void step_verdict(struct ktest *t, const struct load_run *r, enum load_le
 		below = kload_level_last(l - 1);
 	}
 	kt_check(t, load_step_ok(below->ns_x100, r->ns_x100, m),
-		 "%s (%llu.%02llu ns >= %u%% of %llu.%02llu ns)", name, X100(r->ns_x100), m,
+		 "%s # %llu.%02llu ns >= %u%% of %llu.%02llu ns", name, X100(r->ns_x100), m,
 		 X100(below->ns_x100));
 }
 
@@ -52,7 +52,7 @@ static void l1_cycles(struct ktest *t, const struct load_run *r)
 		kt_skip_sub(t, "l1_core_cycles", "no core-cycle counter registered (TSC only)");
 	else
 		kt_check(t, r->res.core_med_x100 >= 300 && r->res.core_med_x100 <= 700,
-			 "l1_core_cycles (%llu.%02llu in 3..7)", X100(r->res.core_med_x100));
+			 "l1_core_cycles # %llu.%02llu in 3..7", X100(r->res.core_med_x100));
 }
 
 static enum kt_result level_test(struct ktest *t, enum load_level l)

@@ -60,12 +60,12 @@ enum kt_result test_load_curve(struct ktest *t)
 	}
 	if (!done)
 		return kt_skip(t, "no working set could be mapped");
-	kt_check(t, bad == 0, "chain_cycle (%u of %u sizes broken)", bad, done + bad);
+	kt_check(t, bad == 0, "chain_cycle # %u of %u sizes broken", bad, done + bad);
 	if (emu)
 		kt_skip_sub(t, "curve_rises", "%s", emu);
 	else
 		kt_check(t, load_step_ok(first, last, 400),
-			 "curve_rises (%llu.%02llu ns >= 400%% of %llu.%02llu ns)", X100(last),
+			 "curve_rises # %llu.%02llu ns >= 400%% of %llu.%02llu ns", X100(last),
 			 X100(first));
 	return kt_verdict(t);
 }

@@ -50,11 +50,11 @@ static enum kt_result pair_test(struct ktest *t, struct load_run *ref, struct lo
 		kt_skip_sub(t, verdict, "%s", emu);
 	else if (sub_slower)	/* subject must be at least max_pct of the reference */
 		kt_check(t, load_step_ok(ref->ns_x100, sub->ns_x100, max_pct),
-			 "%s (%llu.%02llu ns >= %u%% of %llu.%02llu ns)", verdict,
+			 "%s # %llu.%02llu ns >= %u%% of %llu.%02llu ns", verdict,
 			 X100(sub->ns_x100), max_pct, X100(ref->ns_x100));
 	else			/* subject at most max_pct of the reference */
 		kt_check(t, load_step_ok(sub->ns_x100, ref->ns_x100 * max_pct / 100, 100),
-			 "%s (%llu.%02llu ns <= %u%% of %llu.%02llu ns)", verdict,
+			 "%s # %llu.%02llu ns <= %u%% of %llu.%02llu ns", verdict,
 			 X100(sub->ns_x100), max_pct, X100(ref->ns_x100));
 	return kt_verdict(t);
 }

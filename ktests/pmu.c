@@ -42,11 +42,11 @@ static void subtest_inst_retired(struct ktest *t, const struct pebs_caps *c)
 	known_loop(LOOP_ITERS);
 	got = pmu_count_stop(&pc);
 	if (pc.fault) {
-		kt_check(t, false, "inst_retired (%s)", pc.err);
+		kt_check(t, false, "inst_retired # %s", pc.err);
 		return;
 	}
 	kt_check(t, got >= want && got <= want + slack,
-		 "inst_retired (%s counter: %llu, loop %llu, tolerance +%llu)",
+		 "inst_retired # %s counter: %llu, loop %llu, tolerance +%llu",
 		 pc.fixed ? "fixed" : "GP", (unsigned long long)got, (unsigned long long)want,
 		 (unsigned long long)slack);
 }
@@ -114,7 +114,7 @@ static void subtest_pebs_ll(struct ktest *t, const struct pebs_caps *c)
 	if (!buf)
 		buf = kalloc(CHASE_BYTES, 4096);
 	if (!buf) {
-		kt_check(t, false, "pebs_load_latency_records (out of memory)");
+		kt_check(t, false, "pebs_load_latency_records # out of memory");
 		return;
 	}
 	for (uint64_t l = 0; l < CHASE_LINES; l++)
@@ -129,7 +129,7 @@ static void subtest_pebs_ll(struct ktest *t, const struct pebs_caps *c)
 	cfg.sink = check_record;
 	cfg.sink_ctx = &k;
 	if (pebs_start(&s, c, &cfg)) {
-		kt_check(t, false, "pebs_load_latency_records (pebs_start: %s)", s.err);
+		kt_check(t, false, "pebs_load_latency_records # pebs_start: %s", s.err);
 		return;
 	}
 	fl = irq_save();
@@ -147,8 +147,8 @@ static void subtest_pebs_ll(struct ktest *t, const struct pebs_caps *c)
 		(unsigned long long)s.st.bad);
 	kt_check(t, k.n > 0 && k.bad_size == 0 && k.bad_group == 0 && k.bad_counter == 0 &&
 		 s.st.bad == 0 && s.st.dropped == 0,
-		 "pebs_load_latency_records (%llu records: %llu bad size, %llu bad format group, "
-		 "%llu without counter %u)", (unsigned long long)k.n,
+		 "pebs_load_latency_records # %llu records: %llu bad size, %llu bad format group, "
+		 "%llu without counter %u", (unsigned long long)k.n,
 		 (unsigned long long)k.bad_size, (unsigned long long)k.bad_group,
 		 (unsigned long long)k.bad_counter, s.counter);
 	if (s.st.records + s.st.dropped <= s.geom.thresh_rec)
@@ -157,7 +157,7 @@ static void subtest_pebs_ll(struct ktest *t, const struct pebs_caps *c)
 			    (unsigned long long)s.geom.thresh_rec);
 	else
 		kt_check(t, s.st.pmis > 0 && s.st.pmis >= s.st.records / s.geom.nrec,
-			 "pebs_threshold_pmi (%llu PMIs for %llu records, threshold %llu of %llu)",
+			 "pebs_threshold_pmi # %llu PMIs for %llu records, threshold %llu of %llu",
 			 (unsigned long long)s.st.pmis, (unsigned long long)s.st.records,
 			 (unsigned long long)s.geom.thresh_rec, (unsigned long long)s.geom.nrec);
 }
@@ -176,7 +176,7 @@ static void subtest_table(struct ktest *t, const struct pebs_caps *c)
 		return;
 	}
 	kt_check(t, c->pebs_fmt == c->uarch->pebs_fmt,
-		 "uarch_format (IA32_PERF_CAPABILITIES[11:8] %u, table %s %u)", c->pebs_fmt,
+		 "uarch_format # IA32_PERF_CAPABILITIES[11:8] %u, table %s %u", c->pebs_fmt,
 		 c->uarch->name, c->uarch->pebs_fmt);
 }
 

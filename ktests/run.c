@@ -1,7 +1,9 @@
 /*
  * run.c: the test runner (see run.h). A test that takes an unexpected exception is abandoned
  * through the recovery jump (kernel/traps.h) and reported `not ok ... # exception`; memory
- * it allocated is released before the next test starts.
+ * it allocated is released before the next test starts. The console output of a running test
+ * is held by kernel/ktap.c (started here, printed by ktap_result), so what it printed before
+ * a fault or a watchdog expiry comes out with its block, in order.
  */
 #include "ktests/run.h"
 #include "apic/apic.h"
@@ -33,7 +35,7 @@ static void watchdog_expired(void)
 	kjmp_long(&jmp, WATCHDOG_JUMP);
 }
 
-static enum kt_result run_one(struct ktest *t, char *why, unsigned whylen)
+static enum kt_result run_one(struct ktest *t, unsigned number, char *why, unsigned whylen)
 {
 	static struct mm_mark mark;
 	static enum kt_result r;
@@ -44,6 +46,7 @@ static enum kt_result run_one(struct ktest *t, char *why, unsigned whylen)
 		fmt_snprintf(why, whylen, "%s", unmet);
 		return KT_SKIP;
 	}
+	ktap_test_start(t, number);
 	mm_mark(&mark);
 	vec1 = kjmp_set(&jmp);
 	if (vec1 == 0) {
@@ -68,13 +71,19 @@ static enum kt_result run_one(struct ktest *t, char *why, unsigned whylen)
 	return r;
 }
 
-void ktests_run(void)
+unsigned ktests_planned(void)
 {
-	unsigned n = 0, number = 0;
+	unsigned n = 0;
 
 	for (unsigned i = 0; i < ktest_count; i++)
 		n += ktest_selected(&ktest_table[i]);
-	ktap_plan(n);
+	return n;
+}
+
+void ktests_run(void)
+{
+	unsigned number = 0;
+
 	for (unsigned i = 0; i < ktest_count; i++) {
 		struct ktest t = { .desc = &ktest_table[i] };
 		char why[160] = "";
@@ -82,8 +91,8 @@ void ktests_run(void)
 
 		if (!ktest_selected(t.desc))
 			continue;
-		r = run_one(&t, why, sizeof(why));
-		ktap_result(&t, ++number, r, why[0] ? why : NULL);
+		r = run_one(&t, ++number, why, sizeof(why));
+		ktap_result(&t, number, r, why[0] ? why : NULL);
 	}
 	ktap_totals();
 	run_exit(ktap_get_totals()->fail != 0);

@@ -152,7 +152,7 @@ enum kt_result kpebs_check(struct ktest *t, const struct load_run *r, enum load_
 	rc = pebs_cost_measure(&cost, &base, &run, cfg.pc.sav, !cmdline_get(&kcmdline, "sav"),
 			       true, tsc_hz, armed, &ac);
 	if (rc) {
-		kt_check(t, false, "pebs_source (%s)", meas.err);
+		kt_check(t, false, "pebs_source # %s", meas.err);
 		return kt_verdict(t);
 	}
 	kp_summary(kpk_line, t, r->name, &meas, &cost, lvl, timed, r->res.have_core);

@@ -12,7 +12,7 @@ void kpk_line(void *ctx, const char *s)
 	if (strlen(s) < 240)
 		kt_info(ctx, "%s", s);
 	else
-		kprintf("  # %s\n", s);	/* raw dump lines; the subtest header is already out */
+		kprintf("  # %s\n", s);	/* raw dump lines, longer than kt_info's line */
 }
 
 struct full_ctx {
@@ -46,6 +46,7 @@ void kpk_judge(struct ktest *t, const char *name, const char *sub, enum pv_resul
 		kt_skip_sub(t, sub, "%s", detail);
 		return;
 	}
-	if (!kt_check(t, v == PV_PASS, "%s (%s)", sub, detail))
+	if (v != PV_PASS)	/* the evidence comes before the result line it explains */
 		pebs_agg_print(agg, full_sink, &f);
+	kt_check(t, v == PV_PASS, "%s # %s", sub, detail);
 }

@@ -14,7 +14,8 @@
 /* A kp_line_fn: ctx is the struct ktest the line belongs to. */
 void kpk_line(void *ctx, const char *line);
 
-/* Report verdict `v` of subtest `sub` with `detail`; a failure also prints `agg` in full. */
+/* Report verdict `v` of subtest `sub` with `detail` (after `#` on its result line); a failure
+ * first prints `agg` in full, directly before the result line it explains. */
 void kpk_judge(struct ktest *t, const char *name, const char *sub, enum pv_result v,
 	       const char *detail, const struct pebs_agg *agg);
 

@@ -177,6 +177,7 @@ int main(int argc, char **argv)
 	uint32_t *scratch;
 	FILE *info;
 
+	lb_console_init();
 	if (lb_parse_args(argc, argv, &o)) {
 		lb_usage(stderr);
 		return 2;

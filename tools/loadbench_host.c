@@ -26,9 +26,18 @@ void cpuid_count(uint32_t leaf, uint32_t subleaf, struct cpuid_regs *r)
 	__cpuid_count(leaf, subleaf, r->eax, r->ebx, r->ecx, r->edx);
 }
 
-void console_write(const char *s, size_t n)
+/* The one console backend (kernel/console.c fans kprintf out to it): lb_console or stdout. */
+static void lb_write(struct console_backend *be, const char *s, size_t n)
 {
+	(void)be;
 	fwrite(s, 1, n, lb_console ? lb_console : stdout);
+}
+
+void lb_console_init(void)
+{
+	static struct console_backend be = { .name = "stdout", .write = lb_write };
+
+	console_register(&be);
 }
 
 

@@ -12,6 +12,8 @@
 
 /* Where kprintf (geometry_print) writes. */
 extern FILE *lb_console;
+/* Registers the console backend that writes to lb_console (stdout while it is NULL). */
+void lb_console_init(void);
 
 /* TSC ticks per second, measured against CLOCK_MONOTONIC over `ms`. */
 uint64_t lb_tsc_hz(unsigned ms);

@@ -146,7 +146,7 @@ static void judge(struct ktest *t, const char *sub, enum pv_result v, const char
 	if (v == PV_SKIP)
 		kt_skip_sub(t, sub, "%s", d);
 	else
-		kt_check(t, v == PV_PASS, "%s (%s)", sub, d);
+		kt_check(t, v == PV_PASS, "%s # %s", sub, d);
 }
 
 static const char *const names[LOAD_NLEVELS] = { "load_l1", "load_l2", "load_l3", "load_dram" };
@@ -182,7 +182,7 @@ static enum kt_result kernel(struct ktest *t, unsigned k, const struct cache_geo
 	rc = pebs_cost_measure(&cost, &bl, &run, pebs_cost_default_sav(r->ns_x100), true, false,
 			       B.hz, armed, &run);
 	if (rc) {
-		kt_check(t, false, "pebs_source (%s)", B.why);
+		kt_check(t, false, "pebs_source # %s", B.why);
 		return kt_verdict(t);
 	}
 	kp = (struct kp_pebs){ .ev = PEBS_EV_LOAD, .ldlat = B.pmu.ibs ? 0 : LDLAT,
@@ -255,7 +255,8 @@ int lb_pebs_main(const struct opts *o, int argc, char **argv)
 	for (int i = 1; i < argc; i++)
 		snprintf(cmd + strlen(cmd), sizeof(cmd) - strlen(cmd), " %s", argv[i]);
 	ktap_begin();
-	ktap_diag("output-format: 1");
+	ktap_plan(LOAD_NLEVELS);	/* the plan follows the version line (docs/output.md) */
+	ktap_diag("output-format: %u", OUTPUT_FORMAT);
 	ktap_diag("pebs-kernel loadbench (Linux perf_event_open, user space)");
 	ktap_diag("cmdline: loadbench%s", cmd);
 	ktap_diag("cpu: %s %02X_%02XH stepping %u \"%s\"", cpu.vendor_str, cpu.family, cpu.model,
@@ -269,11 +270,13 @@ int lb_pebs_main(const struct opts *o, int argc, char **argv)
 	ktap_diag("core clock: none (Linux user space: TSC only, TSC != core clock)");
 	ktap_diag("pmu: perf %s type %u: %s; pages %s; CPU %d", B.pmu.name, B.pmu.type,
 		  B.pmu.event, buf.pages, cpu_now);
-	ktap_plan(LOAD_NLEVELS);
 	for (unsigned k = 0; k < LOAD_NLEVELS; k++) {
 		const struct ktest_desc desc = { .name = names[k], .needs = NEED_NONE };
 		struct ktest t = { .desc = &desc };
-		enum kt_result v = kernel(&t, k, &g, buf.base, scratch, o->seed + k, p50);
+		enum kt_result v;
+
+		ktap_test_start(&t, k + 1);	/* its lines are held until its plan is known */
+		v = kernel(&t, k, &g, buf.base, scratch, o->seed + k, p50);
 
 		ktap_result(&t, k + 1, v, NULL);
 	}

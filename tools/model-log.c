@@ -1,6 +1,6 @@
 /*
  * model-log.c: print a complete pebs-kernel serial log (KTAP version 1, docs/output.md
- * output-format 1) for a CPU of the PMU model (tests/model/pmu_model.h), from the kernel's own
+ * output-format 2) for a CPU of the PMU model (tests/model/pmu_model.h), from the kernel's own
  * code: kernel/ktap.c (plan, subtests, results, totals), pebs/caps_print.c (`# pmu:` lines),
  * pebs/cycles.c (the `core clock` counter, programmed in the model), loads/plan.c (working sets
  * and the step_over margins) and, per load kernel, the PEBS step of model_log_pebs.c
@@ -47,16 +47,14 @@ static const struct mcpu {
 
 static const char *const knames[4] = { "load_l1", "load_l2", "load_l3", "load_dram" };
 
-/* The console backend: kprintf (kernel/kprintf.c) ends here; the log goes to stdout. */
-void console_register(struct console_backend *be)
+/* The console backend (kernel/console.c fans kprintf out to it): the log goes to stdout. */
+static void out_write(struct console_backend *be, const char *s, size_t n)
 {
 	(void)be;
-}
-
-void console_write(const char *s, size_t n)
-{
 	fwrite(s, 1, n, stdout);
 }
+
+static struct console_backend out = { .name = "stdout", .write = out_write };
 
 static void usage(void)
 {
@@ -84,9 +82,10 @@ static void header(const struct mcpu *m, const struct cpu_info *ci, const struct
 	for (int i = 1; i < argc; i++)
 		snprintf(cmd + strlen(cmd), sizeof(cmd) - strlen(cmd), "%s%s", i > 1 ? " " : "",
 			 argv[i]);
+	/* main.c: version and plan lines, then print_header() order and formats */
 	ktap_begin();
-	/* main.c print_header() order and formats */
-	ktap_diag("output-format: 1");
+	ktap_plan(4);
+	ktap_diag("output-format: %u", OUTPUT_FORMAT);
 	ktap_diag("pebs-kernel model-log");
 	ktap_diag("cmdline: model-log %s", cmd);
 	ktap_diag("cpu: %s %02X_%02XH stepping %u \"%s (PMU model)\"", ci->vendor_str, ci->family,
@@ -174,12 +173,15 @@ int main(int argc, char **argv)
 	level(&g.l1d, m->l1d, m->w1);
 	level(&g.l2, m->l2, m->w2);
 	level(&g.l3, m->l3, m->w3);
+	console_register(&out);
 	header(m, &ci, &caps, &g, argv, argc);
-	ktap_plan(4);
 	for (unsigned k = 0; k < 4; k++) {
 		const struct ktest_desc desc = { .name = knames[k], .needs = NEED_NONE };
 		struct ktest t = { .desc = &desc };
-		uint64_t core = timing(&t, k, m, load_ws((enum load_level)k, &g));
+		uint64_t core;
+
+		ktap_test_start(&t, k + 1);	/* ktests/run.c run_one */
+		core = timing(&t, k, m, load_ws((enum load_level)k, &g));
 
 		ns[k] = core * 100 / 110 * 1000000 / m->tsc_khz;
 		ml_pebs_step(&t, k, knames[k], &caps, &o, core);
@@ -187,11 +189,11 @@ int main(int argc, char **argv)
 		kt_check(&t, true, "chain_cycle");
 		kt_check(&t, true, "chain_placement");
 		if (k == 0)
-			kt_check(&t, core >= 300 && core <= 700, "l1_core_cycles (%llu.%02llu in 3..7)",
+			kt_check(&t, core >= 300 && core <= 700, "l1_core_cycles # %llu.%02llu in 3..7",
 				 X100(core));
 		else
 			kt_check(&t, load_step_ok(ns[k - 1], ns[k], load_step_margin_pct[k]),
-				 "step_over_%s (%llu.%02llu ns >= %u%% of %llu.%02llu ns)",
+				 "step_over_%s # %llu.%02llu ns >= %u%% of %llu.%02llu ns",
 				 load_level_name((enum load_level)(k - 1)), X100(ns[k]),
 				 load_step_margin_pct[k], X100(ns[k - 1]));
 		ktap_result(&t, k + 1, kt_verdict(&t), NULL);

@@ -1,6 +1,6 @@
 /*
  * model_log.h: the parts of tools/model-log (a host program that prints a complete KTAP log in
- * docs/output.md output-format 1 from the kernel's own printing and verdict code fed by the PMU
+ * docs/output.md output-format 2 from the kernel's own printing and verdict code fed by the PMU
  * model, tests/model/pmu_model.h): the record mixes per load kernel and the PEBS step
  * (model_log_pebs.c), and what the driver (model-log.c) hands it.
  */

@@ -205,7 +205,7 @@ void ml_pebs_step(struct ktest *t, unsigned k, const char *name, const struct pe
 	pebs_cost_baseline(&base, BASE_CHUNKS);
 	if (pebs_cost_measure(&cost, &base, &run, o->sav, !o->sav_given, true,
 			      o->tsc_khz * 1000, armed, &ac)) {
-		kt_check(t, false, "pebs_source (%s)", meas.err);
+		kt_check(t, false, "pebs_source # %s", meas.err);
 		return;
 	}
 	kp_summary(kpk_line, t, name, &meas, &cost, (int)lvl, timed_x100, true);

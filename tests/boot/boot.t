@@ -4,7 +4,8 @@
 # it to matching case names) boots the ISO and the serial log is checked as KTAP: version
 # line, plan, one result per planned test, a totals line, the EXIT line, no `not ok` (for
 # expect=pass) and the right exit status; pass~A+B and fail~A+B also want each text A, B in
-# the log ('_' stands for a space).
+# the log ('_' stands for a space); every log with KTAP in it also goes through
+# tests/scripts/ktap_check.py (Linux's kunit.py, TAP::Parser).
 # Logs: build/boot-logs/<case>.log. ACCEL=auto|kvm|tcg picks QEMU's accelerator (default tcg:
 # the cases' expectations are written for software emulation; qemu-run.sh --accel).
 set -u
@@ -89,6 +90,10 @@ for r in "${sel[@]}"; do
 		for w in "${wants[@]}"; do
 			grep -aqF -e "$w" "$log" || { problem="no '$w' in log"; break; }
 		done
+	fi
+	# a log with KTAP in it must read the same through Linux's kunit.py and TAP::Parser
+	if [ -z "$problem" ] && grep -aq '^KTAP version 1' "$log"; then
+		problem=$(tests/scripts/ktap_check.py "$log" | head -3 | tr '\n' ' ')
 	fi
 	totals=$(tr -d '\r' <"$log" | sed -n 's/^# Totals: //p' | tail -1)
 	summary+=("$(printf '%-36s %-4s %-9s %-19s %5s %3s %-6s %6ss  %s' "$name" "$machine" "$fw" \

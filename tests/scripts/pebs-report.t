@@ -95,7 +95,8 @@ def rd(name):
 
 # --- exit statuses on real QEMU boot logs ---
 for log, want in [("qemu-default.log", 0), ("qemu-ovmf.log", 0), ("qemu-skl.log", 0),
-                  ("qemu-curve.log", 0), ("qemu-format1.log", 0), ("qemu-inject-ud.log", 1), ("model-a.log", 0),
+                  ("qemu-curve.log", 0), ("qemu-format1.log", 0), ("qemu-inject-ud.log", 1),
+                  ("qemu-format2.log", 0), ("qemu-format2-inject-ud.log", 1), ("model-a.log", 0),
                   ("model-leg.log", 0), ("model-b.log", 1)]:
     rc, out, err = run([fx(log)])
     ok(rc == want, "%s exits %d" % (log, want), "rc %d\n%s%s" % (rc, out[-500:], err))
@@ -110,7 +111,8 @@ rc, out, err = run(["-"], stdin=rd("qemu-default.log"))
 ok(rc == 0 and "load_dram" in out, "reads stdin", err)
 
 # --- golden outputs ---
-for log in ("qemu-default.log", "qemu-inject-ud.log", "model-a.log"):
+for log in ("qemu-default.log", "qemu-inject-ud.log", "qemu-format2-inject-ud.log",
+            "model-a.log"):
     rc, out, _ = run(["--subtests", fx(log)])
     golden(log.replace(".log", ".summary"), norm(out, fx(log)))
     rc, out, _ = run(["--json", fx(log)])
@@ -137,6 +139,25 @@ doc = json.loads(out)
 ok(doc["output_format"] == 1 and len([k for k in doc["kernels"] if k["time"]]) == 10 and
    len([k for k in doc["kernels"] if k["chain"]]) == 8,
    "output-format 1 QEMU log: 10 time lines, 8 chain lines (lfb/store reuse the ref chain)")
+# output-format 2 (docs/output.md): header after the plan, values after '#', `# Totals:`
+# counting test cases and `# Top-level tests:` the top-level verdicts
+rc, out, _ = run(["--json", FIX + "qemu-format2.log"])
+doc = json.loads(out)
+subs = [u for t in doc["tests"] for u in (t["subtests"] or [t])]
+ok(doc["output_format"] == 2 and doc["cpu"] and doc["cache"]["L2"]["size"] == 512 << 10 and
+   len([k for k in doc["kernels"] if k["time"]]) == 10,
+   "output-format 2 QEMU log: header after the plan read, 10 timed kernels")
+ok(doc["totals"]["total"] == len(subs) and
+   doc["totals"]["skip"] == [u["status"] for u in subs].count("skip") and
+   doc["top_level_totals"]["pass"] == [t["status"] for t in doc["tests"]].count("pass") and
+   doc["top_level_totals"]["total"] == doc["plan"],
+   "output-format 2: Totals count test cases, Top-level tests the plan's tests",
+   (doc["totals"], doc["top_level_totals"]))
+ud = [u for t in doc["tests"] if t["name"] == "exceptions" for u in t["subtests"]]
+ok(ud and ud[0]["name"] == "ud_caught" and ud[0]["detail"] == "vector 6" and
+   ud[0]["reason"] is None, "output-format 2: the value after '#' is the detail", ud[:1])
+rc, out, _ = run([FIX + "qemu-default.log", FIX + "qemu-format2.log"])
+ok(rc == 0 and "no verdict changes" in out, "compare: a format-1 and a format-2 log", out)
 RE_LVL = re.compile(r"^  # (load_\w+): lvl (.+) (\d+) (\d+\.\d)%(?: \S+){5}\r$", re.M)
 WANT_LEVELS = {"load_l1": {"L1", "LFB"}, "load_l2": {"L1", "L2", "L3"},
                "load_l3": {"L2", "L3", "RAM"}, "load_dram": {"L2", "L3", "RAM"}}

@@ -38,7 +38,7 @@ def pebs_lines(text):
 
 
 def verdicts(text, sub):
-    return re.findall(r"^  (ok|not ok) \d+ %s \((.*)\)$" % sub, text, re.M)
+    return re.findall(r"^  (ok|not ok) \d+ %s # (.*)$" % sub, text, re.M)
 
 
 if not os.access(ML, os.X_OK):

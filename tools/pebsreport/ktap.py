@@ -1,5 +1,9 @@
 """ktap.py: KTAP version 1 parser (docs.kernel.org/dev-tools/ktap.html) for pebs-kernel logs.
 
+Reads output-format 1 (subtest plans after the results, header before the top-level plan,
+values in parentheses after test names) and output-format 2 (plans first, header after the
+top-level plan, values after `#`: `ok 3 name # 511 MiB` gives detail "511 MiB"; after
+`not ok` that text is the reason, as a failure note always was), see docs/output.md.
 Structure comes only from version, `# Subtest:`, plan and result lines; their indentation
 (2 spaces per level) says which (sub)test they belong to. Diagnostic `#` lines never change
 the structure: they belong to the innermost open test, whatever their indentation (the kernel
@@ -18,6 +22,7 @@ RE_RESULT = re.compile(r"^(\s*)(not ok|ok) (\d+)(?: -)?(?: ([^#]*?))?\s*(?:#\s*(
 RE_DIAG = re.compile(r"^(\s*)#(?: ?(.*))?$")
 RE_BAIL = re.compile(r"^(\s*)Bail out!\s*(.*)$")
 RE_TOTALS = re.compile(r"^Totals: pass:(\d+) fail:(\d+) skip:(\d+) total:(\d+)$")
+RE_TOPLEVEL = re.compile(r"^Top-level tests: pass:(\d+) fail:(\d+) skip:(\d+) total:(\d+)$")
 RE_EXIT = re.compile(r"^EXIT: STATUS=(\d+)$")
 DIRECTIVES = ("SKIP", "TODO", "XFAIL")
 
@@ -56,7 +61,8 @@ class Log:
         self.preamble = 0         # lines before `KTAP version`
         self.env = []             # (line_no, key, value) from the header
         self.root = Node(0)
-        self.totals = None
+        self.totals = None        # `# Totals:` (format 1: top-level tests; 2: test cases)
+        self.top_totals = None    # `# Top-level tests:` (format 2)
         self.exit_status = None   # from `# EXIT: STATUS=N`
         self.bail = None
         self.problems = []        # (line_no, message)
@@ -71,8 +77,16 @@ class Log:
         self.problems.append((no, msg))
 
 
-def _split_result(name_part, comment):
-    """'chain_cycle (0 of 10 sizes broken)' -> ('chain_cycle', '(0 of 10 ...)')."""
+def _counts(m, no):
+    d = dict(zip(("pass", "fail", "skip", "total"), map(int, m.groups())))
+    d["line"] = no
+    return d
+
+
+def _split_result(name_part, comment, passed):
+    """'chain_cycle (0 of 10 sizes broken)' -> ('chain_cycle', '(0 of 10 ...)');
+    ('chain_cycle', '0 of 10 sizes broken') (format 2) on a passed test gives the same detail
+    without parentheses; on a failure such a comment is the reason, as before."""
     name_part = (name_part or "").strip()
     words = name_part.split(None, 1)
     name = words[0] if words else ""
@@ -85,7 +99,10 @@ def _split_result(name_part, comment):
             directive = w[0].upper()
             reason = w[1] if len(w) > 1 else ""
         else:
-            reason = c
+            if passed and detail is None:
+                detail = c
+            else:
+                reason = c
     return name, detail, directive, reason
 
 
@@ -146,17 +163,19 @@ def parse(lines):
             top = stack[-1]
             if top is log.root:
                 mt = RE_TOTALS.match(body)
+                mtop = RE_TOPLEVEL.match(body)
                 me = RE_EXIT.match(body)
                 if mt:
-                    log.totals = dict(zip(("pass", "fail", "skip", "total"),
-                                          map(int, mt.groups())))
-                    log.totals["line"] = ln.no
+                    log.totals = _counts(mt, ln.no)
+                    continue
+                if mtop:
+                    log.top_totals = _counts(mtop, ln.no)
                     continue
                 if me:
                     log.exit_status = int(me.group(1))
                     after_exit = True
                     continue
-                if log.root.plan is None and not log.root.children:
+                if not log.root.children:     # the header: before (1) or after (2) the plan
                     k, sep, v = body.partition(":")
                     if sep and k.strip() and len(k) <= 24:
                         log.env.append((ln.no, k.strip(), v.strip()))
@@ -201,7 +220,7 @@ def _close_incomplete(parent, node):
 
 
 def _result(log, stack, ind, m, no):
-    name, detail, directive, reason = _split_result(m.group(4), m.group(5))
+    name, detail, directive, reason = _split_result(m.group(4), m.group(5), m.group(2) == "ok")
     # the parent is the open node whose children sit at `ind`; a deeper open node is the
     # subtest this line closes
     closing = None

@@ -6,6 +6,12 @@ import os
 from . import REPORT_FORMAT, extract, ktap, logread, rawdump
 
 
+def _paren(detail):
+    """A result's measured values as the text summary shows them: in parentheses (format 1
+    printed them so; format 2 puts them after '#')."""
+    return detail if detail.startswith("(") else "(%s)" % detail
+
+
 def load(path, decoder=None, decode_raw=True):
     """Parse one log. Returns (doc, log); doc["status"] is the exit status (2 unreadable)."""
     try:
@@ -50,7 +56,7 @@ def load(path, decoder=None, decode_raw=True):
         "core_clock": ex.core_clock, "environment": env,
         "cache": {lv: {k: v for k, v in c.items() if k != "text"} for lv, c in ex.cache.items()},
         "plan": log.root.plan, "tests": [t.to_dict() for t in log.tests],
-        "totals": log.totals, "exit_line": log.exit_status,
+        "totals": log.totals, "top_level_totals": log.top_totals, "exit_line": log.exit_status,
         "bail_out": log.bail[1] if log.bail else None,
         "kernels": kernels, "curve": ex.curve, "curve_notes": ex.curve_notes,
         "noise": {"preamble_lines": log.preamble, "trailing_lines": log.trailing,
@@ -86,10 +92,13 @@ def summary(doc, subtests=False):
         w("  cache geometry: " + ", ".join("%s %s" % (lv, _size(c["size"]))
                                            for lv, c in doc["cache"].items()))
     w("")
-    t = doc["totals"]
-    w("Tests (plan %s%s)" % (_n(doc["plan"]), ", totals pass:%d fail:%d skip:%d total:%d"
-                              % (t["pass"], t["fail"], t["skip"], t["total"]) if t else
-                              ", no totals line"))
+    t, top = doc["totals"], doc.get("top_level_totals")
+    w("Tests (plan %s%s%s)" % (_n(doc["plan"]), ", totals pass:%d fail:%d skip:%d total:%d"
+                                % (t["pass"], t["fail"], t["skip"], t["total"]) if t else
+                                ", no totals line",
+                                ", top-level pass:%d fail:%d skip:%d total:%d"
+                                % (top["pass"], top["fail"], top["skip"], top["total"])
+                                if top else ""))
     for depth, path, n in _walk(doc["tests"]):
         if depth and not subtests and n["status"] in ("pass", "skip"):
             continue
@@ -98,7 +107,7 @@ def summary(doc, subtests=False):
             why = "  # " + (n["directive"] + " " if n["directive"] else "") + n["reason"]
         w("  %s%-4s %-10s %s%s%s" % ("  " * depth, n["number"] if n["number"] else "-",
                                       n["status"].upper(), n["name"],
-                                      " " + n["detail"] if n["detail"] else "", why))
+                                      " " + _paren(n["detail"]) if n["detail"] else "", why))
     timed = [k for k in doc["kernels"] if k["time"]]
     if timed:
         w("")
