@@ -28,9 +28,9 @@ static uint64_t pit_calibrate_once(void)
 	outb(PORT_B, (inb(PORT_B) & ~0x02) | 0x01);	/* gate high, speaker off */
 	outb(PIT_CMD, 0xb0);				/* ch 2, lo/hi byte, mode 0 */
 	outb(PIT_CH2, count & 0xff);
-	/* the 8254 loads the count and starts at the CLK after the high byte: start the TSC
-	 * window just before that write, so a delay anywhere (an SMI, a late poll) can only
-	 * lengthen the measured window, never shorten it */
+	/* mode 0 loads the count at the first CLK edge after the high byte (8254 data sheet,
+	 * "Mode 0: interrupt on terminal count"): start the TSC window just before that write,
+	 * so a delay anywhere (an SMI, a late poll) can only lengthen a window, never shorten it */
 	t0 = rdtsc_ordered();
 	outb(PIT_CH2, (count >> 8) & 0xff);
 	/* mode 0 drives OUT2 low once the count is written: high now means no 8254 behind
@@ -42,8 +42,9 @@ static uint64_t pit_calibrate_once(void)
 			return 0;	/* gated or stopped 8254 */
 	}
 	t1 = rdtsc_ordered();
-	/* the window is `count` PIT ticks (11931: 9.9993 ms, not 10), so scale by those;
-	 * no overflow: t1 - t0 <= PIT_TSC_MAX (2^30) times PIT_HZ (< 2^21) */
+	/* OUT2 rises `count` ticks after that first edge (11931 ticks: 9.9993 ms, not 10), so
+	 * scale by those; the part of a tick before the edge adds at most 1/11931 (84 ppm).
+	 * No overflow: t1 - t0 is about PIT_TSC_MAX (2^30) at most, PIT_HZ < 2^21. */
 	hz = (t1 - t0) * PIT_HZ / count;
 	return hz < TSC_HZ_MIN ? 0 : hz;
 }
