@@ -117,10 +117,11 @@ test-host: host
 # `make test-repeat N=50 [J=2]`: the repeat gate. Every host test binary and tool test
 # (tests/scripts/*.t, not the boot tests) N times (default 10), J different tests at a time;
 # lists each test that ever failed with how many of its N runs failed (tests/repeat.sh).
+# The tool tests go first: they are the long ones (QEMU boots), so J workers balance.
 test-repeat: deps
 	@$(MAKE) --no-print-directory all $(ISO)
-	@tests/repeat.sh -n $(or $(N),10) -j $(or $(J),1) $(HOST_TEST_BINS) \
-		$(sort $(wildcard tests/scripts/*.t))
+	@tests/repeat.sh -n $(or $(N),10) -j $(or $(J),1) $(sort $(wildcard tests/scripts/*.t)) \
+		$(HOST_TEST_BINS)
 
 test-boot: $(ISO)
 	prove -v --exec '' tests/boot/boot.t
