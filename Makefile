@@ -76,10 +76,12 @@ $(ISO): $(KELF) iso/grub.cfg
 iso: $(ISO)
 
 # `make run`: build, boot under QEMU (serial on this terminal), exit status = verdict.
-# ARGS="key=value ..." passes a kernel command line; FW=ovmf boots under UEFI.
+# ARGS="key=value ..." passes a kernel command line; FW=ovmf boots under UEFI; ACCEL=auto|kvm|tcg
+# (default auto: KVM with the host's CPU and PMU where usable, else TCG; the run says which, why).
+ACCEL ?= auto
 run: deps
 	@$(MAKE) --no-print-directory $(ISO)
-	@tests/boot/qemu-run.sh $(ISO) $(if $(FW),--fw $(FW)) $(if $(CPU),--cpu $(CPU)) \
+	@tests/boot/qemu-run.sh $(ISO) --accel $(ACCEL) $(if $(FW),--fw $(FW)) $(if $(CPU),--cpu $(CPU)) \
 		$(if $(MEM),--mem $(MEM)) $(if $(SMP),--smp $(SMP)) -- $(ARGS)
 
 # ---- host: unit tests, tools, fuzz targets ----

@@ -7,6 +7,7 @@
 #define KERNEL_CPU_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 enum cpu_vendor { VENDOR_OTHER, VENDOR_INTEL, VENDOR_AMD };
@@ -46,5 +47,15 @@ void cpu_decode_signature(uint32_t eax, uint32_t *family, uint32_t *model, uint3
 /* "GenuineIntel 06_55 stepping 4", or the core type name: "P-core", "E-core", "" */
 const char *cpu_vendor_name(enum cpu_vendor v);
 const char *cpu_core_type_name(uint8_t core_type);
+
+/* The hypervisor (kernel/hypervisor.c, from hv_sig): "KVM", "QEMU TCG", ..., "unknown
+ * hypervisor", "" on bare metal. Software emulation: no real cache timing (timing SKIPs). */
+const char *cpu_hv_name(const struct cpu_info *ci);
+bool cpu_software_emulated(const struct cpu_info *ci);
+/* Why no cache timing can be judged on this CPU (software emulation), or NULL. */
+const char *cpu_timing_unjudgeable(const struct cpu_info *ci);
+/* Header line i (0: `cpu:`, 1: `hypervisor:` when there is one) into b, without "# " and
+ * newline; false past the last line. */
+bool cpu_header_line(const struct cpu_info *ci, unsigned i, char *b, size_t n);
 
 #endif

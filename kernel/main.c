@@ -2,7 +2,7 @@
  * main.c: the run. Descriptor tables first (so a fault is reported, not a triple fault), then
  * the console, boot information and command line, CPU probe, TSC, memory, the environment
  * header, the test table, the totals, and the exit (kernel/exit.h). This file is the top of
- * the layer diagram in DESIGN.md: it may call every layer.
+ * the layer diagram in README.md: it may call every layer.
  */
 #include "apic/apic.h"
 #include "kernel/boot.h"
@@ -48,16 +48,15 @@ static void console_setup(void)
 static void print_header(void)
 {
 	uint64_t free = pmm_free_bytes(), total = pmm_total_bytes();
+	char line[200];
 
 	ktap_diag("output-format: 1");
 	ktap_diag("pebs-kernel %s", PEBS_KERNEL_VERSION);
 	ktap_diag("cmdline: %s", boot_info.cmdline ? boot_info.cmdline : "(none)");
 	ktap_diag("boot loader: %s%s", boot_info.loader ? boot_info.loader : "(unknown)",
 		  boot_info.efi64 ? " (UEFI)" : "");
-	ktap_diag("cpu: %s %02X_%02XH stepping %u \"%s\"", cpu.vendor_str, cpu.family, cpu.model,
-		  cpu.stepping, cpu.brand);
-	if (cpu.hypervisor)
-		ktap_diag("hypervisor: \"%s\"", cpu.hv_sig);
+	for (unsigned i = 0; cpu_header_line(&cpu, i, line, sizeof(line)); i++)
+		ktap_diag("%s", line);
 	ktap_diag("memory: %llu MiB usable, %llu MiB free, %u map entries",
 		  (unsigned long long)(total >> 20), (unsigned long long)(free >> 20),
 		  boot_info.nmmap);

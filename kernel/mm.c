@@ -6,6 +6,7 @@
  * everything else NX when the CPU has NX.
  */
 #include "kernel/mm.h"
+#include "kernel/mm_expect.h"
 #include "kernel/mm_internal.h"
 #include "kernel/pgtable.h"
 #include "kernel/pmm.h"
@@ -21,11 +22,6 @@
 #define WINDOW_SLOT   128u
 #define TABLE_POOL    (256 * PAGE_4K)		/* identity map and MMIO tables, kept */
 #define WINDOW_POOL   (1024 * PAGE_4K)		/* buffer-window tables, reset on release */
-/* IA32_PAT entries 0..7: WB, WC, UC-, UC, WB, WT, UC-, UC (SDM Vol. 3A "Page Attribute
- * Table"): the reset value 0x0007040600070406 but entry 1 (PWT alone) WC instead of WT, as
- * Linux uses it; no mapping uses PWT alone before this is written */
-#define MSR_IA32_PAT  0x277
-#define PAT_WB_WC_UCM_UC 0x0007040600070106ull
 
 extern char _kernel_start[], _text_end[], _rodata_start[], _rodata_end[], _kernel_end[];
 
@@ -36,6 +32,10 @@ static struct mm_pool fixed_pool, window_pool;
 static uint64_t window_next = WINDOW_BASE;
 static bool mm_ready;
 static bool pat_wc;
+static uint64_t large_start, large_end;	/* identity span mapped with the largest pages */
+/* device ranges as mapped, for the `paging` test's expectations (kernel/mm_expect.h) */
+static struct mm_io_range io_ranges[MM_IO_MAX];
+static unsigned nio, io_unrecorded;
 
 static uint64_t pool_page(struct mm_pool *pool)
 {
@@ -101,7 +101,7 @@ bool mm_init(const struct mb2_info *mb, uint64_t info_addr, char *why, size_t wh
 		return false;
 	}
 
-	pat_wc = !wrmsr_safe(MSR_IA32_PAT, PAT_WB_WC_UCM_UC);
+	pat_wc = !wrmsr_safe(MSR_IA32_PAT, PAT_KERNEL);
 	kpgt.nx = cpu.nx;
 	kpgt.page1g = cpu.page1g;
 	kpgt.alloc_page = alloc_table;
@@ -131,6 +131,8 @@ bool mm_init(const struct mb2_info *mb, uint64_t info_addr, char *why, size_t wh
 		memcpy(why, "out of memory for page tables", 30 < whylen ? 30 : whylen);
 		return false;
 	}
+	large_start = low_end;
+	large_end = top;
 	write_cr3(kpgt.root);
 	mm_ready = true;
 	return true;
@@ -193,6 +195,18 @@ int mm_page_size_of(uint64_t va)
 	return w.page_size == PAGE_1G ? PS_1G : w.page_size == PAGE_2M ? PS_2M : PS_4K;
 }
 
+static void record_io(uint64_t start, uint64_t end, enum mm_cache cache)
+{
+	for (unsigned i = 0; i < nio; i++)
+		if (io_ranges[i].start == start && io_ranges[i].end == end &&
+		    io_ranges[i].cache == cache)
+			return;
+	if (nio < MM_IO_MAX)
+		io_ranges[nio++] = (struct mm_io_range){ start, end, cache };
+	else
+		io_unrecorded++;
+}
+
 static void *map_io(uint64_t pa, uint64_t bytes, unsigned type)
 {
 	uint64_t start = pa & ~(PAGE_4K - 1);
@@ -200,6 +214,7 @@ static void *map_io(uint64_t pa, uint64_t bytes, unsigned type)
 
 	if (!mm_ready || pgt_map(&kpgt, start, start, end - start, MAP_W | type, PGT_MAX_4K))
 		return NULL;
+	record_io(start, end, type == MAP_WC ? MM_WC : MM_UC);
 	flush_tlb();
 	return (void *)(uintptr_t)pa;
 }
@@ -238,4 +253,17 @@ void mm_release(const struct mm_mark *m)
 const struct pgt *mm_kernel_pgt(void)
 {
 	return &kpgt;
+}
+
+unsigned mm_get_layout(struct mm_layout *l)
+{
+	*l = (struct mm_layout){
+		.small_start = PAGE_4K,
+		.large_start = large_start, .large_end = large_end,
+		.image_start = (uint64_t)(uintptr_t)_kernel_start,
+		.image_end = (uint64_t)(uintptr_t)_kernel_end,
+		.page1g = kpgt.page1g, .nx = kpgt.nx, .pat_wc = pat_wc,
+		.io = io_ranges, .nio = nio,
+	};
+	return io_unrecorded;
 }

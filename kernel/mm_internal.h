@@ -25,4 +25,11 @@ void mm_release(const struct mm_mark *m);
 
 const struct pgt *mm_kernel_pgt(void);
 
+/* The identity map as mm_init and the device mappings left it (kernel/mm_expect.h); the
+ * device ranges are those mapped so far. Returns how many device mappings did not fit in
+ * the record (MM_IO_MAX). */
+#define MM_IO_MAX 16
+struct mm_layout;
+unsigned mm_get_layout(struct mm_layout *l);
+
 #endif

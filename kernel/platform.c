@@ -1,9 +1,9 @@
 /*
  * platform.c: boot-time glue for real machines (see platform.h). Order of serial discovery
- * per issue 8 / user-needs §C.10-11: console= if given; else the BIOS Data Area COM words
- * (legacy BIOS boots only: on UEFI the BDA is not maintained), the ACPI SPCR port, then
- * COM1. Every candidate that passes the probe is used, so a server with a physical COM1
- * and serial-over-LAN on COM2 shows the log on both.
+ * per issue 8 and docs/usb.md "What you will see": console= if given; else the BIOS Data
+ * Area COM words (legacy BIOS boots only: on UEFI the BDA is not maintained), the ACPI SPCR
+ * port, then COM1. Every candidate that passes the probe is used, so a server with a
+ * physical COM1 and serial-over-LAN on COM2 shows the log on both.
  */
 #include "kernel/platform.h"
 #include "kernel/console.h"

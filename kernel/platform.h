@@ -1,5 +1,5 @@
 /*
- * platform.h: what a real machine needs besides the CPU (user-needs §C): the ACPI tables,
+ * platform.h: what a real machine needs besides the CPU (issue 8, docs/usb.md): the ACPI tables,
  * the serial ports found by discovery (kernel/uart.h), the framebuffer console
  * (kernel/fbcon.h) and how the run ends (kernel/power.h). kernel/main.c calls the three
  * steps below in order; everything else in the kernel just calls kprintf.

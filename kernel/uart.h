@@ -1,7 +1,7 @@
 /*
  * uart.h: a 16550-family UART on I/O ports or memory-mapped registers (PC16550D data sheet
  * register map; MMIO register width/stride as the ACPI SPCR table describes it), plus the
- * console= option and the discovery order of user-needs §C.10-11: ports listed in the BIOS
+ * console= option and the discovery order of docs/usb.md and README.md: ports listed in the BIOS
  * Data Area (0x400, legacy BIOS only), then the ACPI SPCR port, then COM1 (and, last, the
  * other legacy ports COM2-COM4, for UEFI machines with SOL on COM2 and no SPCR). Every candidate
  * is probed (scratch register, then loopback) before use; an absent one is skipped, and a

@@ -1,10 +1,12 @@
 /*
  * boot.c: test `boot`: the multiboot2 information was parsed, the memory map is sane (usable
  * RAM exists, entries are well-formed, the kernel image lies in usable RAM), and the
- * allocator never hands out the kernel, the boot information or the first MiB.
+ * allocator never hands out the kernel, the boot information or the first MiB. With
+ * `verbose` every memory map entry is printed.
  */
 #include "ktests/tests.h"
 #include "kernel/boot.h"
+#include "kernel/cmdline.h"
 #include "kernel/mm.h"
 
 extern char _kernel_start[], _kernel_end[];
@@ -29,7 +31,7 @@ enum kt_result test_boot(struct ktest *t)
 {
 	uint64_t k0 = (uint64_t)(uintptr_t)_kernel_start, k1 = (uint64_t)(uintptr_t)_kernel_end;
 	uint64_t usable = 0, info0 = boot_info_addr, info1 = boot_info_addr + boot_info.total_size;
-	bool clean = true;
+	bool clean = true, verbose = cmdline_has(&kcmdline, "verbose");
 
 	kt_info(t, "boot info: %u bytes, %u tags, %u errors; loader \"%s\"",
 		boot_info.total_size, boot_info.ntags, boot_info.errors,
@@ -43,9 +45,14 @@ enum kt_result test_boot(struct ktest *t)
 			usable += e->len;
 		if (e->len == 0 || e->base + e->len < e->base)
 			clean = false;
+		if (verbose)
+			kt_info(t, "map 0x%llx-0x%llx %s", (unsigned long long)e->base,
+				(unsigned long long)(e->base + e->len), mb2_mem_type_name(e->type));
 	}
-	kt_check(t, boot_info.nmmap > 0 && usable >= (8ull << 20),
-		 "memory_map_has_usable_ram (%llu MiB)", (unsigned long long)(usable >> 20));
+	kt_info(t, "memory map: %u entries%s, %llu MiB usable (want at least 8)",
+		boot_info.nmmap, boot_info.mmap_truncated ? " (truncated)" : "",
+		(unsigned long long)(usable >> 20));
+	kt_check(t, boot_info.nmmap > 0 && usable >= (8ull << 20), "memory_map_has_usable_ram");
 	kt_check(t, clean, "memory_map_entries_valid");
 	kt_check(t, inside_usable(k0, k1), "kernel_image_in_usable_ram");
 

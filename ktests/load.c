@@ -1,6 +1,6 @@
 /*
  * load.c: tests load_l1, load_l2, load_l3, load_dram: a pointer chase sized for each level
- * (loads/plan.c from CPUID, latency-method.md §9), timed with interrupts off. Subtests:
+ * (loads/plan.c from CPUID, docs/latency-method.md §9), timed with interrupts off. Subtests:
  *   chain_cycle      the chain is one cycle through every node (walked in the kernel)
  *   chain_placement  no consecutive neighbouring lines / same-page pairs (chain.h rules)
  *   step_over_<Lx>   ns/load at least load_step_margin_pct of the level below (plan.h

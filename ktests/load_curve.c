@@ -3,8 +3,8 @@
  * working set from 16 KiB to 4x L3 (CPUID/overrides) at `sweep=short` 1 point per octave
  * (default) or `sweep=full` 4 per octave, one '#' row per size: bytes, TSC/load, ns/load,
  * core cycles/load where a counter is registered. Same chains and timing as load_l1..dram
- * (latency-method.md §9). Subtests: chain_cycle over all sizes; curve_rises (last point
- * >= 400% of the first: DRAM vs L1 is 20-100x on every part in latency-method.md §6),
+ * (docs/latency-method.md §9). Subtests: chain_cycle over all sizes; curve_rises (last point
+ * >= 400% of the first: DRAM vs L1 is 20-100x on every part in docs/latency-method.md §6),
  * SKIP under software emulation, where the sweep is also capped at KLOAD_TCG_DRAM_CAP.
  */
 #include "ktests/tests.h"

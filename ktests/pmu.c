@@ -3,7 +3,7 @@
  * exact SKIP reasons, INST_RETIRED.ANY counting over a loop of known length, and a short
  * load-latency PEBS run whose records must have the programmed size, format group and
  * applicable counter (SDM Vol. 3B 20.2 architectural counting, 20.6.2 PEBS; KUT
- * check_pebs_records does the same checks, ../shared/reference/pebs-facts.md §8.12).
+ * check_pebs_records does the same checks, docs/hardware.md §8.12).
  * Under QEMU TCG (no PMU) every PMU subtest SKIPs with "CPUID.0AH: perfmon version 0".
  */
 #include "ktests/tests.h"

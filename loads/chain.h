@@ -3,7 +3,7 @@
  * nodes of a working set: every node is visited exactly once per lap, there are no short
  * cycles, and each node holds, at an 8-byte slot, the address of the next node's slot, so the
  * kernel is `p = *p` (mov rax,[rax]: simple addressing, the 4-cycle L1 case). Basis:
- * ../shared/reference/latency-method.md §2.1-2.3 and §9 (Sattolo/random cyclic order over
+ * docs/latency-method.md §2.1-2.3 and §9 (Sattolo/random cyclic order over
  * every 64 B line, no fixed strides, pages by size), SDM Vol. 3B / Optimization Manual on the
  * L1 next-line, L2 adjacent-line and streamer prefetchers (next/adjacent lines, 4 KiB pages).
  *

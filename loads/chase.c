@@ -110,7 +110,7 @@ static uint64_t round_up(uint64_t x, uint64_t m)
 
 int chase_measure(const struct chain *c, const struct chase_cfg *cfg, struct chase_result *r)
 {
-	static const struct chase_hooks none = { NULL, NULL, NULL, NULL };
+	static const struct chase_hooks none = { 0 };
 	const struct chase_hooks *h = cfg->hooks ? cfg->hooks : &none;
 	uint64_t tsc[CHASE_MAX_REPS], core[CHASE_MAX_REPS];
 	uint64_t t_start, t0, t1, c0, c1, per_step, steps, rewarm;

@@ -6,7 +6,7 @@
  * Vol. 3B 18.17); core cycles through an optional hook (the PMU driver's fixed counter 1,
  * CPU_CLK_UNHALTED.CORE, SDM 18.2.2), TSC only without one. Interrupts off around each
  * repetition through optional hooks (the kernel passes irq_save/irq_restore; a hosted
- * program cannot, and says so). Basis: ../shared/reference/latency-method.md §9 items 1, 5, 6.
+ * program cannot, and says so). Basis: docs/latency-method.md §9 items 1, 5, 6.
  *
  * Kernels (per chain step):
  *   CHASE_LOAD   one dependent load.

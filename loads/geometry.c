@@ -138,7 +138,7 @@ static void fill_default(struct cache_level *cl, uint8_t level, uint64_t size)
 
 void geometry_probe(struct cache_geometry *g, const struct cpu_info *c)
 {
-	struct cpuid_regs r = { 0, 0, 0, 0 };
+	struct cpuid_regs r = { 0 };
 	bool topoext = false;
 
 	memset(g, 0, sizeof(*g));
@@ -223,6 +223,20 @@ static void print_level(const char *name, const struct cache_level *cl)
 		kprintf(", shared by %u", cl->sharing);
 	kprintf(" (%s%s)\n", cl->overridden ? "size from command line; " : "",
 		geometry_src_name(cl->src));
+}
+
+bool geometry_header_line(const struct cache_geometry *g, unsigned i, char *b, unsigned n)
+{
+	static const char *const nm[3] = { "L1d", "L2", "L3" };
+	const struct cache_level *c[3] = { &g->l1d, &g->l2, &g->l3 };
+	char a[24];
+
+	if (i >= 3)
+		return false;
+	fmt_snprintf(b, n, "cache: %s %s %u-way %u B line (%s%s)", nm[i],
+		     geometry_size_str(c[i]->size, a, sizeof(a)), c[i]->ways, c[i]->line,
+		     c[i]->overridden ? "command line; " : "", geometry_src_name(c[i]->src));
+	return true;
 }
 
 void geometry_print(const struct cache_geometry *g)

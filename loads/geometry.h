@@ -58,6 +58,10 @@ void geometry_override(struct cache_geometry *g, uint64_t l1d, uint64_t l2, uint
 /* Short name of a source ("CPUID 04H", ...). */
 const char *geometry_src_name(enum cache_src s);
 
+/* The kernel's header line i (0 L1d, 1 L2, 2 L3) into b, without "# " and newline
+ * ("cache: L1d 32K 8-way 64 B line (CPUID 04H)", docs/output.md); false past the last. */
+bool geometry_header_line(const struct cache_geometry *g, unsigned i, char *b, unsigned n);
+
 /* Header: one "# cache: ..." line per level (kprintf). */
 void geometry_print(const struct cache_geometry *g);
 

@@ -49,9 +49,7 @@ const struct cache_geometry *kload_geometry(void)
 
 const char *kload_timing_unjudgeable(void)
 {
-	if (cpu.hypervisor && !strcmp(cpu.hv_sig, "TCGTCGTCGTCG"))
-		return "software emulation (hypervisor \"TCGTCGTCGTCG\"): no cache timing to judge";
-	return NULL;
+	return cpu_timing_unjudgeable(&cpu);
 }
 
 uint64_t kload_ws(enum load_level l, const char **note)
@@ -105,7 +103,9 @@ static void irq_on(uint64_t fl)
 static int time_it(struct load_run *r)
 {
 	const struct cache_geometry *g = kload_geometry();
-	struct chase_hooks h = { irq_off, irq_on, core_read, core_ctx };
+	struct chase_hooks h = {
+		.irq_off = irq_off, .irq_on = irq_on, .core_cycles = core_read, .core_ctx = core_ctx,
+	};
 	struct chase_cfg cfg = {
 		.kind = r->kind, .reps = KLOAD_REPS, .min_steps = 2 * CHASE_UNROLL,
 		.budget_ticks = tsc_hz / 1000 * KLOAD_BUDGET_MS,
@@ -193,33 +193,14 @@ const struct load_run *kload_level_last(enum load_level l)
 	return l < LOAD_NLEVELS && level_done[l] ? &level_last[l] : NULL;
 }
 
-#define X100(v) (unsigned long long)((v) / 100), (unsigned long long)((v) % 100)
+static void info_line(void *t, const char *line)
+{
+	kt_info(t, "%s", line);
+}
 
-/* docs/output.md §3: `chain` (when this run built its chain) and `time`. */
 void load_run_print(struct ktest *t, const struct load_run *r)
 {
-	static const char *const unit[] = { "load", "step8", "ldst" };
-	const struct chase_result *s = &r->res;
-	char ws[24], core[24] = "-", ratio[24] = "-";
-
-	if (r->build_ticks)
-		kt_info(t, "%s: chain ws=%s pages=%s nodes=%llu stride=%u walk=%llu/%llu rules=%s "
-			"build_ms=%llu", r->name, geometry_size_str(r->ws, ws, sizeof(ws)),
-			r->ps == PS_4K ? "4K" : "2M", (unsigned long long)r->chain.nodes,
-			r->chain.stride, (unsigned long long)r->walk_len,
-			(unsigned long long)r->chain.nodes,
-			r->chain.near_left || r->chain.page_left ? "BROKEN" : "held",
-			(unsigned long long)(tsc_hz ? r->build_ticks * 1000 / tsc_hz : 0));
-	if (s->have_core) {
-		fmt_snprintf(core, sizeof(core), "%llu.%02llu", X100(s->core_med_x100));
-		fmt_snprintf(ratio, sizeof(ratio), "%llu.%02llu",
-			     X100(s->tsc_med_x100 ? s->core_med_x100 * 100 / s->tsc_med_x100 : 0));
-	}
-	kt_info(t, "%s: time unit=%s tsc=%llu.%02llu min=%llu.%02llu max=%llu.%02llu "
-		"ns=%llu.%02llu core=%s ratio=%s steps=%llu ms=%llu", r->name, unit[r->kind],
-		X100(s->tsc_med_x100), X100(s->tsc_min_x100), X100(s->tsc_max_x100),
-		X100(r->ns_x100), core, ratio, (unsigned long long)s->steps_per_rep,
-		(unsigned long long)(tsc_hz ? s->total_ticks * 1000 / tsc_hz : 0));
+	load_run_lines(info_line, t, r, tsc_hz);
 }
 
 void kload_test_begin(void)
@@ -258,6 +239,7 @@ void kload_pebs_step(struct ktest *t, const struct load_run *r, enum load_target
 
 	if (why) {
 		kt_skip_sub(t, "pebs_source", "%s", why);
+		kt_skip_sub(t, "pebs_overhead", "%s", why);	/* PEBS did not run: no cost */
 		return;
 	}
 	pebs_check(t, r, target);

@@ -3,8 +3,8 @@
  * 4 KiB for the STLB kernel), chain build and check, timing with interrupts off, compact
  * '#' output, the geometry from CPUID + l1d=/l2=/l3=/seed= overrides, and the two hooks the
  * PMU side fills later: a core-cycle counter (fixed counter 1, CPU_CLK_UNHALTED.CORE,
- * SDM Vol. 3B 18.2.2) and the PEBS verdict step. Basis: issue 6, DESIGN.md "One PEBS
- * measurement", ../shared/reference/latency-method.md §9.
+ * SDM Vol. 3B 18.2.2) and the PEBS verdict step. Basis: issue 6, README.md "One PEBS
+ * measurement", docs/latency-method.md §9.
  */
 #ifndef LOADS_KLOAD_H
 #define LOADS_KLOAD_H
@@ -72,6 +72,10 @@ int kload_level_run(struct load_run *r, enum load_level l, const char **note);
 const struct load_run *kload_level_last(enum load_level l);
 /* Two or three '#' lines about r (kt_info). */
 void load_run_print(struct ktest *t, const struct load_run *r);
+/* The same lines (docs/output.md §3 `chain` when r built its chain, `time`), without "# ",
+ * each through out(ctx, line); hz: TSC ticks per second (loads/kload_print.c, pure). */
+void load_run_lines(void (*out)(void *ctx, const char *line), void *ctx,
+		    const struct load_run *r, uint64_t hz);
 
 /* The geometry as '#' lines, once per boot (the first load test prints it). */
 void kload_print_geometry(struct ktest *t);

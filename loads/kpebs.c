@@ -2,8 +2,11 @@
  * kpebs.c: the PEBS step of the load tests and the header lines that go with it (kpebs.h).
  * One measurement per kernel, right after its timing, over the same chain: the load-latency
  * event at ldlat= (default the SDM minimum 3: no latency filter), sav= (default: ~1 % PEBS
- * overhead for this kernel's measured speed, latency-method.md §7/§9), work in chunks with
+ * overhead for this kernel's measured speed, docs/latency-method.md §7/§9), work in chunks with
  * interrupts on so the threshold PMI drains (and aggregates) the buffer, print after stop.
+ * The cost of it (loads/pebs_cost.h): the same chunks run unarmed first, every chunk timed by
+ * the TSC in both runs; above 3 % overhead the measurement runs once more at a sav scaled to
+ * ~1 % and says so (pebs_overhead).
  */
 #include "loads/kpebs.h"
 #include "kernel/cmdline.h"
@@ -13,6 +16,7 @@
 #include "kernel/tsc.h"
 #include "loads/kpebs_print.h"
 #include "loads/kpebs_ktap.h"
+#include "loads/pebs_cost.h"
 #include "loads/pebs_verdict.h"
 #include "pebs/agg_print.h"
 #include "pebs/cycles.h"
@@ -20,7 +24,8 @@
 #include <string.h>
 
 #define WORK_BUDGET_MS 300	/* a measurement stops here even short of its records */
-#define ASSIST_NS 250		/* published cost of one record (latency-method.md §7) */
+#define BASE_BUDGET_MS 30	/* the unarmed chunks: at most this long ... */
+#define BASE_CHUNKS 8		/* ... and at most this many */
 
 static struct pmu_cycles cyc;
 static bool have_core;
@@ -34,37 +39,20 @@ static void warn(const char *msg)
 	kprintf("# warning: %s\n", msg);
 }
 
-uint64_t kpebs_default_sav(uint64_t ns_x100)
-{
-	/* one record per ASSIST_NS * 100 ns of work = ~1 % overhead; clamp to [101, 1000003],
-	 * odd so the period does not lock step with the chain's power-of-two lengths */
-	uint64_t sav = ns_x100 ? (uint64_t)ASSIST_NS * 100 * 100 / ns_x100 : 1000003;
-
-	if (sav < 101)
-		sav = 101;
-	if (sav > 1000003)
-		sav = 1000003;
-	return sav | 1;
-}
-
 void kload_header(void)
 {
-	const struct cache_geometry *g = kload_geometry();
-	const struct cache_level *c[3] = { &g->l1d, &g->l2, &g->l3 };
-	static const char *const nm[3] = { "L1d", "L2", "L3" };
-	char a[24];
+	char b[200];
+	int rc;
 
-	for (int i = 0; i < 3; i++)
-		ktap_diag("cache: %s %s %u-way %u B line (%s%s)", nm[i],
-			  geometry_size_str(c[i]->size, a, sizeof(a)), c[i]->ways, c[i]->line,
-			  c[i]->overridden ? "command line; " : "", geometry_src_name(c[i]->src));
-	if (pmu_cycles_init(&cyc, pebs_caps_init()) == 0) {
+	for (unsigned i = 0; geometry_header_line(kload_geometry(), i, b, sizeof(b)); i++)
+		ktap_diag("%s", b);
+	rc = pmu_cycles_init(&cyc, pebs_caps_init());
+	if (rc == 0) {
 		have_core = true;
 		kload_set_core_clock(pmu_cycles_read, &cyc, cyc.name);
-		ktap_diag("core clock: %s", cyc.name);
-	} else {
-		ktap_diag("core clock: none (%s); TSC only, TSC != core clock", cyc.err);
 	}
+	pmu_cycles_header_line(&cyc, rc, b, sizeof(b));
+	ktap_diag("%s", b);
 	kload_set_pebs_check(kpebs_check);
 }
 
@@ -73,6 +61,12 @@ struct work {
 	uintptr_t p;
 	uint64_t steps, deadline;
 };
+
+static uint64_t tsc_clock(void *ctx)
+{
+	(void)ctx;
+	return rdtsc_ordered();
+}
 
 static bool work_chunk(void *ctx)
 {
@@ -98,6 +92,31 @@ static int level_of(enum load_target tg)
 	return lv[tg];
 }
 
+struct armed_ctx {
+	struct pebs_measure_cfg *cfg;
+	struct work *w;
+	const struct pebs_caps *c;
+};
+
+/* One armed measurement (a pebs_cost_armed_fn) over the timed chunks of cfg. */
+static int armed(void *ctx, uint64_t sav, uint64_t *records, uint64_t *pmis, uint64_t *used)
+{
+	struct armed_ctx *a = ctx;
+	uint64_t fl;
+	int rc;
+
+	a->cfg->pc.sav = sav;
+	a->w->deadline = rdtsc() + tsc_hz / 1000 * WORK_BUDGET_MS;
+	fl = irq_save();
+	irq_enable();		/* the threshold PMI drains the buffer */
+	rc = pebs_measure_run(&meas, a->c, a->cfg);
+	irq_restore(fl);
+	*records = meas.agg.records;
+	*pmis = meas.st.pmis;
+	*used = meas.sav;
+	return rc;
+}
+
 enum kt_result kpebs_check(struct ktest *t, const struct load_run *r, enum load_target tg)
 {
 	const struct pebs_caps *c = pebs_caps_init();
@@ -106,34 +125,42 @@ enum kt_result kpebs_check(struct ktest *t, const struct load_run *r, enum load_
 	uint64_t timed = (r->res.have_core ? r->res.core_med_x100 : r->res.tsc_med_x100) / per_step;
 	struct work w = { r->kind, r->chain.head, r->res.steps_per_rep ? r->res.steps_per_rep : 4096,
 			  0 };
-	struct pebs_measure_cfg cfg = { .work = work_chunk, .work_ctx = &w };
+	struct pebs_cost_run base = { .work = work_chunk, .ctx = &w, .clock = tsc_clock,
+				      .steps_per_chunk = w.steps };
+	struct pebs_cost_run run = base;
+	struct pebs_measure_cfg cfg = { .work = pebs_cost_chunk, .work_ctx = &run };
+	struct pebs_cost cost;
+	struct armed_ctx ac = { .cfg = &cfg, .w = &w, .c = c };
 	int lvl = level_of(tg);
-	char d[160];
+	char d[200];
 	uint64_t fl;
 	int rc;
 
 	pebs_config_init(&cfg.pc, tg == TGT_STORE ? PEBS_STORE : PEBS_LOAD_LATENCY, &kcmdline,
 			 warn);
 	if (!cmdline_get(&kcmdline, "sav"))
-		cfg.pc.sav = kpebs_default_sav(r->ns_x100 / per_step);
+		cfg.pc.sav = pebs_cost_default_sav(r->ns_x100 / per_step);
 	if (dump && (!strcmp(dump, "raw") || !strcmp(dump, "decoded"))) {
 		cfg.dump = dump_buf;
 		cfg.dump_cap = sizeof(dump_buf);
 	}
-	w.deadline = rdtsc() + tsc_hz / 1000 * WORK_BUDGET_MS;
+	w.deadline = rdtsc() + tsc_hz / 1000 * BASE_BUDGET_MS;
 	fl = irq_save();
-	irq_enable();		/* the threshold PMI drains the buffer */
-	rc = pebs_measure_run(&meas, c, &cfg);
+	irq_enable();		/* as in the armed run: the same interrupts may come */
+	pebs_cost_baseline(&base, BASE_CHUNKS);
 	irq_restore(fl);
+	rc = pebs_cost_measure(&cost, &base, &run, cfg.pc.sav, !cmdline_get(&kcmdline, "sav"),
+			       true, tsc_hz, armed, &ac);
 	if (rc) {
 		kt_check(t, false, "pebs_source (%s)", meas.err);
 		return kt_verdict(t);
 	}
-	kp_summary(kpk_line, t, r->name, &meas, lvl, timed, r->res.have_core);
+	kp_summary(kpk_line, t, r->name, &meas, &cost, lvl, timed, r->res.have_core);
 	kp_table(kpk_line, t, r->name, &meas.agg);
 	if (cfg.dump)
 		kp_dump(kpk_line, t, r->name, &meas, c, !strcmp(dump, "raw"));
 
+	judge(t, r->name, "pebs_overhead", pv_overhead(&cost, meas.sav, d, sizeof(d)), d);
 	if (tg == TGT_STORE) {
 		judge(t, r->name, "pebs_store", pv_store(meas.agg.records, meas.st_hit, meas.st_miss,
 						   meas.model ? meas.model->store : PEBS_ST_NONE,

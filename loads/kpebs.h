@@ -11,9 +11,6 @@
 
 #include "loads/kload.h"
 
-/* Default sample-after value for a kernel at ns_x100 ns per counted event (see kpebs.c). */
-uint64_t kpebs_default_sav(uint64_t ns_x100_per_event);
-
 /* Once, in the header: `# cache:` lines, the core clock (registered or `none (reason)`), and
  * the PEBS step registration. */
 void kload_header(void);

@@ -29,32 +29,69 @@ static void x100(char *b, size_t n, uint64_t v)
 		     (unsigned long long)(v % 100));
 }
 
-void kp_summary(kp_line_fn out, void *ctx, const char *name, const struct pebs_measure *m,
-		int target, uint64_t timed_x100, bool core_clock)
+/* The cost fields: unarmed_ns armed_ns overhead rec_ns pmi_ns sav_tuned (docs/output.md §3). */
+static void cost_fields(char *b, size_t n, const struct pebs_cost *c)
 {
-	char line[KP_LINE], ll[16] = "-", tgt[48] = "-", p50[24] = "-", t[24];
+	uint64_t u = pebs_cost_base_ns_x100(c), a = pebs_cost_armed_ns_x100(c);
+	char o[24], pmi[24] = "-", tuned[24] = "-";
 
-	if (m->ldlat)
-		fmt_snprintf(ll, sizeof(ll), "%u", m->ldlat);
+	if (!pebs_cost_valid(c)) {
+		fmt_snprintf(b, n, "unarmed_ns=- armed_ns=- overhead=- rec_ns=- pmi_ns=- sav_tuned=-");
+		return;
+	}
+	pv_pct_x100(o, sizeof(o), pebs_cost_overhead_x100(c));
+	if (c->pmis_known && c->pmis)
+		fmt_snprintf(pmi, sizeof(pmi), "%llu", (unsigned long long)pebs_cost_per_pmi_ns(c));
+	if (c->sav_first)
+		fmt_snprintf(tuned, sizeof(tuned), "%llu", (unsigned long long)c->sav_first);
+	fmt_snprintf(b, n, "unarmed_ns=%llu.%02llu armed_ns=%llu.%02llu overhead=%s rec_ns=%llu "
+		     "pmi_ns=%s sav_tuned=%s", (unsigned long long)(u / 100),
+		     (unsigned long long)(u % 100), (unsigned long long)(a / 100),
+		     (unsigned long long)(a % 100), o[0] == '+' ? o + 1 : o,
+		     (unsigned long long)pebs_cost_per_record_ns(c), pmi, tuned);
+}
+
+void kp_pebs_line(kp_line_fn out, void *ctx, const char *name, const struct kp_pebs *p,
+		  int target, uint64_t timed_x100, bool core_clock)
+{
+	char line[KP_LINE], ll[16] = "-", tgt[48] = "-", p50[24] = "-", t[24], pm[24] = "-";
+	char cost[200];
+
+	if (p->ldlat)
+		fmt_snprintf(ll, sizeof(ll), "%u", p->ldlat);
+	if (p->pmis_known)
+		fmt_snprintf(pm, sizeof(pm), "%llu", (unsigned long long)p->pmis);
 	if (target >= 0) {
-		unsigned s = pv_share_permille(&m->agg, (unsigned)target);
+		unsigned s = pv_share_permille(p->agg, (unsigned)target);
 
 		fmt_snprintf(tgt, sizeof(tgt), "%s share=%u.%u%%", pebs_level_id((unsigned)target),
 			     s / 10, s % 10);
-		if (m->agg.lvl[target].count)
+		if (p->agg->lvl[target].count)
 			fmt_snprintf(p50, sizeof(p50), "%llu", (unsigned long long)
-				     pebs_agg_percentile(&m->agg.lvl[target], 500));
+				     pebs_agg_percentile(&p->agg->lvl[target], 500));
 	} else {
 		fmt_snprintf(tgt, sizeof(tgt), "- share=-");
 	}
 	x100(t, sizeof(t), timed_x100);
+	cost_fields(cost, sizeof(cost), p->cost);
 	fmt_snprintf(line, sizeof(line), "%s: pebs event=%s ldlat=%s sav=%llu records=%llu "
-		     "dropped=%llu pmis=%llu errors=%llu target=%s p50=%s timed=%s clock=%s", name,
-		     m->ev == PEBS_EV_STORE ? "store" : "load", ll, (unsigned long long)m->sav,
-		     (unsigned long long)m->agg.records, (unsigned long long)m->st.dropped,
-		     (unsigned long long)m->st.pmis, (unsigned long long)m->agg.errors, tgt, p50, t,
-		     core_clock ? "core" : "tsc");
+		     "dropped=%llu pmis=%s errors=%llu target=%s p50=%s timed=%s clock=%s %s", name,
+		     p->ev == PEBS_EV_STORE ? "store" : "load", ll, (unsigned long long)p->sav,
+		     (unsigned long long)p->agg->records, (unsigned long long)p->dropped, pm,
+		     (unsigned long long)p->agg->errors, tgt, p50, t, core_clock ? "core" : "tsc",
+		     cost);
 	out(ctx, line);
+}
+
+void kp_summary(kp_line_fn out, void *ctx, const char *name, const struct pebs_measure *m,
+		const struct pebs_cost *cost, int target, uint64_t timed_x100, bool core_clock)
+{
+	const struct kp_pebs p = {
+		.ev = m->ev, .ldlat = m->ldlat, .sav = m->sav, .dropped = m->st.dropped,
+		.pmis = m->st.pmis, .pmis_known = true, .agg = &m->agg, .cost = cost,
+	};
+
+	kp_pebs_line(out, ctx, name, &p, target, timed_x100, core_clock);
 }
 
 static void num(char *b, size_t n, const struct pebs_agg_level *l, unsigned permille, int which)

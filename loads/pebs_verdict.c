@@ -1,7 +1,7 @@
 /*
  * pebs_verdict.c: the PEBS verdicts of the load tests (see pebs_verdict.h). Every number here
  * is a judgement about what a correct kernel on correct hardware shows; each carries its
- * reason. latency-method.md §9 item 10 expects >= 95 % of samples at the plateau's level;
+ * reason. docs/latency-method.md §9 item 10 expects >= 95 % of samples at the plateau's level;
  * the shares below are lower where prefetchers, line fills and the assist's own traffic move
  * records to a neighbouring level without the kernel being wrong.
  */
@@ -70,7 +70,7 @@ unsigned pv_min_share(enum pebs_level target)
 void pv_band(bool core_clock, unsigned *lo_pct, unsigned *hi_pct, unsigned *slack)
 {
 	/*
-	 * PEBS latency is uop dispatch to GO, the chase is load-to-use (latency-method.md §7):
+	 * PEBS latency is uop dispatch to GO, the chase is load-to-use (docs/latency-method.md §7):
 	 * they differ by a few cycles (slack 4, which decides only at L1) and by queueing, which
 	 * both see. With core cycles: 50..200 %. With the TSC only, turbo or power saving puts
 	 * the core clock anywhere in ~0.5..2x the TSC: 33..300 %.
@@ -184,4 +184,38 @@ enum pv_result pv_stlb(const struct pebs_agg *a, bool layout_has_stlb, char *d, 
 	fmt_snprintf(d, n, "STLB miss %u.%u%% of %llu, needs >= %u%%", PM(share),
 		     (unsigned long long)t, min / 10);
 	return share >= min ? PV_PASS : PV_FAIL;
+}
+
+void pv_pct_x100(char *b, size_t n, int64_t v)
+{
+	uint64_t a = v < 0 ? (uint64_t)-v : (uint64_t)v;
+
+	fmt_snprintf(b, n, "%c%llu.%02llu%%", v < 0 ? '-' : '+', (unsigned long long)(a / 100),
+		     (unsigned long long)(a % 100));
+}
+
+enum pv_result pv_overhead(const struct pebs_cost *c, uint64_t sav, char *d, size_t n)
+{
+	/* The `time` line is the unarmed truth; a sampled run that runs more than 3 % slower has
+	 * changed what it measures (docs/latency-method.md §7 budgets ~1 %). */
+	int64_t o = pebs_cost_overhead_x100(c);
+	uint64_t a = pebs_cost_armed_ns_x100(c), b = pebs_cost_base_ns_x100(c);
+	char p[24], p0[24];
+	size_t k;
+
+	if (!pebs_cost_valid(c)) {
+		fmt_snprintf(d, n, "no unarmed and armed timing of the same chunks");
+		return PV_SKIP;
+	}
+	pv_pct_x100(p, sizeof(p), o);
+	k = (size_t)fmt_snprintf(d, n, "armed %llu.%02llu vs unarmed %llu.%02llu ns/step: %s, "
+				 "limit %u%%", (unsigned long long)(a / 100),
+				 (unsigned long long)(a % 100), (unsigned long long)(b / 100),
+				 (unsigned long long)(b % 100), p, PEBS_COST_LIMIT_X100 / 100);
+	if (c->sav_first && k < n) {
+		pv_pct_x100(p0, sizeof(p0), c->overhead_first_x100);
+		fmt_snprintf(d + k, n - k, "; sav tuned %llu -> %llu after %s",
+			     (unsigned long long)c->sav_first, (unsigned long long)sav, p0);
+	}
+	return o <= PEBS_COST_LIMIT_X100 ? PV_PASS : PV_FAIL;
 }

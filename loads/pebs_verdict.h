@@ -2,9 +2,10 @@
  * pebs_verdict.h: the PEBS verdicts of the load tests (issue 6), pure and host-tested: the
  * target level is the dominant decoded source with a minimum share; the target's median
  * latency lies in a band around the timed cycles/load; latencies rise level over level; store
- * records carry L1 hits; the STLB kernel's records carry the STLB-miss bit. Thresholds and
- * their reasons are in pebs_verdict.c. Basis: latency-method.md §7, §9 (items 9, 10),
- * pebs-facts.md §5 (data sources).
+ * records carry L1 hits; the STLB kernel's records carry the STLB-miss bit; sampling moved the
+ * timed latency by at most 3 % (loads/pebs_cost.h). Thresholds and their reasons are in
+ * pebs_verdict.c. Basis: docs/latency-method.md §7, §9 (items 9, 10), docs/hardware.md §5
+ * (data sources).
  */
 #ifndef LOADS_PEBS_VERDICT_H
 #define LOADS_PEBS_VERDICT_H
@@ -13,6 +14,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "loads/pebs_cost.h"
 #include "pebs/aggregate.h"
 #include "pebs/datasrc.h"
 
@@ -38,5 +40,10 @@ enum pv_result pv_rises(uint64_t p50_below, const char *below, uint64_t p50, cha
 enum pv_result pv_store(uint64_t records, uint64_t hit, uint64_t miss, enum pebs_store_kind k,
 			char *d, size_t n);
 enum pv_result pv_stlb(const struct pebs_agg *a, bool layout_has_stlb, char *d, size_t n);
+/* pebs_overhead: the armed run moved the timed ns/step by at most PEBS_COST_LIMIT_X100 (a sav
+ * retuned after a first, costlier run is named); SKIP without both timings. */
+enum pv_result pv_overhead(const struct pebs_cost *c, uint64_t sav, char *d, size_t n);
+/* Signed 0.01 % value as "+1.23%" / "-0.40%". */
+void pv_pct_x100(char *b, size_t n, int64_t v);
 
 #endif

@@ -1,6 +1,6 @@
 /*
  * plan.h: which working set each load kernel uses, the latency-curve sizes, and the
- * plateau-step verdict (pure). Sizing rules follow ../shared/reference/latency-method.md
+ * plateau-step verdict (pure). Sizing rules follow docs/latency-method.md
  * §2.3 and §9 item 3 (L1 <= 1/2 L1d; L2 in [2x L1d, 1/2 L2]; L3 in [4x L2, 1/2 L3];
  * DRAM >= 8x L3), with CPUID's sizes (geometry.h) as the input.
  */
@@ -25,7 +25,7 @@ uint64_t load_ws(enum load_level l, const struct cache_geometry *g);
 /*
  * Minimum ratio, in percent, of a level's time per load to the level below it for the
  * plateau verdict (index = the upper level; [LOAD_L1] unused). Published floors
- * (latency-method.md §6): L1 4-5 cycles, L2 12-16 (>= 2.4x), L3 30-70 cycles (>= 2x L2),
+ * (docs/latency-method.md §6): L1 4-5 cycles, L2 12-16 (>= 2.4x), L3 30-70 cycles (>= 2x L2),
  * DRAM 60-120 ns against L3 10-35 ns (>= 2.5x); this VM measured 1.4 / 4-5 / 16-19 / 150 ns.
  * The margins sit well below every one of those ratios so that a pass means "a real step"
  * and a fail means the working set did not land in the level it names.

@@ -1,7 +1,8 @@
 /*
  * agg_print.c: compact text for decoded PEBS records and the per-level aggregate (see
- * agg_print.h). Names follow perf (pebs-facts.md §5.6, L-MEM); the table layout follows
- * latency-method.md "Reporting" (count, min, p50, p90, p99, max per level + histogram).
+ * agg_print.h). Names follow perf (docs/hardware.md §5.6, perf mem-events.c); the table
+ * layout follows docs/latency-method.md §9 item 11 (count, min, p50, p90, p99, max per level
+ * + histogram).
  */
 #include "pebs/agg_print.h"
 

@@ -5,7 +5,7 @@
  * pebs_agg_add give for the same buffer (tested and fuzzed for equality): the common record
  * shapes take an inline fast path, anything else (first record of a shape, counter groups,
  * any malformed record) goes through the walker. SDM Vol 3B ch.18 PEBS record formats;
- * pebs-facts.md §4.2/§4.3 and §5.1.
+ * docs/hardware.md §4.2/§4.3 and §5.1.
  */
 #ifndef PEBS_AGGBUF_H
 #define PEBS_AGGBUF_H

@@ -1,7 +1,7 @@
 /*
  * aggregate.c: per-level latency aggregation with a log-linear histogram (see aggregate.h for
  * the bucket scheme and its error bound). Pure, integer only; used by the kernel's PMI drain
- * and the host tools. The method follows latency-method.md ("Reporting": aggregate in the
+ * and the host tools. The method follows docs/latency-method.md (§9 item 11: aggregate in the
  * kernel, print count/min/p50/p90/p99/max and a histogram per level).
  */
 #include "pebs/aggregate.h"

@@ -2,7 +2,7 @@
  * aggregate.h: streaming aggregation of decoded PEBS load-latency records per data-source
  * level, with no per-record storage (pure, integer only). Per level: count, min, max, sum,
  * snoop/STLB counts and a fixed log-linear latency histogram from which p50/p90/p99 and a log2
- * histogram for printing are derived (latency-method.md "Reporting").
+ * histogram for printing are derived (docs/latency-method.md §9 item 11).
  *
  * Histogram: values 0..31 have one bucket each (exact); a value v >= 32 with highest set bit m
  * lands in one of 16 equal sub-buckets of [2^m, 2^(m+1)), width 2^(m-4). A percentile is

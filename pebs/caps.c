@@ -1,7 +1,7 @@
 /*
  * caps.c: the capability probe and its predicates (see caps.h). CPUID leaves per SDM Vol. 2A;
  * microcode revision per SDM Vol. 3A 10.11.7 (write 0 to IA32_BIOS_SIGN_ID, CPUID.1, read);
- * PEBS gates per ../shared/reference/pebs-facts.md §8.1 and §7.1. Model-specific MSRs are read
+ * PEBS gates per docs/hardware.md §8.1 and §7.1. Model-specific MSRs are read
  * only through rdmsr_safe; a fault is recorded in the struct and reported, never fatal.
  */
 #include "pebs/caps.h"

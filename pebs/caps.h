@@ -2,7 +2,7 @@
  * caps.h: the PMU/PEBS capability probe, read once into struct pebs_caps (SDM Vol. 3B 20.2
  * "Architectural performance monitoring", 20.6.2 "PEBS"; Vol. 2A CPUID leaves 01H, 0AH, 1AH).
  * Every later decision is a predicate on this struct; a predicate that says no hands back the
- * exact SKIP reason. Facts: ../shared/reference/pebs-facts.md §1.9, §1.10, §2, §8.1.
+ * exact SKIP reason. Facts: docs/hardware.md §1.9, §1.10, §2, §8.1.
  */
 #ifndef PEBS_CAPS_H
 #define PEBS_CAPS_H

@@ -1,7 +1,7 @@
 /*
  * caps_print.c: struct pebs_caps as KTAP header diagnostics ("# pmu: ..."), compact enough for a
  * 11 KB/s serial line: six lines. Field names follow the SDM (CPUID.0AH, IA32_PERF_CAPABILITIES,
- * IA32_MISC_ENABLE); ../shared/reference/pebs-facts.md §1.9, §1.10, §2.
+ * IA32_MISC_ENABLE); docs/hardware.md §1.9, §1.10, §2.
  */
 #include "pebs/caps.h"
 #include "kernel/console.h"

@@ -1,7 +1,7 @@
 /*
  * count.h: counting (not sampling) the architectural event INST_RETIRED.ANY, on fixed counter
  * 0 (perfmon >= 2) or else GP counter 0 with event 0xC0 umask 0 (SDM Vol. 3B 20.2.1-20.2.2,
- * ../shared/reference/pebs-facts.md §1.1, §1.3, §2 CPUID.0AH:EBX[1]).
+ * docs/hardware.md §1.1, §1.3, §2 CPUID.0AH:EBX[1]).
  */
 #ifndef PEBS_COUNT_H
 #define PEBS_COUNT_H

@@ -52,6 +52,14 @@ static int ensure_on(struct pmu_cycles *pc)
 	return 0;
 }
 
+void pmu_cycles_header_line(const struct pmu_cycles *pc, int rc, char *b, size_t n)
+{
+	if (rc == 0)
+		fmt_snprintf(b, n, "core clock: %s", pc->name);
+	else
+		fmt_snprintf(b, n, "core clock: none (%s); TSC only, TSC != core clock", pc->err);
+}
+
 int pmu_cycles_init(struct pmu_cycles *pc, const struct pebs_caps *c)
 {
 	const char *why;

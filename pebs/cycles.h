@@ -3,7 +3,7 @@
  * fixed counter 1 (CPU_CLK_UNHALTED.CORE, SDM Vol. 3B 20.2.2, perfmon >= 2) or, where that
  * counter is absent, the architectural event UnHalted Core Cycles (event 0x3C umask 0, SDM
  * Table 20-1, CPUID.0AH:EBX[0]) on the highest GP counter, away from the low counters PEBS
- * uses (../shared/reference/pebs-facts.md §1.3, §2, §6).
+ * uses (docs/hardware.md §1.3, §2, §6).
  */
 #ifndef PEBS_CYCLES_H
 #define PEBS_CYCLES_H
@@ -24,6 +24,9 @@ struct pmu_cycles {
 
 /* Pick and start the counter. 0, or -1 with pc->err the reason (no counter). */
 int pmu_cycles_init(struct pmu_cycles *pc, const struct pebs_caps *c);
+/* The kernel's header line for the counter pmu_cycles_init picked (rc its return) into b,
+ * without "# ": "core clock: <name>" or "core clock: none (<reason>); TSC only, ..." */
+void pmu_cycles_header_line(const struct pmu_cycles *pc, int rc, char *b, size_t n);
 /*
  * The current count (ctx = struct pmu_cycles *). Others (pmu_count, the PEBS driver) rewrite
  * GLOBAL_CTRL and may stop the counter between uses, so a read re-enables it when it finds it

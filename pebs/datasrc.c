@@ -1,8 +1,10 @@
 /*
  * datasrc.c: the model table (DisplayFamily_DisplayModel + core type -> data-source table,
  * aux bit layout, store kind, default PEBS record format) and the aux-word decoder.
- * SDM Vol 3B ch.18 (load latency facility, precise store, DataLA); pebs-facts.md §4.1 (format
- * per model), §5.1 (bit layouts), §5.3 (table per model), §6 (store events), §9 (models).
+ * SDM Vol. 3B "Performance Monitoring" (load latency facility, precise store, DataLA);
+ * Linux arch/x86/events/intel/ds.c (intel_x86_pebs_dse layouts, *_latency_data) and core.c
+ * intel_pmu_init (table per model). § = docs/hardware.md: §4.1 format per model, §5.1 bit
+ * layouts, §5.3 table per model, §6 store events, §9 model numbers.
  */
 #include "pebs/datasrc.h"
 #include "pebs/datasrc_tables.h"
@@ -13,98 +15,169 @@
 
 #define P PEBS_CORE_P
 #define E PEBS_CORE_E
-#define ROW(fam, mod, core, tab, st, fmt, split, blk, name) \
-	{ fam, mod, core, PEBS_DS_##tab, PEBS_ST_##st, fmt, split, blk, name }
 
 /*
- * Hybrid models list the P-core row first. Default formats marked (*) are UNVERIFIED in
- * pebs-facts.md §4.1 (format 4 vs 5 is not documented per model; the records are identical).
+ * Hybrid models list the P-core row first. Default formats marked (*) are UNVERIFIED
+ * (docs/hardware.md §4.1: format 4 vs 5 is not documented per model; the records are
+ * identical). Each group's comment names its source; the model numbers are Linux
+ * arch/x86/include/asm/intel-family.h.
  */
 static const struct pebs_model models[] = {
 	/* Core 2: fmt 0, no load latency (§4.1) */
-	ROW(6, 0x0F, P, NONE, NONE, 0, false, false, "Merom"),
-	ROW(6, 0x16, P, NONE, NONE, 0, false, false, "Merom-L"),
-	ROW(6, 0x17, P, NONE, NONE, 0, false, false, "Penryn"),
-	ROW(6, 0x1D, P, NONE, NONE, 0, false, false, "Dunnington"),
-	/* NHM/WSM: SDM table 18-24, fmt 1, no TLB/lock bits (§4.1, §5.1, §5.3) */
-	ROW(6, 0x1E, P, NHM, NONE, 1, false, false, "Nehalem"),
-	ROW(6, 0x1A, P, NHM, NONE, 1, false, false, "Nehalem-EP"),
-	ROW(6, 0x2E, P, NHM, NONE, 1, false, false, "Nehalem-EX"),
-	ROW(6, 0x25, P, NHM, NONE, 1, false, false, "Westmere"),
-	ROW(6, 0x2C, P, NHM, NONE, 1, false, false, "Westmere-EP"),
-	ROW(6, 0x2F, P, NHM, NONE, 1, false, false, "Westmere-EX"),
+	{ .family = 6, .model = 0x0F, .core = P, .format = 0, .name = "Merom",
+	  .table = PEBS_DS_NONE, .store = PEBS_ST_NONE },
+	{ .family = 6, .model = 0x16, .core = P, .format = 0, .name = "Merom-L",
+	  .table = PEBS_DS_NONE, .store = PEBS_ST_NONE },
+	{ .family = 6, .model = 0x17, .core = P, .format = 0, .name = "Penryn",
+	  .table = PEBS_DS_NONE, .store = PEBS_ST_NONE },
+	{ .family = 6, .model = 0x1D, .core = P, .format = 0, .name = "Dunnington",
+	  .table = PEBS_DS_NONE, .store = PEBS_ST_NONE },
+	/* NHM/WSM: SDM load-latency data-source table, fmt 1, no TLB/lock bits (§4.1, §5.1) */
+	{ .family = 6, .model = 0x1E, .core = P, .format = 1, .name = "Nehalem",
+	  .table = PEBS_DS_NHM, .store = PEBS_ST_NONE },
+	{ .family = 6, .model = 0x1A, .core = P, .format = 1, .name = "Nehalem-EP",
+	  .table = PEBS_DS_NHM, .store = PEBS_ST_NONE },
+	{ .family = 6, .model = 0x2E, .core = P, .format = 1, .name = "Nehalem-EX",
+	  .table = PEBS_DS_NHM, .store = PEBS_ST_NONE },
+	{ .family = 6, .model = 0x25, .core = P, .format = 1, .name = "Westmere",
+	  .table = PEBS_DS_NHM, .store = PEBS_ST_NONE },
+	{ .family = 6, .model = 0x2C, .core = P, .format = 1, .name = "Westmere-EP",
+	  .table = PEBS_DS_NHM, .store = PEBS_ST_NONE },
+	{ .family = 6, .model = 0x2F, .core = P, .format = 1, .name = "Westmere-EX",
+	  .table = PEBS_DS_NHM, .store = PEBS_ST_NONE },
 	/* SNB/IVB: Table A, fmt 1, precise store (§4.1, §5.1, §5.3) */
-	ROW(6, 0x2A, P, SNB, PRECISE, 1, false, false, "Sandy Bridge"),
-	ROW(6, 0x2D, P, SNB, PRECISE, 1, false, false, "Sandy Bridge-X"),
-	ROW(6, 0x3A, P, SNB, PRECISE, 1, false, false, "Ivy Bridge"),
-	ROW(6, 0x3E, P, SNB, PRECISE, 1, false, false, "Ivy Bridge-X"),
+	{ .family = 6, .model = 0x2A, .core = P, .format = 1, .name = "Sandy Bridge",
+	  .table = PEBS_DS_SNB, .store = PEBS_ST_PRECISE },
+	{ .family = 6, .model = 0x2D, .core = P, .format = 1, .name = "Sandy Bridge-X",
+	  .table = PEBS_DS_SNB, .store = PEBS_ST_PRECISE },
+	{ .family = 6, .model = 0x3A, .core = P, .format = 1, .name = "Ivy Bridge",
+	  .table = PEBS_DS_SNB, .store = PEBS_ST_PRECISE },
+	{ .family = 6, .model = 0x3E, .core = P, .format = 1, .name = "Ivy Bridge-X",
+	  .table = PEBS_DS_SNB, .store = PEBS_ST_PRECISE },
 	/* HSW/BDW: Table A, fmt 2, DataLA stores (§4.1, §5.1, §5.3) */
-	ROW(6, 0x3C, P, SNB, DATALA, 2, false, false, "Haswell"),
-	ROW(6, 0x3F, P, SNB, DATALA, 2, false, false, "Haswell-X"),
-	ROW(6, 0x45, P, SNB, DATALA, 2, false, false, "Haswell-L"),
-	ROW(6, 0x46, P, SNB, DATALA, 2, false, false, "Haswell-G"),
-	ROW(6, 0x3D, P, SNB, DATALA, 2, false, false, "Broadwell"),
-	ROW(6, 0x47, P, SNB, DATALA, 2, false, false, "Broadwell-G"),
-	ROW(6, 0x4F, P, SNB, DATALA, 2, false, false, "Broadwell-X"),
-	ROW(6, 0x56, P, SNB, DATALA, 2, false, false, "Broadwell-D"),
+	{ .family = 6, .model = 0x3C, .core = P, .format = 2, .name = "Haswell",
+	  .table = PEBS_DS_SNB, .store = PEBS_ST_DATALA },
+	{ .family = 6, .model = 0x3F, .core = P, .format = 2, .name = "Haswell-X",
+	  .table = PEBS_DS_SNB, .store = PEBS_ST_DATALA },
+	{ .family = 6, .model = 0x45, .core = P, .format = 2, .name = "Haswell-L",
+	  .table = PEBS_DS_SNB, .store = PEBS_ST_DATALA },
+	{ .family = 6, .model = 0x46, .core = P, .format = 2, .name = "Haswell-G",
+	  .table = PEBS_DS_SNB, .store = PEBS_ST_DATALA },
+	{ .family = 6, .model = 0x3D, .core = P, .format = 2, .name = "Broadwell",
+	  .table = PEBS_DS_SNB, .store = PEBS_ST_DATALA },
+	{ .family = 6, .model = 0x47, .core = P, .format = 2, .name = "Broadwell-G",
+	  .table = PEBS_DS_SNB, .store = PEBS_ST_DATALA },
+	{ .family = 6, .model = 0x4F, .core = P, .format = 2, .name = "Broadwell-X",
+	  .table = PEBS_DS_SNB, .store = PEBS_ST_DATALA },
+	{ .family = 6, .model = 0x56, .core = P, .format = 2, .name = "Broadwell-D",
+	  .table = PEBS_DS_SNB, .store = PEBS_ST_DATALA },
 	/* Skylake family: _skl, fmt 3 (§4.1, §5.3) */
-	ROW(6, 0x4E, P, SKL, DATALA, 3, false, false, "Skylake-L"),
-	ROW(6, 0x5E, P, SKL, DATALA, 3, false, false, "Skylake"),
-	ROW(6, 0x8E, P, SKL, DATALA, 3, false, false, "Kaby Lake-L"),
-	ROW(6, 0x9E, P, SKL, DATALA, 3, false, false, "Kaby/Coffee Lake"),
-	ROW(6, 0xA5, P, SKL, DATALA, 3, false, false, "Comet Lake"),
-	ROW(6, 0xA6, P, SKL, DATALA, 3, false, false, "Comet Lake-L"),
-	ROW(6, 0x55, P, SKL_PMEM, DATALA, 3, false, false, "Skylake-X/Cascade Lake"),
+	{ .family = 6, .model = 0x4E, .core = P, .format = 3, .name = "Skylake-L",
+	  .table = PEBS_DS_SKL, .store = PEBS_ST_DATALA },
+	{ .family = 6, .model = 0x5E, .core = P, .format = 3, .name = "Skylake",
+	  .table = PEBS_DS_SKL, .store = PEBS_ST_DATALA },
+	{ .family = 6, .model = 0x8E, .core = P, .format = 3, .name = "Kaby Lake-L",
+	  .table = PEBS_DS_SKL, .store = PEBS_ST_DATALA },
+	{ .family = 6, .model = 0x9E, .core = P, .format = 3, .name = "Kaby/Coffee Lake",
+	  .table = PEBS_DS_SKL, .store = PEBS_ST_DATALA },
+	{ .family = 6, .model = 0xA5, .core = P, .format = 3, .name = "Comet Lake",
+	  .table = PEBS_DS_SKL, .store = PEBS_ST_DATALA },
+	{ .family = 6, .model = 0xA6, .core = P, .format = 3, .name = "Comet Lake-L",
+	  .table = PEBS_DS_SKL, .store = PEBS_ST_DATALA },
+	{ .family = 6, .model = 0x55, .core = P, .format = 3, .name = "Skylake-X/Cascade Lake",
+	  .table = PEBS_DS_SKL_PMEM, .store = PEBS_ST_DATALA },
 	/* Ice Lake / Tiger Lake / Rocket Lake: _skl, adaptive fmt 4 (§4.1, §5.3) */
-	ROW(6, 0x7D, P, SKL, DATALA, 4, false, false, "Ice Lake"),
-	ROW(6, 0x7E, P, SKL, DATALA, 4, false, false, "Ice Lake-L"),
-	ROW(6, 0x8C, P, SKL, DATALA, 4, false, false, "Tiger Lake-L"),
-	ROW(6, 0x8D, P, SKL, DATALA, 4, false, false, "Tiger Lake"),
-	ROW(6, 0xA7, P, SKL, DATALA, 4, false, false, "Rocket Lake"),
-	ROW(6, 0x6A, P, SKL_PMEM, DATALA, 4, false, false, "Ice Lake-X"),
-	ROW(6, 0x6C, P, SKL_PMEM, DATALA, 4, false, false, "Ice Lake-D"),
+	{ .family = 6, .model = 0x7D, .core = P, .format = 4, .name = "Ice Lake",
+	  .table = PEBS_DS_SKL, .store = PEBS_ST_DATALA },
+	{ .family = 6, .model = 0x7E, .core = P, .format = 4, .name = "Ice Lake-L",
+	  .table = PEBS_DS_SKL, .store = PEBS_ST_DATALA },
+	{ .family = 6, .model = 0x8C, .core = P, .format = 4, .name = "Tiger Lake-L",
+	  .table = PEBS_DS_SKL, .store = PEBS_ST_DATALA },
+	{ .family = 6, .model = 0x8D, .core = P, .format = 4, .name = "Tiger Lake",
+	  .table = PEBS_DS_SKL, .store = PEBS_ST_DATALA },
+	{ .family = 6, .model = 0xA7, .core = P, .format = 4, .name = "Rocket Lake",
+	  .table = PEBS_DS_SKL, .store = PEBS_ST_DATALA },
+	{ .family = 6, .model = 0x6A, .core = P, .format = 4, .name = "Ice Lake-X",
+	  .table = PEBS_DS_SKL_PMEM, .store = PEBS_ST_DATALA },
+	{ .family = 6, .model = 0x6C, .core = P, .format = 4, .name = "Ice Lake-D",
+	  .table = PEBS_DS_SKL_PMEM, .store = PEBS_ST_DATALA },
 	/* Golden/Raptor Cove servers: _skl(pmem), split latency, store latency (§5.3, §6) */
-	ROW(6, 0x8F, P, SKL_PMEM, TABLE, 4, true, true, "Sapphire Rapids"),	/* (*) */
-	ROW(6, 0xCF, P, SKL_PMEM, TABLE, 4, true, true, "Emerald Rapids"),	/* (*) */
-	ROW(6, 0xAD, P, SKL_PMEM, TABLE, 4, true, true, "Granite Rapids-X"),	/* (*) */
-	ROW(6, 0xAE, P, SKL_PMEM, TABLE, 4, true, true, "Granite Rapids-D"),	/* (*) */
+	{ .family = 6, .model = 0x8F, .core = P, .format = 4, .name = "Sapphire Rapids", /* (*) */
+	  .table = PEBS_DS_SKL_PMEM, .store = PEBS_ST_TABLE, .split_latency = true, .blocked = true },
+	{ .family = 6, .model = 0xCF, .core = P, .format = 4, .name = "Emerald Rapids", /* (*) */
+	  .table = PEBS_DS_SKL_PMEM, .store = PEBS_ST_TABLE, .split_latency = true, .blocked = true },
+	{ .family = 6, .model = 0xAD, .core = P, .format = 4, .name = "Granite Rapids-X", /* (*) */
+	  .table = PEBS_DS_SKL_PMEM, .store = PEBS_ST_TABLE, .split_latency = true, .blocked = true },
+	{ .family = 6, .model = 0xAE, .core = P, .format = 4, .name = "Granite Rapids-D", /* (*) */
+	  .table = PEBS_DS_SKL_PMEM, .store = PEBS_ST_TABLE, .split_latency = true, .blocked = true },
 	/* Alder/Raptor Lake hybrid: P Golden Cove _skl, E Gracemont _grt (§5.3) */
-	ROW(6, 0x97, P, SKL, TABLE, 4, true, true, "Alder Lake-S P"),	/* (*) */
-	ROW(6, 0x97, E, GRT, TABLE, 4, true, true, "Alder Lake-S E"),
-	ROW(6, 0x9A, P, SKL, TABLE, 4, true, true, "Alder Lake-L P"),
-	ROW(6, 0x9A, E, GRT, TABLE, 4, true, true, "Alder Lake-L E"),
-	ROW(6, 0xB7, P, SKL, TABLE, 4, true, true, "Raptor Lake P"),
-	ROW(6, 0xB7, E, GRT, TABLE, 4, true, true, "Raptor Lake E"),
-	ROW(6, 0xBA, P, SKL, TABLE, 4, true, true, "Raptor Lake-P P"),
-	ROW(6, 0xBA, E, GRT, TABLE, 4, true, true, "Raptor Lake-P E"),
-	ROW(6, 0xBF, P, SKL, TABLE, 4, true, true, "Raptor Lake-S P"),
-	ROW(6, 0xBF, E, GRT, TABLE, 4, true, true, "Raptor Lake-S E"),
-	ROW(6, 0xBE, E, GRT, TABLE, 4, true, true, "Alder Lake-N"),
+	{ .family = 6, .model = 0x97, .core = P, .format = 4, .name = "Alder Lake-S P", /* (*) */
+	  .table = PEBS_DS_SKL, .store = PEBS_ST_TABLE, .split_latency = true, .blocked = true },
+	{ .family = 6, .model = 0x97, .core = E, .format = 4, .name = "Alder Lake-S E",
+	  .table = PEBS_DS_GRT, .store = PEBS_ST_TABLE, .split_latency = true, .blocked = true },
+	{ .family = 6, .model = 0x9A, .core = P, .format = 4, .name = "Alder Lake-L P",
+	  .table = PEBS_DS_SKL, .store = PEBS_ST_TABLE, .split_latency = true, .blocked = true },
+	{ .family = 6, .model = 0x9A, .core = E, .format = 4, .name = "Alder Lake-L E",
+	  .table = PEBS_DS_GRT, .store = PEBS_ST_TABLE, .split_latency = true, .blocked = true },
+	{ .family = 6, .model = 0xB7, .core = P, .format = 4, .name = "Raptor Lake P",
+	  .table = PEBS_DS_SKL, .store = PEBS_ST_TABLE, .split_latency = true, .blocked = true },
+	{ .family = 6, .model = 0xB7, .core = E, .format = 4, .name = "Raptor Lake E",
+	  .table = PEBS_DS_GRT, .store = PEBS_ST_TABLE, .split_latency = true, .blocked = true },
+	{ .family = 6, .model = 0xBA, .core = P, .format = 4, .name = "Raptor Lake-P P",
+	  .table = PEBS_DS_SKL, .store = PEBS_ST_TABLE, .split_latency = true, .blocked = true },
+	{ .family = 6, .model = 0xBA, .core = E, .format = 4, .name = "Raptor Lake-P E",
+	  .table = PEBS_DS_GRT, .store = PEBS_ST_TABLE, .split_latency = true, .blocked = true },
+	{ .family = 6, .model = 0xBF, .core = P, .format = 4, .name = "Raptor Lake-S P",
+	  .table = PEBS_DS_SKL, .store = PEBS_ST_TABLE, .split_latency = true, .blocked = true },
+	{ .family = 6, .model = 0xBF, .core = E, .format = 4, .name = "Raptor Lake-S E",
+	  .table = PEBS_DS_GRT, .store = PEBS_ST_TABLE, .split_latency = true, .blocked = true },
+	{ .family = 6, .model = 0xBE, .core = E, .format = 4, .name = "Alder Lake-N",
+	  .table = PEBS_DS_GRT, .store = PEBS_ST_TABLE, .split_latency = true, .blocked = true },
 	/* Meteor Lake / Arrow Lake-U: P Redwood Cove _skl, E Crestmont _cmt (§5.3) */
-	ROW(6, 0xAA, P, SKL, TABLE, 5, true, true, "Meteor Lake-L P"),	/* (*) */
-	ROW(6, 0xAA, E, CMT, TABLE, 5, true, true, "Meteor Lake-L E"),	/* (*) */
-	ROW(6, 0xAC, P, SKL, TABLE, 5, true, true, "Meteor Lake P"),	/* (*) */
-	ROW(6, 0xAC, E, CMT, TABLE, 5, true, true, "Meteor Lake E"),	/* (*) */
-	ROW(6, 0xB5, P, SKL, TABLE, 5, true, true, "Arrow Lake-U P"),	/* (*) */
-	ROW(6, 0xB5, E, CMT, TABLE, 5, true, true, "Arrow Lake-U E"),	/* (*) */
-	ROW(6, 0xAF, E, CMT, TABLE, 5, true, true, "Sierra Forest"),	/* (*) */
-	ROW(6, 0xB6, E, CMT, TABLE, 5, true, true, "Grand Ridge"),	/* (*) */
+	{ .family = 6, .model = 0xAA, .core = P, .format = 5, .name = "Meteor Lake-L P", /* (*) */
+	  .table = PEBS_DS_SKL, .store = PEBS_ST_TABLE, .split_latency = true, .blocked = true },
+	{ .family = 6, .model = 0xAA, .core = E, .format = 5, .name = "Meteor Lake-L E", /* (*) */
+	  .table = PEBS_DS_CMT, .store = PEBS_ST_TABLE, .split_latency = true, .blocked = true },
+	{ .family = 6, .model = 0xAC, .core = P, .format = 5, .name = "Meteor Lake P", /* (*) */
+	  .table = PEBS_DS_SKL, .store = PEBS_ST_TABLE, .split_latency = true, .blocked = true },
+	{ .family = 6, .model = 0xAC, .core = E, .format = 5, .name = "Meteor Lake E", /* (*) */
+	  .table = PEBS_DS_CMT, .store = PEBS_ST_TABLE, .split_latency = true, .blocked = true },
+	{ .family = 6, .model = 0xB5, .core = P, .format = 5, .name = "Arrow Lake-U P", /* (*) */
+	  .table = PEBS_DS_SKL, .store = PEBS_ST_TABLE, .split_latency = true, .blocked = true },
+	{ .family = 6, .model = 0xB5, .core = E, .format = 5, .name = "Arrow Lake-U E", /* (*) */
+	  .table = PEBS_DS_CMT, .store = PEBS_ST_TABLE, .split_latency = true, .blocked = true },
+	{ .family = 6, .model = 0xAF, .core = E, .format = 5, .name = "Sierra Forest", /* (*) */
+	  .table = PEBS_DS_CMT, .store = PEBS_ST_TABLE, .split_latency = true, .blocked = true },
+	{ .family = 6, .model = 0xB6, .core = E, .format = 5, .name = "Grand Ridge", /* (*) */
+	  .table = PEBS_DS_CMT, .store = PEBS_ST_TABLE, .split_latency = true, .blocked = true },
 	/* Lunar/Arrow Lake: P Lion Cove Table B, E Skymont _cmt, fmt 6 (§4.1, §5.3, §5.4) */
-	ROW(6, 0xBD, P, LNC, TABLE, 6, true, true, "Lunar Lake P"),
-	ROW(6, 0xBD, E, CMT, TABLE, 6, true, true, "Lunar Lake E"),
-	ROW(6, 0xC6, P, LNC, TABLE, 6, true, true, "Arrow Lake P"),
-	ROW(6, 0xC6, E, CMT, TABLE, 6, true, true, "Arrow Lake E"),
-	ROW(6, 0xC5, P, LNC, TABLE, 6, true, true, "Arrow Lake-H P"),
-	ROW(6, 0xC5, E, CMT, TABLE, 6, true, true, "Arrow Lake-H E"),
+	{ .family = 6, .model = 0xBD, .core = P, .format = 6, .name = "Lunar Lake P",
+	  .table = PEBS_DS_LNC, .store = PEBS_ST_TABLE, .split_latency = true, .blocked = true },
+	{ .family = 6, .model = 0xBD, .core = E, .format = 6, .name = "Lunar Lake E",
+	  .table = PEBS_DS_CMT, .store = PEBS_ST_TABLE, .split_latency = true, .blocked = true },
+	{ .family = 6, .model = 0xC6, .core = P, .format = 6, .name = "Arrow Lake P",
+	  .table = PEBS_DS_LNC, .store = PEBS_ST_TABLE, .split_latency = true, .blocked = true },
+	{ .family = 6, .model = 0xC6, .core = E, .format = 6, .name = "Arrow Lake E",
+	  .table = PEBS_DS_CMT, .store = PEBS_ST_TABLE, .split_latency = true, .blocked = true },
+	{ .family = 6, .model = 0xC5, .core = P, .format = 6, .name = "Arrow Lake-H P",
+	  .table = PEBS_DS_LNC, .store = PEBS_ST_TABLE, .split_latency = true, .blocked = true },
+	{ .family = 6, .model = 0xC5, .core = E, .format = 6, .name = "Arrow Lake-H E",
+	  .table = PEBS_DS_CMT, .store = PEBS_ST_TABLE, .split_latency = true, .blocked = true },
 	/* Panther Lake: architectural PEBS (0xF, not walked here) (§4.1, §5.3, §5.4) */
-	ROW(6, 0xCC, P, LNC, TABLE, 0xF, true, true, "Panther Lake P"),
-	ROW(6, 0xCC, E, CMT, TABLE, 0xF, true, true, "Panther Lake E"),
+	{ .family = 6, .model = 0xCC, .core = P, .format = 0xF, .name = "Panther Lake P",
+	  .table = PEBS_DS_LNC, .store = PEBS_ST_TABLE, .split_latency = true, .blocked = true },
+	{ .family = 6, .model = 0xCC, .core = E, .format = 0xF, .name = "Panther Lake E",
+	  .table = PEBS_DS_CMT, .store = PEBS_ST_TABLE, .split_latency = true, .blocked = true },
 	/* Tremont: adaptive fmt 4, no load-latency facility (§4.1, §6) */
-	ROW(6, 0x86, E, NONE, NONE, 4, false, false, "Tremont-D"),
-	ROW(6, 0x96, E, NONE, NONE, 4, false, false, "Tremont"),
-	ROW(6, 0x9C, E, NONE, NONE, 4, false, false, "Tremont-L"),
+	{ .family = 6, .model = 0x86, .core = E, .format = 4, .name = "Tremont-D",
+	  .table = PEBS_DS_NONE, .store = PEBS_ST_NONE },
+	{ .family = 6, .model = 0x96, .core = E, .format = 4, .name = "Tremont",
+	  .table = PEBS_DS_NONE, .store = PEBS_ST_NONE },
+	{ .family = 6, .model = 0x9C, .core = E, .format = 4, .name = "Tremont-L",
+	  .table = PEBS_DS_NONE, .store = PEBS_ST_NONE },
 	/* Diamond Rapids: arch PEBS; Table C (§5.5) is not decoded: raw only */
-	ROW(0x13, 0x01, P, NONE, NONE, 0xF, true, true, "Diamond Rapids"),
+	{ .family = 0x13, .model = 0x01, .core = P, .format = 0xF, .name = "Diamond Rapids",
+	  .table = PEBS_DS_NONE, .store = PEBS_ST_NONE, .split_latency = true, .blocked = true },
 };
 
 const struct pebs_model *pebs_model_at(unsigned i)
@@ -200,6 +273,7 @@ void pebs_dsrc_decode(const struct pebs_model *m, enum pebs_event ev, uint64_t a
 			return;
 		/* precise store / DataLA: bit 0 = L1 hit, else L1 miss (§5.1) */
 		d->code = aux & 1;
+		d->has_level = true;	/* no snoop field in a store status word */
 		d->level = PEBS_LVL_L1;
 		d->hit = bit(aux, 0);
 		if (m->store == PEBS_ST_PRECISE) {
@@ -212,10 +286,11 @@ void pebs_dsrc_decode(const struct pebs_model *m, enum pebs_event ev, uint64_t a
 		return;
 
 	decode_layout(m, aux, ev == PEBS_EV_STORE, d);
+	d->has_level = d->has_snoop = true;
 	const struct pebs_ds_table_desc *t = &pebs_ds_tables[m->table];
 	const struct pebs_ds_entry *e = d->code < t->nrows ? &t->rows[d->code] : NULL;
 
-	/* NHM code 07 exists only on 06_2A/06_2E (S2 table 18-24 note 1). */
+	/* NHM code 07 exists only on 06_2A/06_2E (SDM table 18-24, note 1). */
 	if (m->table == PEBS_DS_NHM && d->code == 7 && !(m->model == 0x2A || m->model == 0x2E))
 		e = NULL;
 	if (e == NULL || e->rsv) {

@@ -1,8 +1,9 @@
 /*
  * datasrc.h: PEBS data-source ("aux"/dse) decoding and the model table that selects the
  * data-source table, bit layout and default record format from DisplayFamily_DisplayModel and
- * the hybrid core type. Follows SDM Vol 3B ch.18 table 18-24 (seed S2) and pebs-facts.md §5
- * (layouts §5.1, Table A §5.2, model patches §5.3, Table B §5.4). Pure.
+ * the hybrid core type. Follows SDM Vol. 3B table 18-24 "Data Source Encoding for Load Latency
+ * Record" and Linux arch/x86/events/intel/ds.c (docs/hardware.md §5: layouts §5.1, Table A
+ * §5.2, model patches §5.3, Table B §5.4). Pure.
  */
 #ifndef PEBS_DATASRC_H
 #define PEBS_DATASRC_H
@@ -86,6 +87,11 @@ struct pebs_dsrc {
 	uint8_t snoop;		/* enum pebs_snoop */
 	uint8_t hit, remote, stlb_miss, locked, data_blocked, addr_blocked; /* enum pebs_tri */
 	bool reserved;		/* code is reserved/unknown in this table: level/snoop NA */
+	/* Whether the record and its layout carry a level / a snoop result at all. False when
+	 * the record has no aux word, the model has no data-source encoding for this event, or
+	 * the store layout has no such field (docs/decoder.md "JSON contract": null). True with
+	 * level/snoop NA when the table itself says "not available" or the code is reserved. */
+	bool has_level, has_snoop;
 };
 
 /*

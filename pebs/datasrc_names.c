@@ -1,7 +1,8 @@
 /*
  * datasrc_names.c: printable names for decoded data sources: the CLI identifiers (level
- * "L1".."NA", snoop "NONE".."NA") and the human names perf prints (pebs-facts.md §5.6, L-MEM:
- * "L1 hit", "LFB/MAB hit", "L3 miss", "Local RAM hit", "Remote cache hit", snoop "HitM").
+ * "L1".."NA", snoop "NONE".."NA") and the human names perf prints (docs/hardware.md §5.6,
+ * Linux tools/perf/util/mem-events.c: "L1 hit", "LFB/MAB hit", "L3 miss", "Local RAM hit",
+ * "Remote cache hit", snoop "HitM").
  */
 #include "pebs/datasrc.h"
 
@@ -24,7 +25,7 @@ static const char *const snoop_id[PEBS_SNOOP_COUNT] = {
 	[PEBS_SNOOP_PEER] = "PEER",
 };
 
-/* perf's snoop strings (L-MEM snoop_access / snoopx names). */
+/* perf's snoop strings (mem-events.c snoop_access / snoopx names). */
 static const char *const snoop_name[PEBS_SNOOP_COUNT] = {
 	[PEBS_SNOOP_NA] = "N/A",	[PEBS_SNOOP_NONE] = "None",
 	[PEBS_SNOOP_HIT] = "Hit",	[PEBS_SNOOP_MISS] = "Miss",

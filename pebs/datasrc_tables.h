@@ -1,5 +1,5 @@
 /*
- * datasrc_tables.h: the per-code data-source tables behind datasrc.c (pebs-facts.md §5.2-§5.4,
+ * datasrc_tables.h: the per-code data-source tables behind datasrc.c (docs/hardware.md §5.2-§5.4,
  * SDM Vol 3B table 18-24). Internal to pebs/datasrc*.c and their tests.
  */
 #ifndef PEBS_DATASRC_TABLES_H

@@ -1,6 +1,6 @@
 /*
  * ds.c: DS save area layout and PEBS buffer geometry (see ds.h; SDM Vol. 3B "Debug Store (DS)
- * Mechanism", ../shared/reference/pebs-facts.md §3.1 reset-slot offsets per format, §3.3
+ * Mechanism", docs/hardware.md §3.1 reset-slot offsets per format, §3.3
  * buffer semantics, §4.3 adaptive group sizes, §8.6 geometry rules).
  */
 #include "pebs/ds.h"

@@ -1,6 +1,6 @@
 /*
  * ds.h: the 64-bit DS save area and the PEBS buffer geometry (SDM Vol. 3B 18.4.9 / 20.6.3.4
- * "Debug Store (DS) Mechanism"; ../shared/reference/pebs-facts.md §3.1, §3.3, §8.6).
+ * "Debug Store (DS) Mechanism"; docs/hardware.md §3.1, §3.3, §8.6).
  * Pure: computes layouts and fills memory the caller owns.
  */
 #ifndef PEBS_DS_H

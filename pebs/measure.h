@@ -1,10 +1,10 @@
 /*
- * measure.h: one PEBS measurement (DESIGN.md "One PEBS measurement"): program the
+ * measure.h: one PEBS measurement (README.md "One PEBS measurement"): program the
  * load-latency (or store) event through the driver (pebs.h), run a workload in chunks until
  * enough records or its budget, aggregate every drained record into a struct pebs_agg with
  * the decoder's model for this CPU (datasrc.h, aggbuf.h) inside the drain (the PMI path
  * prints nothing), optionally copy the raw records into a bounded dump buffer, stop, final
- * drain. SDM Vol. 3B 20.6.2; ../shared/reference/pebs-facts.md §5 (sources), §7 (PMI).
+ * drain. SDM Vol. 3B 20.6.2; docs/hardware.md §5 (sources), §7 (PMI).
  */
 #ifndef PEBS_MEASURE_H
 #define PEBS_MEASURE_H

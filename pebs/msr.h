@@ -1,7 +1,7 @@
 /*
  * msr.h: the performance-monitoring MSRs the PEBS driver touches, with their bits, under their
  * SDM names (SDM Vol. 3B ch. 18/20 "Performance Monitoring", Vol. 4 MSR tables). Each block
- * cites the section of ../shared/reference/pebs-facts.md (§1.x) that sources it.
+ * cites the section of docs/hardware.md (§1.x) that sources it.
  */
 #ifndef PEBS_MSR_H
 #define PEBS_MSR_H

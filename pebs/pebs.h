@@ -2,7 +2,7 @@
  * pebs.h: the PEBS driver API: program one PEBS event on one GP counter with a DS area and
  * buffer, take the threshold PMI, drain raw records into a consumer, tear down.
  * SDM Vol. 3B 20.6.2 (PEBS), 18.4.9 (DS area); the programming and PMI order follow
- * ../shared/reference/pebs-facts.md §8.4 and §7.2. Records are handed over raw: decoding is
+ * docs/hardware.md §8.4 and §7.2. Records are handed over raw: decoding is
  * the decoder's job (pebs/record.*).
  */
 #ifndef PEBS_PEBS_H

@@ -1,13 +1,13 @@
 /*
  * pmi.c: the PEBS threshold PMI and the buffer drain (SDM Vol. 3B 18.4.9.x "DS buffer
- * interrupt", 20.6.2; order per ../shared/reference/pebs-facts.md §7.2 and §8.8):
+ * interrupt", 20.6.2; order per docs/hardware.md §7.2 and §8.8):
  * GLOBAL_CTRL <- 0, read GLOBAL_STATUS, ack through IA32_PERF_GLOBAL_OVF_CTRL, drain
  * [base, index) into the sink, index <- base, apic_pmi_rearm() (unmask LVTPC, EOI),
  * GLOBAL_CTRL <- enabled set. A PMI with GLOBAL_STATUS == 0 is counted as spurious.
  * Drops: when a drain finds index at the absolute maximum the buffer was full; an assist that
- * came then wrote nothing and (S3: counters are reset only after a record is written) left the
- * PEBS counter past its overflow instead of at its reset value: that is counted as one dropped
- * record, and the counter is reloaded.
+ * came then wrote nothing and (SDM "Debug Store (DS) Mechanism": counters are reset only
+ * after a record is written) left the PEBS counter past its overflow instead of at its reset
+ * value: that is counted as one dropped record, and the counter is reloaded.
  */
 #include "pebs/pebs.h"
 #include "pebs/msr.h"

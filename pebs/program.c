@@ -1,6 +1,6 @@
 /*
  * program.c: PEBS programming and teardown (SDM Vol. 3B 20.6.2 "PEBS", 18.4.9 "DS area";
- * order per ../shared/reference/pebs-facts.md §8.4: GLOBAL_CTRL=0 -> DS -> DS_AREA ->
+ * order per docs/hardware.md §8.4: GLOBAL_CTRL=0 -> DS -> DS_AREA ->
  * PEBS_DATA_CFG -> LD_LAT -> counter + EVTSEL -> PEBS_ENABLE -> GLOBAL_CTRL; teardown
  * GLOBAL_CTRL first, then PEBS_ENABLE, then DS_AREA). Rules applied: counters disabled while
  * programmed; PEBS events with AnyThread/Edge/Inv/CMask 0 and INT clear (§7.2); LL_EN on
@@ -17,7 +17,7 @@
 #include <stdarg.h>
 #include <string.h>
 
-/* AAK100/AAP53/BD53 magic events for PMC0-3 (§7.1, L-CORE intel_pmu_nhm_workaround). */
+/* AAK100/AAP53/BD53 magic events for PMC0-3 (§7.1, Linux core.c intel_pmu_nhm_workaround). */
 static const uint64_t nhm_magic[4] = { 0x4300b5, 0x4300d2, 0x4300b1, 0x4300b1 };
 
 void pebs_config_init(struct pebs_config *cfg, enum pebs_kind kind, const struct cmdline *cl,

@@ -1,7 +1,7 @@
 /*
  * record.c: the PEBS record walker (pure). Legacy records (formats 0-3) have a fixed size per
  * format; adaptive records (formats 4-6) carry their size in basic-group bits 63:48 and the
- * groups present in format_group (SDM Vol 3B ch.18 adaptive PEBS; pebs-facts.md §4.2/§4.3).
+ * groups present in format_group (SDM Vol 3B ch.18 adaptive PEBS; docs/hardware.md §4.2/§4.3).
  * Every read is bounds-checked against the buffer; every step advances or stops the walk.
  */
 #include "pebs/record.h"

@@ -2,7 +2,7 @@
  * record.h: PEBS record layouts and the record walker (pure; no MSR access).
  * Follows SDM Vol 3B ch.18 "PEBS record format" (legacy formats 0-3, tables 18-44 and the
  * SNB/NHM record tables) and the adaptive PEBS record (formats 4-6, basic + optional groups);
- * facts and offsets from pebs-facts.md §4.1-§4.3. Architectural PEBS (format 0xF, §4.8) is
+ * facts and offsets from docs/hardware.md §4.1-§4.3. Architectural PEBS (format 0xF, §4.8) is
  * not walked: the walker reports it as an unsupported format.
  */
 #ifndef PEBS_RECORD_H

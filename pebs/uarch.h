@@ -1,8 +1,8 @@
 /*
  * uarch.h: per-microarchitecture PEBS facts as one table (pebs/uarch.c), keyed by
  * DisplayFamily/DisplayModel and, on hybrid parts, the core type of CPUID.1AH.
- * Sources: ../shared/reference/pebs-facts.md §4.1 (formats), §5.3 (data-source tables),
- * §6 (events and counters), §7.1 (quirks), §9 (model numbers). A model not in the table
+ * Facts and their primary sources: docs/hardware.md §4.1 (formats), §5.3 (data-source
+ * tables), §6 (events and counters), §7.1 (quirks), §9 (model numbers). A model not in the table
  * gets the architectural path (baseline PEBS, perfmon >= 5) or a SKIP with the reason.
  */
 #ifndef PEBS_UARCH_H
@@ -55,7 +55,7 @@ struct pebs_uarch {
 	uint16_t aux_event;		/* event that must run beside ll_event; 0: none */
 	enum pebs_dsrc_id dsrc;
 	uint32_t quirks;		/* enum pebs_quirk */
-	const char *src;		/* pebs-facts.md tags */
+	const char *src;		/* primary source + docs/hardware.md section */
 };
 
 /* A microcode gate: PEBS is broken on this stepping below min_rev (§7.1). */

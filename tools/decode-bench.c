@@ -65,10 +65,15 @@ static size_t fill_adaptive(uint8_t *buf, size_t bytes)
 	size_t n = bytes / sz;
 
 	for (size_t i = 0; i < n; i++) {
-		struct pebs_basic b = { (uint64_t)sz << 48 | PEBS_GRP_MEMINFO, 0x401000 + i, 2,
-					1000 + i * 100 };
-		struct pebs_meminfo m = { 0x7f0000000000ull + i * 64, (next() & 0xff),
-					  (4 + next() % 600) << 32 | (next() & 0xffff), 0 };
+		struct pebs_basic b = {
+			.format_size = (uint64_t)sz << 48 | PEBS_GRP_MEMINFO,
+			.ip = 0x401000 + i, .applicable_counters = 2, .tsc = 1000 + i * 100,
+		};
+		struct pebs_meminfo m = { .address = 0x7f0000000000ull + i * 64 };
+
+		m.aux = next() & 0xff;	/* one statement per next(): a defined call order */
+		m.latency = (4 + next() % 600) << 32;
+		m.latency |= next() & 0xffff;
 
 		memcpy(buf + i * sz, &b, sizeof(b));
 		memcpy(buf + i * sz + sizeof(b), &m, sizeof(m));

@@ -5,10 +5,11 @@
  *
  *   loadbench [--sizes 16K,256K,8M,256M] [--json] [--ppo N] [--reps N] [--rounds N]
  *             [--budget-ms N] [--seed N] [--no-huge]
+ *   loadbench --pebs [--seed N] [--no-huge]     (Linux perf cross-check: loadbench_pebs.c)
  *
  * One row per working-set size: size_bytes, ns_per_load, tsc_per_load (JSON Lines under
  * --json; comments then go to stderr). No --sizes: the default sweep, 16 KiB to 4x L3 at
- * --ppo points per octave. Method: ../shared/reference/latency-method.md §9.
+ * --ppo points per octave. Method: docs/latency-method.md §9.
  */
 #include "kernel/cmdline.h"
 #include "kernel/cpu.h"
@@ -19,6 +20,7 @@
 #include "loads/plan.h"
 #include "tools/loadbench_args.h"
 #include "tools/loadbench_host.h"
+#include "tools/loadbench_pebs.h"
 
 #include <stdbool.h>
 #include <stdio.h>
@@ -179,6 +181,8 @@ int main(int argc, char **argv)
 		lb_usage(stderr);
 		return 2;
 	}
+	if (o.pebs)
+		return lb_pebs_main(&o, argc, argv);
 	info = o.json ? stderr : stdout;
 	lb_console = info;
 	cpu_probe(&cpu);

@@ -13,6 +13,7 @@ void lb_usage(FILE *f)
 {
 	fprintf(f, "usage: loadbench [--sizes 16K,256K,8M,256M] [--json] [--ppo N] [--reps N]\n"
 		   "                 [--rounds N] [--budget-ms N] [--seed N] [--no-huge]\n"
+		   "       loadbench --pebs [--seed N] [--no-huge]\n"
 		   "  --sizes     working sets (K/M/G = 2^10/2^20/2^30), default: 16K..4x L3\n"
 		   "  --json      JSON Lines: size_bytes, ns_per_load, tsc_per_load, ...\n"
 		   "  --ppo       sweep points per octave (1,2,4,8,16; default 4)\n"
@@ -20,7 +21,11 @@ void lb_usage(FILE *f)
 		   "  --rounds    interleaved rounds over all sizes, median reported (default 5)\n"
 		   "  --budget-ms timed milliseconds per size (default 40)\n"
 		   "  --seed      chain permutation seed (default 1)\n"
-		   "  --no-huge   4 KiB pages (MADV_NOHUGEPAGE) to see the page-walk cost\n");
+		   "  --no-huge   4 KiB pages (MADV_NOHUGEPAGE) to see the page-walk cost\n"
+		   "  --pebs      the kernels load_l1..load_dram sampled by Linux perf (mem-loads,\n"
+		   "              ldlat=3 / AMD ibs_op), printed as a pebs-kernel log for\n"
+		   "              tools/pebs-report; exit 3 no PMU, 4 no permission, 5 no\n"
+		   "              load-latency event (docs/output.md section 6)\n");
 }
 
 static bool parse_num(const char *s, uint64_t lo, uint64_t hi, uint64_t *out)
@@ -48,6 +53,8 @@ int lb_parse_args(int argc, char **argv, struct opts *o)
 
 		if (!strcmp(a, "--json")) {
 			o->json = true;
+		} else if (!strcmp(a, "--pebs")) {
+			o->pebs = true;
 		} else if (!strcmp(a, "--no-huge")) {
 			o->huge = false;
 		} else if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
@@ -75,6 +82,11 @@ int lb_parse_args(int argc, char **argv, struct opts *o)
 				v || a[0] != '-' ? "" : " (missing value?)");
 			return -1;
 		}
+	}
+	if (o->pebs && (o->json || o->nsizes)) {
+		fprintf(stderr, "loadbench: --pebs runs the four level kernels and prints a log: "
+			"no --json, no --sizes\n");
+		return -1;
 	}
 	return 0;
 }

@@ -16,7 +16,7 @@ struct opts {
 	uint64_t sizes[MAX_SIZES];
 	unsigned nsizes, ppo, reps, rounds, budget_ms;
 	uint64_t seed;
-	bool json, huge;
+	bool json, huge, pebs;
 };
 
 /* Usage text to f. */

@@ -11,7 +11,10 @@
  * a seeded +-3 % jitter, TSC = core / 1.10), the cache geometry (the model has no CPUID 04H:
  * the CPU's published sizes) and the TSC frequency; the `cpu:` line's brand is the model name.
  * Usage: model-log --cpu haswell|skylake|icelake_sp|sapphire_rapids [--seed N]
- *                  [--mix clean|mixed|l1] [--dump none|raw|decoded] [--sav N] > file.log
+ *                  [--mix clean|mixed|l1] [--dump none|raw|decoded] [--sav N]
+ *                  [--assist-ns N] [--pmi-ns N] > file.log
+ * --assist-ns / --pmi-ns: what the model's virtual clock charges per PEBS assist (default 20)
+ * and per PMI (default 2000): the PEBS cost the `pebs` line and pebs_overhead report.
  * Exit: 0 the log was written (whatever its verdicts), 2 usage or a model violation.
  */
 #include "tools/model_log.h"
@@ -58,7 +61,8 @@ void console_write(const char *s, size_t n)
 static void usage(void)
 {
 	fprintf(stderr, "usage: model-log --cpu haswell|skylake|icelake_sp|sapphire_rapids "
-		"[--seed N] [--mix clean|mixed|l1] [--dump none|raw|decoded] [--sav N]\n");
+		"[--seed N] [--mix clean|mixed|l1] [--dump none|raw|decoded] [--sav N] "
+		"[--assist-ns N] [--pmi-ns N]\n");
 	exit(2);
 }
 
@@ -74,10 +78,8 @@ static int pick(const char *v, const char *const *names, unsigned n)
 static void header(const struct mcpu *m, const struct cpu_info *ci, const struct pebs_caps *c,
 		   const struct cache_geometry *g, char *const *argv, int argc)
 {
-	static const char *const nm[3] = { "L1d", "L2", "L3" };
-	const struct cache_level *cl[3] = { &g->l1d, &g->l2, &g->l3 };
 	static struct pmu_cycles cyc;
-	char cmd[256] = "", a[24];
+	char cmd[256] = "", b[200];
 
 	for (int i = 1; i < argc; i++)
 		snprintf(cmd + strlen(cmd), sizeof(cmd) - strlen(cmd), "%s%s", i > 1 ? " " : "",
@@ -92,14 +94,10 @@ static void header(const struct mcpu *m, const struct cpu_info *ci, const struct
 	ktap_diag("tsc: %llu kHz (model), invariant", (unsigned long long)m->tsc_khz);
 	pebs_caps_print(c);
 	/* kpebs.c kload_header() */
-	for (int i = 0; i < 3; i++)
-		ktap_diag("cache: %s %s %u-way %u B line (%s)", nm[i],
-			  geometry_size_str(cl[i]->size, a, sizeof(a)), cl[i]->ways, cl[i]->line,
-			  geometry_src_name(cl[i]->src));
-	if (pmu_cycles_init(&cyc, c) == 0)
-		ktap_diag("core clock: %s", cyc.name);
-	else
-		ktap_diag("core clock: none (%s); TSC only, TSC != core clock", cyc.err);
+	for (unsigned i = 0; geometry_header_line(g, i, b, sizeof(b)); i++)
+		ktap_diag("%s", b);
+	pmu_cycles_header_line(&cyc, pmu_cycles_init(&cyc, c), b, sizeof(b));
+	ktap_diag("%s", b);
 }
 
 static void level(struct cache_level *l, uint64_t size, unsigned ways)
@@ -135,7 +133,8 @@ int main(int argc, char **argv)
 					       "sapphire_rapids" };
 	static const char *const mix_ids[] = { "clean", "mixed", "l1" };
 	static const char *const dump_ids[] = { "none", "raw", "decoded" };
-	struct ml_opts o = { ML_CLEAN, ML_DUMP_NONE, 1, 1009 };
+	struct ml_opts o = { .mix = ML_CLEAN, .dump = ML_DUMP_NONE, .seed = 1, .sav = 1009,
+			     .assist_ns = 20, .pmi_ns = 2000 };
 	const struct mcpu *m = NULL;
 	struct cache_geometry g;
 	struct pebs_caps caps;
@@ -156,13 +155,18 @@ int main(int argc, char **argv)
 		else if (!strcmp(argv[i], "--dump"))
 			o.dump = (enum ml_dump)pick(v, dump_ids, 3);
 		else if (!strcmp(argv[i], "--sav") && strtoull(v, NULL, 0) > 0)
-			o.sav = strtoull(v, NULL, 0);
+			o.sav = strtoull(v, NULL, 0), o.sav_given = true;
+		else if (!strcmp(argv[i], "--assist-ns") && strtoull(v, NULL, 0) < 1000000)
+			o.assist_ns = strtoull(v, NULL, 0);
+		else if (!strcmp(argv[i], "--pmi-ns") && strtoull(v, NULL, 0) < 100000000)
+			o.pmi_ns = strtoull(v, NULL, 0);
 		else
 			usage();
 	}
 	if (!m)
 		usage();
 	ml_srand(o.seed);
+	o.tsc_khz = m->tsc_khz;
 	model_init(m->mc);
 	cpu_probe(&ci);
 	pebs_caps_probe(&caps, &ci);
@@ -173,7 +177,7 @@ int main(int argc, char **argv)
 	header(m, &ci, &caps, &g, argv, argc);
 	ktap_plan(4);
 	for (unsigned k = 0; k < 4; k++) {
-		const struct ktest_desc desc = { knames[k], NULL, NEED_NONE, 0, false, NULL };
+		const struct ktest_desc desc = { .name = knames[k], .needs = NEED_NONE };
 		struct ktest t = { .desc = &desc };
 		uint64_t core = timing(&t, k, m, load_ws((enum load_level)k, &g));
 

@@ -28,6 +28,9 @@ struct ml_opts {
 	enum ml_dump dump;
 	uint64_t seed;
 	uint64_t sav;
+	bool sav_given;		/* --sav: no automatic retune (as sav= on the kernel's line) */
+	uint64_t tsc_khz;	/* the model CPU's TSC: the virtual clock's rate */
+	uint64_t assist_ns, pmi_ns;	/* what the model charges per PEBS assist / per PMI */
 };
 
 /* Seeded xorshift64*: every random choice of the program comes from here. */
@@ -40,7 +43,9 @@ uint64_t ml_target_lat_x100(unsigned k);
 
 /* The PEBS step of kernel k, as loads/kpebs.c kpebs_check runs it on hardware: one
  * pebs/measure.c measurement over the model's records, the loads/kpebs_print.c lines, the
- * loads/pebs_verdict.c verdicts as subtests of t. timed_x100: core cycles/load. */
+ * loads/pebs_verdict.c verdicts as subtests of t, and the cost of it (loads/pebs_cost.h) on the
+ * model's virtual clock: every modelled load takes the `time` line's TSC ticks, every assist
+ * and PMI what o charges. timed_x100: core cycles/load. */
 void ml_pebs_step(struct ktest *t, unsigned k, const char *name, const struct pebs_caps *c,
 		  const struct ml_opts *o, uint64_t timed_x100);
 

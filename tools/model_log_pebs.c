@@ -7,12 +7,14 @@
  * pebs_rises), and a failed verdict appends pebs/agg_print.c's full table (`|` lines), as
  * kpebs.c does. Only the workload differs: the records' data sources (per level, found through
  * the decoder's own table) and latencies (uniform in a per-level range) are drawn from the
- * seeded generator per the mix. Ranges: published load-to-use latencies (latency-method.md §6).
+ * seeded generator per the mix. Ranges: published load-to-use latencies
+ * (docs/latency-method.md §6).
  */
 #include "tools/model_log.h"
 #include "kernel/console.h"
 #include "loads/kpebs_print.h"
 #include "loads/kpebs_ktap.h"
+#include "loads/pebs_cost.h"
 #include "loads/pebs_verdict.h"
 #include "loads/plan.h"
 #include "model/pmu_model.h"
@@ -25,6 +27,8 @@
 
 #define DUMP_RECORDS 280	/* fits PEBS_DUMP_BYTES at the largest record (Skylake 192 B) */
 #define BATCH 8			/* events fed with one drawn data source and latency */
+#define CHUNK_EVENTS (256 * BATCH)	/* events one work chunk feeds */
+#define BASE_CHUNKS 8		/* unarmed chunks timed for the cost (as kpebs.c) */
 
 struct part { unsigned pct; enum pebs_level lvl; };
 struct mix { struct part p[3]; };
@@ -103,6 +107,7 @@ struct feed {
 	uint64_t code[3];
 	unsigned lo[3], hi[3];
 	uint64_t events_left;
+	uint64_t fed;		/* events fed so far: the cost's step count */
 };
 
 /* One chunk of "workload": 256 batches, each with a drawn level and latency. */
@@ -121,6 +126,7 @@ static bool work(void *ctx)
 		ld.dsrc = f->code[i];
 		ld.lat = f->lo[i] + ml_rand() % (f->hi[i] - f->lo[i] + 1);
 		model_feed(mc->ll_event, BATCH, &ld);
+		f->fed += BATCH;
 		f->events_left = f->events_left > BATCH ? f->events_left - BATCH : 0;
 	}
 	return f->events_left > 0;
@@ -133,14 +139,51 @@ static void judge(struct ktest *t, const char *name, const char *sub, enum pv_re
 	kpk_judge(t, name, sub, v, detail, &meas.agg);
 }
 
+static uint64_t model_clock(void *ctx)
+{
+	(void)ctx;
+	return model_tsc();
+}
+
+struct ml_armed {
+	struct pebs_measure_cfg *cfg;
+	struct feed *f;
+	const struct pebs_caps *c;
+	uint64_t want;
+};
+
+/* One armed measurement (a pebs_cost_armed_fn): events for `want` records at sav. */
+static int armed(void *ctx, uint64_t sav, uint64_t *records, uint64_t *pmis, uint64_t *used)
+{
+	struct ml_armed *a = ctx;
+	uint64_t ev = a->want * (sav + 1);
+	int rc;
+
+	a->cfg->pc.sav = sav;
+	a->f->events_left = ev;
+	rc = pebs_measure_run(&meas, a->c, a->cfg);
+	*records = meas.agg.records;
+	*pmis = meas.st.pmis;
+	*used = meas.sav;
+	return rc;
+}
+
 void ml_pebs_step(struct ktest *t, unsigned k, const char *name, const struct pebs_caps *c,
 		  const struct ml_opts *o, uint64_t timed_x100)
 {
 	uint64_t want = o->dump != ML_DUMP_NONE ? DUMP_RECORDS : PEBS_MEASURE_RECORDS;
-	struct feed f = { &mixes[o->mix][k], { 0 }, { 0 }, { 0 }, want * (o->sav + 1) };
-	struct pebs_measure_cfg cfg = { .work = work, .work_ctx = &f, .target_records = want };
+	uint64_t tick_per_load = timed_x100 / 110 ? timed_x100 / 110 : 1;	/* TSC = core/1.10 */
+	struct feed f = { &mixes[o->mix][k], { 0 }, { 0 }, { 0 }, 0, 0 }, bf;
+	struct pebs_cost_run base = { .work = work, .ctx = &bf, .clock = model_clock,
+				      .step_count = &bf.fed };
+	struct pebs_cost_run run = { .work = work, .ctx = &f, .clock = model_clock,
+				     .step_count = &f.fed };
+	struct pebs_measure_cfg cfg = { .work = pebs_cost_chunk, .work_ctx = &run,
+					.target_records = want };
+	struct ml_armed ac = { .cfg = &cfg, .f = &f, .c = c, .want = want };
+	struct pebs_cost cost;
 	enum pebs_level lvl = target_of[k];
-	char d[160];
+	char d[200];
 
 	for (unsigned i = 0; i < 3 && f.mx->p[i].pct; i++) {
 		f.code[i] = code_for(c, f.mx->p[i].lvl);
@@ -150,20 +193,26 @@ void ml_pebs_step(struct ktest *t, unsigned k, const char *name, const struct pe
 				f.hi[i] = lat_range[j].hi;
 			}
 	}
+	model_set_costs(tick_per_load, o->assist_ns * o->tsc_khz / 1000000,
+			o->pmi_ns * o->tsc_khz / 1000000);
 	pebs_config_init(&cfg.pc, PEBS_LOAD_LATENCY, NULL, NULL);
-	cfg.pc.sav = o->sav;
 	if (o->dump != ML_DUMP_NONE) {
 		cfg.dump = dump_buf;
 		cfg.dump_cap = sizeof(dump_buf);
 	}
-	if (pebs_measure_run(&meas, c, &cfg)) {
+	bf = f;
+	bf.events_left = BASE_CHUNKS * CHUNK_EVENTS;
+	pebs_cost_baseline(&base, BASE_CHUNKS);
+	if (pebs_cost_measure(&cost, &base, &run, o->sav, !o->sav_given, true,
+			      o->tsc_khz * 1000, armed, &ac)) {
 		kt_check(t, false, "pebs_source (%s)", meas.err);
 		return;
 	}
-	kp_summary(kpk_line, t, name, &meas, (int)lvl, timed_x100, true);
+	kp_summary(kpk_line, t, name, &meas, &cost, (int)lvl, timed_x100, true);
 	kp_table(kpk_line, t, name, &meas.agg);
 	if (cfg.dump)
 		kp_dump(kpk_line, t, name, &meas, c, o->dump == ML_DUMP_RAW);
+	judge(t, name, "pebs_overhead", pv_overhead(&cost, meas.sav, d, sizeof(d)), d);
 	judge(t, name, "pebs_source", pv_source(&meas.agg, lvl, d, sizeof(d)), d);
 	judge(t, name, "pebs_latency", pv_latency(&meas.agg, lvl, timed_x100, true, d, sizeof(d)),
 	      d);

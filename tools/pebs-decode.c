@@ -116,6 +116,16 @@ static void tri(const char *key, uint8_t t)
 	printf(",\"%s\":%s", key, t == PEBS_YES ? "true" : t == PEBS_NO ? "false" : "null");
 }
 
+/* A data-source name: null when the record or its layout has no such field, else the
+ * table's id ("NA" when the table marks the code not available or reserved). */
+static void id_or_null(const char *key, bool present, const char *id)
+{
+	if (present)
+		printf(",\"%s\":\"%s\"", key, id);
+	else
+		printf(",\"%s\":null", key);
+}
+
 static void print_record(const struct pebs_record *r, const struct pebs_dsrc *d)
 {
 	uint32_t v = r->valid;
@@ -130,10 +140,10 @@ static void print_record(const struct pebs_record *r, const struct pebs_dsrc *d)
 	hex_or_null("aux", v & PEBS_F_AUX, r->aux);
 	int_or_null("latency", v & PEBS_F_LATENCY, r->latency);
 	int_or_null("instr_latency", v & PEBS_F_INSTR_LATENCY, r->instr_latency);
-	printf(",\"level\":\"%s\"", pebs_level_id(d->level));
+	id_or_null("level", d->has_level, pebs_level_id(d->level));
 	tri("hit", d->hit);
 	tri("remote", d->remote);
-	printf(",\"snoop\":\"%s\"", pebs_snoop_id(d->snoop));
+	id_or_null("snoop", d->has_snoop, pebs_snoop_id(d->snoop));
 	tri("stlb_miss", d->stlb_miss);
 	tri("locked", d->locked);
 	if (r->err)

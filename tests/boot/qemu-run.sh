@@ -1,14 +1,23 @@
 #!/usr/bin/env bash
-# qemu-run.sh: boot the ISO under QEMU (TCG) with the serial port on stdout and map QEMU's
-# exit status to the run's verdict: 0 = all passed/skipped, 1 = a test failed,
-# 2 = QEMU or the kernel ended without a verdict (no isa-debug-exit write), 124 = timeout.
-#   qemu-run.sh ISO [--fw bios|ovmf] [--cpu MODEL] [--mem SIZE] [--smp N] [--timeout S]
-#               [--log FILE] [--extra "QEMU ARGS"] [-- KERNEL OPTIONS...]
+# qemu-run.sh: boot the ISO under QEMU (KVM or TCG: tests/boot/accel.sh) with the serial port
+# on stdout and map QEMU's exit status to the run's verdict: 0 = all passed/skipped, 1 = a test
+# failed, 2 = QEMU or the kernel ended without a verdict (no isa-debug-exit write), 124 = timeout.
+#   qemu-run.sh ISO [--machine q35|pc] [--fw bios|ovmf|ovmf-bios] [--cpu MODEL] [--mem SIZE]
+#               [--smp N] [--timeout S] [--log FILE] [--extra "QEMU ARGS"]
+#               [--accel auto|kvm|tcg] [--dry-run] [-- KERNEL OPTIONS...]
+# --fw: bios = SeaBIOS, ovmf = OVMF code + variables as pflash, ovmf-bios = OVMF_CODE.fd given
+# as -bios (no variable store, as on QEMU's default `pc` command line).
+# --accel (default auto) prints one line on stderr naming the accelerator and why; `kvm` where
+# KVM is unusable exits 2 at once with the reason. Under KVM the CPU is the host's with its
+# PMU and cache topology (-cpu host,pmu=on,host-cache-info=on: CPUID 04H from the host;
+# migratable=off keeps host-only CPUID bits such as the invariant TSC).
+# --dry-run prints the QEMU command line instead of running it.
 set -u
 iso=$1; shift
-fw=bios cpu=max mem=512M smp=1 timeout=120 log="" extra=""
+machine=q35 fw=bios cpu="" mem=512M smp=1 timeout=120 log="" extra="" accel=auto dry=""
 while [ $# -gt 0 ]; do
 	case $1 in
+	--machine) machine=$2; shift 2 ;;
 	--fw) fw=$2; shift 2 ;;
 	--cpu) cpu=$2; shift 2 ;;
 	--mem) mem=$2; shift 2 ;;
@@ -16,11 +25,25 @@ while [ $# -gt 0 ]; do
 	--timeout) timeout=$2; shift 2 ;;
 	--log) log=$2; shift 2 ;;
 	--extra) extra=$2; shift 2 ;;
+	--accel) accel=$2; shift 2 ;;
+	--dry-run) dry=1; shift ;;
 	--) shift; break ;;
 	*) echo "qemu-run.sh: unknown argument $1" >&2; exit 2 ;;
 	esac
 done
 args="$*"
+
+sel=$("$(dirname "$0")/accel.sh" "$accel" 2>&1) arc=$? acc=${sel%%$'\n'*} why=${sel#*$'\n'}
+[ "$arc" = 0 ] || { echo "qemu-run.sh: --accel $accel: $why" >&2; exit 2; }
+echo "qemu-run.sh: accelerator $acc: $why" >&2
+if [ "$acc" = kvm ]; then
+	case ${cpu:-host} in
+	host) cpuargs=(-accel kvm -cpu "host,pmu=on,host-cache-info=on,migratable=off") ;;
+	*) cpuargs=(-accel kvm -cpu "$cpu,pmu=on") ;;
+	esac
+else
+	cpuargs=(-accel tcg -cpu "${cpu:-max}")
+fi
 
 work=$(mktemp -d "${TMPDIR:-/tmp}/pebs-run.XXXXXX")
 trap 'rm -rf "$work"' EXIT
@@ -33,8 +56,13 @@ ovmf)
 	cp "$vars" "$work/vars.fd"
 	fwargs=(-drive "if=pflash,format=raw,unit=0,readonly=on,file=$code"
 		-drive "if=pflash,format=raw,unit=1,file=$work/vars.fd") ;;
-*) echo "qemu-run.sh: --fw must be bios or ovmf" >&2; exit 2 ;;
+ovmf-bios)	# the 2 MB image: QEMU 7.2 boots nothing from OVMF_CODE_4M.fd given as -bios
+	code=/usr/share/OVMF/OVMF_CODE.fd
+	[ -f "$code" ] || { echo "qemu-run.sh: --fw ovmf-bios needs $code" >&2; exit 2; }
+	fwargs=(-bios "$code") ;;
+*) echo "qemu-run.sh: --fw must be bios, ovmf or ovmf-bios" >&2; exit 2 ;;
 esac
+case $machine in q35|pc) ;; *) echo "qemu-run.sh: --machine must be q35 or pc" >&2; exit 2 ;; esac
 
 # Kernel options reach GRUB through a FAT drive holding /pebs-kernel/cmdline.cfg.
 optargs=()
@@ -45,12 +73,17 @@ if [ -n "$args" ]; then
 fi
 
 out=${log:-$work/serial.log}
-# shellcheck disable=SC2086
-timeout --foreground -k 5 "$timeout" qemu-system-x86_64 -machine q35 -accel tcg \
-	-cpu "$cpu" -m "$mem" -smp "$smp" -no-reboot -display none \
-	-device isa-debug-exit,iobase=0xf4,iosize=0x04 \
-	"${fwargs[@]}" "${optargs[@]}" -cdrom "$iso" -boot d \
-	-serial stdio -monitor none $extra </dev/null | tee "$out"
+# shellcheck disable=SC2206  # $extra: QEMU arguments, split on purpose
+qemu=(qemu-system-x86_64 -machine "$machine" "${cpuargs[@]}" -m "$mem" -smp "$smp" -no-reboot
+	-display none -device "isa-debug-exit,iobase=0xf4,iosize=0x04"
+	"${fwargs[@]}" "${optargs[@]}" -cdrom "$iso" -boot d -serial stdio -monitor none $extra)
+if [ -n "$dry" ]; then
+	for a in "${qemu[@]}"; do	# shell-quoted only where needed
+		[[ $a =~ ^[[:alnum:]_./:=,@+-]+$ ]] && printf '%s ' "$a" || printf '%q ' "$a"
+	done | sed 's/ $/\n/'
+	exit 0
+fi
+timeout --foreground -k 5 "$timeout" "${qemu[@]}" </dev/null | tee "$out"
 rc=${PIPESTATUS[0]}
 # QEMU also exits 1 when it fails to start: trust status 1/3 only with the kernel's own line
 verdict=$(tr -d '\r' <"$out" | sed -n 's/^# EXIT: STATUS=\([0-9]*\)$/\1/p' | tail -1)

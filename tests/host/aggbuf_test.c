@@ -3,7 +3,7 @@
  * struct pebs_agg as the per-record path (pebs_walk_next + pebs_dsrc_decode + pebs_agg_add)
  * for every model row, both events, every walkable format, on well-formed buffers and on
  * buffers with corrupted records (sizes, groups, truncation). Also checks the layout the
- * context learns by probing the decoder against pebs-facts.md §5.1.
+ * context learns by probing the decoder against docs/hardware.md §5.1.
  */
 #include <setjmp.h>
 #include <stdarg.h>

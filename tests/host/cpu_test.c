@@ -95,12 +95,76 @@ static void test_probe_hypervisor_and_missing_leaves(void **state)
 	assert_false(ci.hybrid);	/* leaf 7 above max leaf: not read */
 }
 
+static void hv(const char *sig12, bool present)
+{
+	uint32_t r[3];
+
+	fake_cpuid_clear();
+	cpuid_vendor("GenuineIntel", 1);
+	fake_cpuid_set(1, 0, 0x00050654, 0, present ? 1u << 31 : 0, 0);
+	memcpy(r, sig12, 12);
+	fake_cpuid_set(0x40000000, 0, 0x40000001, r[0], r[1], r[2]);
+}
+
+/* Signatures as the hypervisors return them (EBX, ECX, EDX): KVM pads with NULs. */
+static void test_hypervisor_names(void **state)
+{
+	struct cpu_info ci;
+	char b[200];
+
+	(void)state;
+	hv("KVMKVMKVM\0\0\0", true);
+	cpu_probe(&ci);
+	assert_string_equal(ci.hv_sig, "KVMKVMKVM");
+	assert_string_equal(cpu_hv_name(&ci), "KVM");
+	assert_false(cpu_software_emulated(&ci));
+	assert_null(cpu_timing_unjudgeable(&ci));	/* timing judged under KVM */
+	assert_true(cpu_header_line(&ci, 1, b, sizeof(b)));
+	assert_string_equal(b, "hypervisor: \"KVMKVMKVM\" (KVM): hardware virtualisation, the "
+			    "host can deschedule this vCPU: timings include host noise");
+	assert_false(cpu_header_line(&ci, 2, b, sizeof(b)));
+
+	hv("TCGTCGTCGTCG", true);
+	cpu_probe(&ci);
+	assert_string_equal(cpu_hv_name(&ci), "QEMU TCG");
+	assert_true(cpu_software_emulated(&ci));
+	assert_string_equal(cpu_timing_unjudgeable(&ci), "software emulation (hypervisor "
+			    "\"TCGTCGTCGTCG\"): no cache timing to judge");
+	assert_true(cpu_header_line(&ci, 1, b, sizeof(b)));
+	assert_string_equal(b, "hypervisor: \"TCGTCGTCGTCG\" (QEMU TCG): software emulation, "
+			    "timing verdicts SKIP");
+
+	hv("Microsoft Hv", true);
+	cpu_probe(&ci);
+	assert_string_equal(cpu_hv_name(&ci), "Hyper-V");
+	hv("VMwareVMware", true);
+	cpu_probe(&ci);
+	assert_string_equal(cpu_hv_name(&ci), "VMware");
+	hv("XenVMMXenVMM", true);
+	cpu_probe(&ci);
+	assert_string_equal(cpu_hv_name(&ci), "Xen");
+	hv("NotAKnownOne", true);
+	cpu_probe(&ci);
+	assert_string_equal(cpu_hv_name(&ci), "unknown hypervisor");
+	assert_false(cpu_software_emulated(&ci));
+
+	/* bare metal: leaf 40000000H is not read, whatever it returns */
+	hv("TCGTCGTCGTCG", false);
+	cpu_probe(&ci);
+	assert_string_equal(cpu_hv_name(&ci), "");
+	assert_false(cpu_software_emulated(&ci));
+	assert_true(cpu_header_line(&ci, 0, b, sizeof(b)));
+	assert_string_equal(b, "cpu: GenuineIntel 06_55H stepping 4 \"\"");
+	assert_false(cpu_header_line(&ci, 1, b, sizeof(b)));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_signatures),
 		cmocka_unit_test(test_probe_intel_hybrid),
 		cmocka_unit_test(test_probe_hypervisor_and_missing_leaves),
+		cmocka_unit_test(test_hypervisor_names),
 	};
 	return cmocka_run_group_tests_name("cpu", tests, NULL, NULL);
 }

@@ -1,5 +1,5 @@
 /*
- * datasrc_layout_test.c: the aux-word bit layouts per microarchitecture (pebs-facts.md §5.1:
+ * datasrc_layout_test.c: the aux-word bit layouts per microarchitecture (docs/hardware.md §5.1:
  * both sides of every STLB/lock/blocked bit, code masking), store decoding (SNB/IVB precise
  * store, HSW+ DataLA, store latency), the model table (§4.1 formats, §9 models, hybrid core
  * types) and the perf-style names (§5.6). Expectations written from the reference.

@@ -1,6 +1,6 @@
 /*
- * datasrc_test.c: golden tests for every code of every data-source table (pebs-facts.md §5.2
- * Table A, §5.3 patches, §5.4 Table B; SDM table 18-24 seed S2), each through the models that
+ * datasrc_test.c: golden tests for every code of every data-source table (docs/hardware.md §5.2
+ * Table A, §5.3 patches, §5.4 Table B; SDM table 18-24), each through the models that
  * use it. Expectations are written out here from the reference, not derived from
  * pebs/datasrc_tables.c, so a wrong table row fails. Bit layouts, stores, the model table and
  * names: datasrc_layout_test.c.
@@ -74,7 +74,7 @@ static void check_table(const struct pebs_model *m, const struct gold *g, size_t
 
 #define CHECK_TABLE(m, g, ncodes) check_table(m, g, sizeof(g) / sizeof(g[0]), ncodes)
 
-/* SDM table 18-24 (S2) for NHM/WSM. 07: 06_2E only. 09 reserved. */
+/* SDM table 18-24 for NHM/WSM. 07: 06_2E only. 09 reserved. */
 static const struct gold nhm_gold[] = {
 	{ 0x0, "L3", "NA", 'n', '?' },	{ 0x1, "L1", "NONE", 'y', 'n' },
 	{ 0x2, "LFB", "NONE", 'y', 'n' },	{ 0x3, "L2", "NONE", 'y', 'n' },
@@ -166,7 +166,7 @@ static void test_nhm_table(void **state)
 	(void)state;
 	CHECK_TABLE(model(6, 0x1A, PEBS_CORE_ANY), nhm_gold, 16);
 	CHECK_TABLE(model(6, 0x2F, PEBS_CORE_ANY), nhm_gold, 16);
-	/* code 07 is LLC snoop HitM on 06_2E only (S2 note 1) */
+	/* code 07 is LLC snoop HitM on 06_2E only (SDM table 18-24, note 1) */
 	struct gold g7 = { 0x7, "L3", "HITM", 'y', 'n' };
 
 	check_row(model(6, 0x2E, PEBS_CORE_ANY), &g7, 7);

@@ -149,7 +149,7 @@ static void test_l1_dominant_passes(void **state)
 		assert_int_equal(pv_latency(&m.agg, PEBS_LVL_L1, 480, true, d, sizeof(d)), PV_PASS);
 		/* a timed 20 cycles/load is far outside: band 10..44 core cycles */
 		assert_int_equal(pv_latency(&m.agg, PEBS_LVL_L1, 2000, true, d, sizeof(d)), PV_FAIL);
-		kp_summary(cap, NULL, "load_l1", &m, PEBS_LVL_L1, 480, true);
+		kp_summary(cap, NULL, "load_l1", &m, NULL, PEBS_LVL_L1, 480, true);
 		kp_table(cap, NULL, "load_l1", &m.agg);
 		assert_non_null(strstr(lines[0], "load_l1: pebs event=load ldlat=3 sav=97 records="));
 		assert_non_null(strstr(lines[0], "target=L1 share="));
@@ -210,7 +210,7 @@ static void test_full_buffer_drops_counted(void **state)
 		assert_true(m.st.dropped >= 1);
 		assert_int_equal(m.st.dropped, model_stats()->dropped);
 		assert_int_equal(m.agg.records, model_stats()->records_written);
-		kp_summary(cap, NULL, "load_l1", &m, PEBS_LVL_L1, 500, false);
+		kp_summary(cap, NULL, "load_l1", &m, NULL, PEBS_LVL_L1, 500, false);
 		{
 			char want[48];
 

@@ -26,7 +26,7 @@ static struct cache_geometry geo(uint64_t l1, uint64_t l2, uint64_t l3)
 	return g;
 }
 
-/* Every plan respects latency-method.md §9 item 3 where the geometry allows it. */
+/* Every plan respects docs/latency-method.md §9 item 3 where the geometry allows it. */
 static void check_rules(const struct cache_geometry *g)
 {
 	uint64_t l1 = load_ws(LOAD_L1, g), l2 = load_ws(LOAD_L2, g);

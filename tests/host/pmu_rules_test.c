@@ -1,8 +1,9 @@
 /*
  * pmu_rules_test.c: the PMU model tested by deliberately wrong programming: for each rule the
- * model enforces (tests/model/pmu_model.h; pebs-facts.md §1.2, §1.5, §1.6, §3, §6, §7.1, §7.2,
- * §8.3, §8.4, §8.10), a correct driver session is broken in exactly one way and the model must
- * name that rule. Also: the model's hardware behaviour (reset-slot layout per format, arming).
+ * model enforces (tests/model/pmu_model.h; docs/hardware.md §1.2, §1.5, §1.6, §3, §6, §7.1,
+ * §7.2, §8.3, §8.4, §8.10), a correct driver session is broken in exactly one way and the
+ * model must name that rule. Also: the model's hardware behaviour (reset-slot layout per
+ * format, arming).
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -179,7 +180,7 @@ static void test_teardown_rules(void **state)
 	expect("PEBS_DATA_CFG changed while PEBS enabled", 2);	/* + no MEMINFO */
 }
 
-/* PMI handlers that break the order of pebs-facts.md §7.2 / §8.8 in one way each. */
+/* PMI handlers that break the order of docs/hardware.md §7.2 / §8.8 in one way each. */
 static int pmi_variant;
 
 static void bad_handler(struct trap_frame *f)

@@ -1,6 +1,6 @@
 /*
  * record_test.c: the PEBS record walker on records built byte by byte at the offsets of
- * pebs-facts.md §4.2 (legacy formats 0-3) and §4.3 (adaptive groups), independent of the
+ * docs/hardware.md §4.2 (legacy formats 0-3) and §4.3 (adaptive groups), independent of the
  * structs in pebs/record.h. Malformed inputs: truncated, zero size, size mismatch, undefined
  * group bits, unsupported format. Every buffer is an exact-size heap copy so ASan catches any
  * read past its end.

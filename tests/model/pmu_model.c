@@ -1,6 +1,6 @@
 /*
  * pmu_model.c: the PMU model's register file and the programming rules it enforces
- * (see pmu_model.h). Rules cite ../shared/reference/pebs-facts.md: §1.2 PEBS event bits,
+ * (see pmu_model.h). Rules cite docs/hardware.md: §1.2 PEBS event bits,
  * §1.5 PEBS_ENABLE per generation, §1.6 threshold >= 3, §3 DS area, §6 events/counters + aux,
  * §7.2 PMI order, §8.3 counter writes, §8.4 write only while disabled, teardown order,
  * §8.10 FREEZE_WHILE_SMM, §7.1 NHM counter reset.

@@ -8,9 +8,9 @@
  *  (b) behaves like the hardware: counts fed events, arms on overflow, writes records of the
  *      CPU's format at the DS index, reloads the counter from the DS reset slot, raises the
  *      threshold PMI into the installed handler, and stops writing at the absolute maximum.
- * Sources: ../shared/reference/pebs-facts.md §1, §3.3, §4, §6, §7.2, §8.
+ * Sources: docs/hardware.md §1, §3.3, §4, §6, §7.2, §8.
  * Modelled assumption (UNVERIFIED on hardware): an assist that finds the buffer full writes
- * nothing and does not reload the counter (S3: the reset follows a written record).
+ * nothing and does not reload the counter (SDM DS text: the reset follows a written record).
  */
 #ifndef TESTS_MODEL_PMU_MODEL_H
 #define TESTS_MODEL_PMU_MODEL_H
@@ -37,7 +37,7 @@ struct model_cpu {
 	bool ldlat_faults;	/* MSR 0x3F6 #GPs (hypervisor) */
 	bool hypervisor;
 	bool split_latency;	/* meminfo +0x10: instr latency 15:0, cache latency 47:32
-				 * (Golden Cove/Gracemont and later, pebs-facts.md §4.3) */
+				 * (Golden Cove/Gracemont and later, docs/hardware.md §4.3) */
 };
 
 extern const struct model_cpu model_nehalem, model_sandybridge, model_haswell, model_skylake,
@@ -73,6 +73,15 @@ void model_pmi_flush(void);
 void model_raise_pmi(void);
 
 const struct model_stats *model_stats(void);
+
+/*
+ * The model's virtual clock (its TSC: what records' TSC fields carry). Each fed event
+ * advances it by `event_ticks` (default 7), each PEBS assist (a record written or dropped) by
+ * `assist_ticks` and each delivered PMI by `pmi_ticks` (default 0 both): the time PEBS costs
+ * the workload, for tests of the cost measurement (loads/pebs_cost.h). model_init resets them.
+ */
+uint64_t model_tsc(void);
+void model_set_costs(uint64_t event_ticks, uint64_t assist_ticks, uint64_t pmi_ticks);
 uint64_t model_msr(uint32_t msr);	/* register file, for assertions (0 if unmodelled) */
 
 /* Violations: each distinct text once. */

@@ -1,7 +1,7 @@
 /*
- * pmu_model_cpus.c: the CPUs the PMU model can be (pmu_model.h). Values per
- * ../shared/reference/pebs-facts.md: §2 CPUID.0AH, §1.9 PERF_CAPABILITIES (record format
- * §4.1), §1.5 PEBS_ENABLE bits, §6 events/counters, §7.1 quirks, §9 model numbers.
+ * pmu_model_cpus.c: the CPUs the PMU model can be (pmu_model.h). Values per docs/hardware.md
+ * (§ below): §2 CPUID.0AH, §1.9 PERF_CAPABILITIES (record format §4.1), §1.5 PEBS_ENABLE
+ * bits, §6 events/counters, §7.1 quirks, §9 model numbers; each CPU names its primary source.
  * PERF_CAPABILITIES low bits (LBR format) are illustrative; SPR reporting format 5 is
  * UNVERIFIED (§4.1 says which models report 5 is not confirmed) and is used here so the
  * format >= 5 DS reset-slot layout is exercised.
@@ -10,6 +10,9 @@
 
 #define MISC_EMON 0x81ull	/* fast strings + EMON[7]; PEBS_UNAVAIL[12] clear */
 
+/* Nehalem-EP 06_1A: perfmon v3, format 1, LL_EN (SDM Nehalem "Load Latency Performance
+ * Monitoring Facility"; Linux ds.c intel_nehalem_pebs_event_constraints, core.c
+ * intel_pmu_nhm_workaround). */
 const struct model_cpu model_nehalem = {
 	.name = "Nehalem", .signature = 0x106a5, .version = 3, .n_gp = 4, .gp_width = 48,
 	.n_fixed = 3, .fixed_width = 48, .ds = true, .dtes64 = true, .pdcm = true,
@@ -17,6 +20,8 @@ const struct model_cpu model_nehalem = {
 	.ll_event = 0x100b, .ll_gp = 0xf, .st_event = 0x010c, .nhm_reset = true,
 };
 
+/* Sandy Bridge 06_2A: format 1, load latency on PMC3 only, precise store + PS_EN (SDM Sandy
+ * Bridge PEBS section; Linux ds.c intel_snb_pebs_event_constraints). */
 const struct model_cpu model_sandybridge = {
 	.name = "Sandy Bridge", .signature = 0x206a7, .version = 3, .n_gp = 4, .gp_width = 48,
 	.n_fixed = 3, .fixed_width = 48, .ds = true, .dtes64 = true, .pdcm = true,
@@ -24,6 +29,8 @@ const struct model_cpu model_sandybridge = {
 	.ll_event = 0x01cd, .ll_gp = 0x8, .st_event = 0x02cd, .ps_en_store = true,
 };
 
+/* Haswell 06_3C: format 2, DataLA store event (SDM Haswell PEBS record table; Linux ds.c
+ * intel_hsw_pebs_event_constraints). */
 const struct model_cpu model_haswell = {
 	.name = "Haswell", .signature = 0x306c3, .version = 3, .n_gp = 4, .gp_width = 48,
 	.n_fixed = 3, .fixed_width = 48, .ds = true, .dtes64 = true, .pdcm = true,
@@ -31,6 +38,7 @@ const struct model_cpu model_haswell = {
 	.ll_event = 0x01cd, .ll_gp = 0xf, .st_event = 0x82d0,
 };
 
+/* Skylake 06_5E: perfmon v4, format 3 (Linux ds.c intel_skl_pebs_event_constraints). */
 const struct model_cpu model_skylake = {
 	.name = "Skylake", .signature = 0x506e3, .version = 4, .n_gp = 4, .gp_width = 48,
 	.n_fixed = 3, .fixed_width = 48, .ds = true, .dtes64 = true, .pdcm = true,
@@ -38,6 +46,8 @@ const struct model_cpu model_skylake = {
 	.ll_event = 0x01cd, .ll_gp = 0xf, .st_event = 0x82d0,
 };
 
+/* Ice Lake-SP 06_6A: perfmon v5, format 4 + baseline, 8 GP (Linux ds.c
+ * intel_icl_pebs_event_constraints, intel_pmu_pebs_data_source_skl(pmem=true)). */
 const struct model_cpu model_icelake_sp = {
 	.name = "Ice Lake-SP", .signature = 0x606a6, .version = 5, .n_gp = 8, .gp_width = 48,
 	.n_fixed = 4, .fixed_width = 48, .ds = true, .dtes64 = true, .pdcm = true,
@@ -45,6 +55,8 @@ const struct model_cpu model_icelake_sp = {
 	.ll_event = 0x01cd, .ll_gp = 0xff, .st_event = 0x82d0,
 };
 
+/* Sapphire Rapids 06_8F: load latency on PMC1-7 with MEM_LOADS_AUX, STORE_SAMPLE on PMC0,
+ * split latency word (Linux ds.c intel_glc_pebs_event_constraints, core.c intel_pmu_hw_config). */
 const struct model_cpu model_sapphire_rapids = {
 	.name = "Sapphire Rapids", .signature = 0x806f8, .version = 5, .n_gp = 8, .gp_width = 48,
 	.n_fixed = 4, .fixed_width = 48, .ds = true, .dtes64 = true, .pdcm = true,
@@ -53,7 +65,8 @@ const struct model_cpu model_sapphire_rapids = {
 	.split_latency = true,
 };
 
-/* Alder Lake E-core (hybrid, CPUID.1AH core type 0x20). */
+/* Alder Lake E-core (hybrid, CPUID.1AH core type 0x20): Gracemont events on PMC0-1 (Linux
+ * ds.c intel_grt_pebs_event_constraints, grt_latency_data). */
 const struct model_cpu model_gracemont = {
 	.name = "Gracemont", .signature = 0x90672, .core_type = 0x20, .version = 5, .n_gp = 6,
 	.gp_width = 48, .n_fixed = 3, .fixed_width = 48, .ds = true, .dtes64 = true,
@@ -62,14 +75,16 @@ const struct model_cpu model_gracemont = {
 	.split_latency = true,
 };
 
-/* Core 2 Penryn: format 0, PEBS on PMC0 only, no load latency, buffer limited to 4 KiB. */
+/* Core 2 Penryn: format 0, PEBS on PMC0 only, no load latency, buffer limited to 4 KiB (Linux
+ * ds.c intel_core2_pebs_event_constraints, intel_ds_init). */
 const struct model_cpu model_penryn = {
 	.name = "Penryn", .signature = 0x10676, .version = 2, .n_gp = 2, .gp_width = 40,
 	.n_fixed = 3, .fixed_width = 40, .ds = true, .dtes64 = true, .pdcm = true,
 	.perf_cap = 0x0c2, .misc_enable = MISC_EMON, .microcode = 0x60f, .pebs_gp = 0x1,
 };
 
-/* QEMU TCG: CPUID.0AH all zero (no PMU); the model name still comes through CPUID.1. */
+/* QEMU TCG: CPUID.0AH all zero (no PMU); the model name still comes through CPUID.1 (observed
+ * under QEMU 7.2, tests/boot). */
 const struct model_cpu model_qemu_tcg_skl = {
 	.name = "QEMU TCG Skylake-Client", .signature = 0x506e3, .misc_enable = 0x1,
 	.microcode = 0x1, .hypervisor = true,

@@ -26,6 +26,7 @@ struct model_state {
 	uint64_t ucode_latch;
 	bool nhm_reset_seen;
 	uint64_t tsc;
+	uint64_t event_ticks, assist_ticks, pmi_ticks;	/* virtual-clock costs */
 	/* PMI */
 	irq_handler_fn handler;
 	bool delivery, lvtpc_masked, pending, in_pmi, pmi_disabled_first;

@@ -2,7 +2,7 @@
  * pmu_model_msr.c: kernel/hw.h over the model's register file. Reserved bits and absent MSRs
  * #GP (vector 13) as on hardware; a #GP through the non-safe accessor, or a model-specific MSR
  * touched without _safe, is a violation (the kernel would crash / the house rule says _safe).
- * Sources: ../shared/reference/pebs-facts.md §1.1-§1.10, §7.2, §8.3, §8.4.
+ * Sources: docs/hardware.md §1.1-§1.10, §7.2, §8.3, §8.4.
  */
 #include "model/pmu_model_int.h"
 #include "kernel/hw.h"

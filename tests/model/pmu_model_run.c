@@ -24,6 +24,16 @@ void model_init(const struct model_cpu *cpu)
 	M.fw_write = cpu->perf_cap & PERF_CAP_FW_WRITE;
 	M.gp_mask = (1ull << cpu->gp_width) - 1;
 	M.delivery = true;
+	M.event_ticks = 7;
+}
+
+uint64_t model_tsc(void) { return M.tsc; }
+
+void model_set_costs(uint64_t event_ticks, uint64_t assist_ticks, uint64_t pmi_ticks)
+{
+	M.event_ticks = event_ticks;
+	M.assist_ticks = assist_ticks;
+	M.pmi_ticks = pmi_ticks;
 }
 
 void model_fini(void)
@@ -146,6 +156,7 @@ static void deliver(void)
 	M.in_pmi = true;
 	M.pmi_disabled_first = false;
 	M.st.pmis_delivered++;
+	M.tsc += M.pmi_ticks;
 	if (M.handler)
 		M.handler(&f);
 	M.in_pmi = false;
@@ -241,6 +252,7 @@ static void assist(unsigned i, const struct model_load *ld)
 	unsigned size = model_record_size(i);
 
 	M.st.assists++;
+	M.tsc += M.assist_ticks;
 	M.armed[i] = false;
 	if (!ds || !model_mapped(M.ds_area, 0x40) || ds[5] + size > ds[6] ||
 	    !model_mapped(ds[5], size)) {
@@ -281,7 +293,7 @@ void model_feed(uint16_t event, uint64_t n, const struct model_load *ld)
 	const struct model_cpu *c = M.cpu;
 
 	for (uint64_t k = 0; k < n; k++) {
-		M.tsc += 7;
+		M.tsc += M.event_ticks;
 		for (unsigned i = 0; i < c->n_gp; i++) {
 			if ((c->version >= 2 && !(M.global_ctrl & (1ull << i))) ||
 			    !(M.evtsel[i] & EVTSEL_EN) ||

@@ -2,6 +2,12 @@
 # loadbench.t: the loadbench CLI (tools/loadbench.c) - argument parsing, JSON Lines keys,
 # exit status on bad arguments. A quick sanity run with tiny budgets, not a timing check: no
 # assertion depends on a measured value.
+# --pebs (tools/loadbench_pebs.c): each refusal with its reason and exit status on fake sysfs
+# trees (LOADBENCH_SYSFS, LOADBENCH_PARANOID): 3 no PMU (also this machine's own sysfs when it
+# has no core PMU), 4 no permission (unprivileged, paranoid 3), 5 no mem-loads / a PMU type the
+# kernel does not know; and a whole run on a software stand-in PMU (the fake `cpu` PMU is
+# PERF_TYPE_SOFTWARE cpu-clock: no sample has a data address, so the PEBS verdicts fail) whose
+# log tools/pebs-report reads and compares without complaint.
 set -u
 cd "$(dirname "$0")/../.." || exit 1
 LB=build/host/loadbench
@@ -9,9 +15,9 @@ n=0
 ok() { n=$((n + 1)); echo "ok $n - $1"; }
 nok() { n=$((n + 1)); echo "not ok $n - $1"; }
 check() { if eval "$2"; then ok "$1"; else nok "$1"; fi; }
-echo "1..11"
+echo "1..21"
 if [ ! -x "$LB" ]; then
-	for i in $(seq 1 11); do echo "not ok $i - $LB not built"; done
+	for i in $(seq 1 21); do echo "not ok $i - $LB not built"; done
 	exit 0
 fi
 QUICK="--rounds 1 --reps 1 --budget-ms 2"
@@ -51,4 +57,87 @@ out=$("$LB" --sizes 64K,256K,2M $QUICK 2>&1); rc=$?
 check "text mode: exit 0, three rows, per-level summary" \
 	'[ $rc -eq 0 ] && [ "$(printf "%s\n" "$out" | grep -cE "^ +[0-9]+ ")" -eq 3 ] &&
 	 printf "%s\n" "$out" | grep -q "^# level DRAM"'
-rm -f /tmp/lb_help.$$ /tmp/lb_err.$$
+
+# --- --pebs ---
+skip() { n=$((n + 1)); echo "ok $n # SKIP $1"; }
+T=$(mktemp -d /tmp/lb_sysfs.XXXXXX)
+trap 'rm -rf "$T" /tmp/lb_help.$$ /tmp/lb_err.$$' EXIT
+pmu() {	# pmu DIR TYPE [mem-loads terms]
+	mkdir -p "$1/format" "$1/events"
+	echo "$2" >"$1/type"
+	echo "config:0-7" >"$1/format/event"
+	echo "config:8-15" >"$1/format/umask"
+	echo "config1:0-15" >"$1/format/ldlat"
+	[ -n "${3:-}" ] && echo "$3" >"$1/events/mem-loads"
+	return 0
+}
+mkdir -p "$T/none/software" && echo 1 >"$T/none/software/type"
+out=$(LOADBENCH_SYSFS="$T/none" "$LB" --pebs 2>&1); rc=$?
+check "--pebs, no PMU in sysfs: exit 3 with the reason" \
+	'[ $rc -eq 3 ] && printf "%s" "$out" | grep -q "^loadbench --pebs: no PMU: .* has no cpu, cpu_core/cpu_atom or ibs_op"'
+if ls /sys/bus/event_source/devices/ 2>/dev/null | grep -qxE "cpu|cpu_core|cpu_atom|ibs_op"; then
+	skip "this machine has a core PMU: its own sysfs is not the no-PMU case"
+else
+	out=$("$LB" --pebs 2>&1); rc=$?
+	check "--pebs on this machine (no core PMU in /sys): exit 3, no PMU" \
+		'[ $rc -eq 3 ] && printf "%s" "$out" | grep -q "no PMU"'
+fi
+pmu "$T/nomem/cpu" 4
+out=$(LOADBENCH_SYSFS="$T/nomem" "$LB" --pebs 2>&1); rc=$?
+check "--pebs, a cpu PMU without events/mem-loads: exit 5" \
+	'[ $rc -eq 5 ] && printf "%s" "$out" | grep -q "no load-latency event (.*events/mem-loads absent"'
+pmu "$T/intel/cpu" 4 "event=0xcd,umask=0x1,ldlat=3"
+echo 3 >"$T/paranoid3"
+chmod -R a+rX "$T"
+if [ "$(id -u)" -eq 0 ]; then
+	AS_USER="setpriv --reuid=nobody --regid=nogroup --clear-groups"
+	command -v setpriv >/dev/null || AS_USER=""
+else
+	AS_USER="env"
+fi
+if [ -n "$AS_USER" ]; then
+	out=$(LOADBENCH_SYSFS="$T/intel" LOADBENCH_PARANOID="$T/paranoid3" $AS_USER "$LB" --pebs 2>&1); rc=$?
+	check "--pebs, unprivileged with perf_event_paranoid 3: exit 4, no permission" \
+		'[ $rc -eq 4 ] && printf "%s" "$out" | grep -q "no permission: .*paranoid3 is 3"'
+else
+	skip "root without setpriv: cannot run unprivileged"
+fi
+echo 2 >"$T/paranoid2"
+out=$(LOADBENCH_SYSFS="$T/intel" LOADBENCH_PARANOID="$T/paranoid2" "$LB" --pebs 2>&1); rc=$?
+check "--pebs, a PMU type this kernel does not have (fake type 4): exit 5 or 4, with errno" \
+	'{ [ $rc -eq 5 ] && printf "%s" "$out" | grep -q "the kernel refused the load-latency event"; } ||
+	 { [ $rc -eq 4 ] && printf "%s" "$out" | grep -q "no permission"; }'
+"$LB" --pebs --json >/dev/null 2>&1; rc=$?
+check "--pebs --json: exit 2" '[ $rc -eq 2 ]'
+
+# a whole run on a software stand-in: type 1 (PERF_TYPE_SOFTWARE), config 0 (cpu-clock)
+mkdir -p "$T/sw/cpu/format" "$T/sw/cpu/events"
+echo 1 >"$T/sw/cpu/type"
+echo "config:0-7" >"$T/sw/cpu/format/event"
+echo "config1:0-15" >"$T/sw/cpu/format/ldlat"
+echo "event=0x00" >"$T/sw/cpu/events/mem-loads"
+LOADBENCH_SYSFS="$T/sw" "$LB" --pebs >"$T/sw.log" 2>"$T/sw.err"; rc=$?
+if [ $rc -eq 4 ] || [ $rc -eq 5 ]; then
+	for i in 1 2 3 4; do skip "perf_event_open(cpu-clock) refused here: $(head -c 200 "$T/sw.err")"; done
+else
+	check "software stand-in: a run with verdicts (exit 1: no sample carries a data address)" \
+		'[ $rc -eq 1 ] && head -1 "$T/sw.log" | grep -q "^KTAP version 1" && grep -q "^# EXIT: STATUS=1" "$T/sw.log"'
+	check "software stand-in: chain, time and pebs lines with the cost fields for 4 kernels" \
+		'[ "$(grep -cE "^  # load_(l1|l2|l3|dram): pebs event=load ldlat=3 sav=[0-9]+ .* clock=tsc unarmed_ns=[0-9.]+ armed_ns=[0-9.]+ overhead=-?[0-9.]+% rec_ns=[0-9]+ pmi_ns=- sav_tuned=" "$T/sw.log")" -eq 4 ] &&
+		 [ "$(grep -cE "^  # load_(l1|l2|l3|dram): time unit=load " "$T/sw.log")" -eq 4 ] &&
+		 [ "$(grep -cE "^  (not )?ok [0-9]+ pebs_overhead " "$T/sw.log")" -eq 4 ]'
+	tools/pebs-report --json "$T/sw.log" >"$T/sw.json" 2>"$T/sw.rerr"; rc=$?
+	check "pebs-report reads the loadbench log: exit 1, no complaints, 4 timed kernels with pebs" \
+		'[ $rc -eq 1 ] && [ ! -s "$T/sw.rerr" ] && python3 -c "
+import json, sys
+d = json.load(open(sys.argv[1]))
+ks = [k for k in d[\"kernels\"] if k[\"time\"] and k[\"pebs\"]]
+assert len(ks) == 4, ks
+assert d[\"output_format\"] == 1
+" "$T/sw.json"'
+	build/host/model-log --cpu skylake >"$T/model.log" 2>/dev/null
+	tools/pebs-report "$T/model.log" "$T/sw.log" >"$T/cmp.txt" 2>&1; rc=$?
+	check "pebs-report compares a kernel log with the loadbench log, kernel by kernel" \
+		'[ $rc -eq 1 ] && grep -qE "^  load_dram +[0-9.]+ +[0-9.]+ " "$T/cmp.txt" &&
+		 grep -qE "load_l1/pebs_source +pass +-> fail" "$T/cmp.txt"'
+fi

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 # pebs-decode.t: TAP tests of the host CLI build/host/pebs-decode (issue 5 spec: arguments,
 # JSON keys, exit status 0/1/2) on record files this script builds byte by byte at the
-# offsets of pebs-facts.md §4.2 (legacy) and §4.3 (adaptive).
+# offsets of docs/hardware.md §4.2 (legacy) and §4.3 (adaptive).
 import json
 import os
 import struct
@@ -171,7 +171,33 @@ ok(rc == 1 and len(recs) == 1 and "past the end" in recs[0]["error"],
 rc, recs, err = run(["--cpu", "06_7E"], adaptive(grp=0x11))
 ok(rc == 1 and "format_group" in recs[0]["error"], "fmt4 with counter-group bit", recs)
 
-# 9. Bad arguments: exit 2 with one line on stderr.
+# 9. The JSON contract (docs/decoder.md): a data-source field the record or its layout does
+# not carry is null; "NA" only where the model's table says "not available" for the code.
+rc, recs, err = run(["--cpu", "06_7E"], adaptive(grp=0))
+ok(rc == 0 and fields(recs[0], size=32, addr=None, aux=None, latency=None, level=None,
+                      snoop=None, hit=None, remote=None, stlb_miss=None, locked=None)[0],
+   "ICL basic-only record: no aux -> level/snoop null", recs)
+rc, recs, err = run(["--cpu", "06_17"], legacy(0))
+ok(rc == 0 and fields(recs[0], format=0, size=144, aux=None, level=None, snoop=None)[0],
+   "Penryn fmt 0: no data-source field -> level/snoop null", recs)
+rc, recs, err = run(["--cpu", "06_86"], adaptive(aux=0x1))
+ok(rc == 0 and fields(recs[0], aux="0x1", level=None, snoop=None, hit=None)[0],
+   "Tremont: aux present, no data-source encoding -> level/snoop null", recs)
+rc, recs, err = run(["--cpu", "06_1A", "--event", "store"], legacy(1, dse=0x1, lat=0))
+ok(rc == 0 and fields(recs[0], aux="0x1", level=None, snoop=None, hit=None)[0],
+   "NHM store event: no store status -> level/snoop null", recs)
+rc, recs, err = run(["--cpu", "06_3F", "--event", "store"], legacy(2, dse=0x1, lat=0))
+ok(rc == 0 and fields(recs[0], level="L1", hit=True, snoop=None)[0],
+   "HSW DataLA store: level L1, no snoop field -> snoop null", recs)
+rc, recs, err = run(["--cpu", "06_5E"], legacy(3, dse=0x0) + legacy(3, dse=0x1))
+ok(rc == 0 and fields(recs[0], level="L3", hit=False, snoop="NA")[0] and
+   fields(recs[1], level="L1", snoop="NONE")[0],
+   "SKL code 00: table says snoop not available -> \"NA\"", recs)
+rc, recs, err = run(["--cpu", "06_BD"], adaptive(aux=0x04) + adaptive(aux=0x40))
+ok(rc == 0 and all(fields(r, level="NA", snoop="NA", hit=None)[0] for r in recs),
+   "LNL P: reserved codes 0x04 and 0x40 -> \"NA\"", recs)
+
+# 10. Bad arguments: exit 2 with one line on stderr.
 rec = legacy(3)
 for name, args, data in [
         ("no --cpu", [], rec), ("unknown model", ["--cpu", "06_99"], rec),

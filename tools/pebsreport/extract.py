@@ -45,7 +45,7 @@ NUMERIC = {
     "chain": {"ws": False, "nodes": False, "stride": False, "build_ms": False},
     "time": {"tsc": False, "min": False, "max": False, "ns": False, "core": True,
              "ratio": True, "steps": False, "ms": False},
-    "pebs": {"sav": False, "records": False, "dropped": False, "pmis": False, "errors": False,
+    "pebs": {"sav": False, "records": False, "dropped": False, "pmis": True, "errors": False,
              "share": True, "p50": True, "timed": True},
     "dump": {"format": False, "records": False, "kept": False, "lost": False, "bytes": False},
 }

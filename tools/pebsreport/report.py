@@ -126,7 +126,7 @@ def summary(doc, subtests=False):
         if p:
             w("  event %s ldlat %s sav %s: %s records, %s dropped, %s PMIs, %s errors; "
               "target %s share %s%% p50 %s, timed %s (%s)" % (
-                  p["event"], _n(p["ldlat"]), p["sav"], p["records"], p["dropped"], p["pmis"],
+                  p["event"], _n(p["ldlat"]), p["sav"], p["records"], p["dropped"], _n(p["pmis"]),
                   p["errors"], _n(p["target"]), _n(p["share"]), _n(p["p50"]),
                   _n(p["timed"]), p["clock"]))
         if k["levels"]:

@@ -1,0 +1,67 @@
+#!/usr/bin/env bash
+# pebs_preflight.t: build/host/pebs-preflight as a user runs it: on a saved dump with the
+# capability MSRs given, without them (undecided, named), on a hybrid part (one block per core
+# type), on broken input (exit 2, the line named), and live on this machine.
+set -u
+cd "$(dirname "$0")/../.." || exit 1
+pf=build/host/pebs-preflight
+fx=tests/fixtures/cpuid
+t=$(mktemp -d "${TMPDIR:-/tmp}/preflight-t.XXXXXX")
+trap 'rm -rf "$t"' EXIT
+n=0 fails=0
+ok() { n=$((n + 1)); if [ "$1" = 0 ]; then echo "ok $n - $2"; else echo "not ok $n - $2"; fails=$((fails + 1)); fi; }
+has() { grep -qxF -- "$2" "$1" || { echo "# missing in $1: $2"; return 1; }; }
+
+# 1-6: Skylake-S with IA32_PERF_CAPABILITIES format 3 given: the kernel's header and plan
+$pf --cpuid $fx/skylake.txt --msr IA32_PERF_CAPABILITIES=0x2300 --msr MSR_PEBS_LD_LAT_THRESHOLD=3 >"$t/skl" 2>&1
+ok $? "skylake: exit 0"
+has "$t/skl" '# cpu: GenuineIntel 06_5EH stepping 3 "Intel(R) Core(TM) i5-6400T CPU @ 2.20GHz"'; ok $? "skylake: cpu line"
+has "$t/skl" '# cache: L3 6M 12-way 64 B line (CPUID 04H)'; ok $? "skylake: L3 line"
+has "$t/skl" '# pmu: pebs usable, load latency usable'; ok $? "skylake: PEBS verdict line"
+has "$t/skl" '# core clock: fixed counter 1 (CPU_CLK_UNHALTED.CORE)'; ok $? "skylake: core clock line"
+has "$t/skl" '# plan: load_l2: runs; timing judged; PEBS load-latency steps run (format 3)'; ok $? "skylake: plan for load_l2"
+
+# 7-8: the same dump without IA32_PERF_CAPABILITIES: named as not read, PEBS undecided
+$pf --cpuid $fx/skylake.txt >"$t/skl0" 2>&1
+has "$t/skl0" '# not read: IA32_PERF_CAPABILITIES (0x345): PEBS record format, adaptive PEBS, full-width writes; give it with --msr IA32_PERF_CAPABILITIES=VALUE'
+ok $? "no MSR: says what is not read and what it decides"
+has "$t/skl0" '# plan: pmu: runs; PEBS steps undecided: IA32_PERF_CAPABILITIES not read'; ok $? "no MSR: PEBS undecided"
+
+# 9-10: Raptor Lake: one block per core type, P-core then E-core
+$pf --cpuid $fx/raptorlake.txt --msr IA32_PERF_CAPABILITIES=0x6400 >"$t/rpl" 2>&1
+[ "$(grep -c '^# preflight: CPUID from' "$t/rpl")" = 2 ]; ok $? "raptorlake: two blocks"
+grep -o '^# preflight: .*, CPU [0-9]*, [PE]-core\|^# pmu: uarch [^(]*' "$t/rpl" | sed 's/.*\(CPU\)/\1/' |
+	tr '\n' '|' >"$t/rpl.s"
+[ "$(cat "$t/rpl.s")" = 'CPU 0, P-core|# pmu: uarch Golden/Raptor Cove |CPU 16, E-core|# pmu: uarch Gracemont pebs_gp 0x3f ll_event 0x05d0/0x3 store 0x06d0/0xf aux 0x0000 dsrc grt quirks 0x0|' ]
+ok $? "raptorlake: P-core block (Golden/Raptor Cove), E-core block (Gracemont)"
+
+# 11: under a hypervisor: named, and timing judged with the host's noise said
+$pf --cpuid $fx/this_vm_epyc_kvm.txt >"$t/vm" 2>&1
+has "$t/vm" '# hypervisor: "KVMKVMKVM" (KVM): hardware virtualisation, the host can deschedule this vCPU: timings include host noise' &&
+	has "$t/vm" '# plan: load_l1: runs; timing judged (vCPU: host noise included); PEBS steps SKIP CPU vendor AMD: only the Intel PMU is supported'
+ok $? "KVM guest dump: hypervisor line and plan"
+
+# 12-15: broken input: exit 2 and the line
+head -c 2000 $fx/haswell.txt >"$t/cut.txt"
+line=$(wc -l <"$t/cut.txt"); line=$((line + 1))
+$pf --cpuid "$t/cut.txt" >"$t/out" 2>"$t/err"; rc=$?
+ok $(( rc != 2 )) "truncated dump: exit 2 (rc $rc)"
+grep -q "cut.txt: line $line: malformed or truncated CPUID record" "$t/err"; ok $? "truncated dump: names line $line ($(cat "$t/err"))"
+$pf --cpuid "$t/none.txt" >/dev/null 2>"$t/err"; rc=$?
+ok $(( rc != 2 )) "missing dump: exit 2 (rc $rc: $(cat "$t/err"))"
+$pf --msr IA32_PERF_CAPABILITIES=zz >/dev/null 2>"$t/err"; rc=$?
+grep -q "bad value 'zz'" "$t/err"; ok $(( $? || rc != 2 )) "bad --msr value: exit 2 (rc $rc)"
+
+# 16-17: live, on this machine: every block has the kernel's header lines and a plan line per test
+$pf >"$t/live" 2>&1; rc=$?
+ok $rc "live: exit 0"
+ntests=$(grep -c '^	{ "' ktests/table.c)
+blocks=$(grep -c '^# preflight: CPUID executed on CPU' "$t/live")
+for l in '# cpu: ' '# tsc: ' '# pmu: ' '# cache: L1d ' '# cache: L3 ' '# core clock: '; do
+	grep -q "^$l" "$t/live" || echo "# live: no '$l' line"
+done >"$t/miss"
+[ ! -s "$t/miss" ] && [ "$blocks" -ge 1 ] && [ "$(grep -c '^# plan: ' "$t/live")" = $((ntests * blocks)) ]
+ok $? "live: header lines and $ntests plan lines per block ($blocks blocks) $(cat "$t/miss")"
+
+echo "1..$n"
+exit $((fails > 0))
