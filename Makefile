@@ -1,5 +1,6 @@
 # Makefile: the kernel ELF, the hybrid BIOS/UEFI ISO, host tools and every test.
-# Entry points: make | make iso | make run | make test | make bench | make fuzz | make clean.
+# Entry points: make | make iso | make run | make test | make test-repeat | make bench |
+# make fuzz | make clean.
 # Units add themselves through fragments: tests/host/*.mk (host unit tests), tools/*.mk
 # (host programs), tests/fuzz/*.mk (fuzz targets). Kernel sources are every .c and .asm in
 # the kernel directories below; nothing else needs listing.
@@ -43,7 +44,7 @@ HOST_CFLAGS := -std=gnu11 -g -O1 -I. -Itests -fno-omit-frame-pointer \
 TOOL_CFLAGS := -std=gnu11 -g -O2 -I. $(HOST_WARN) -MMD -MP
 CMOCKA_LIBS := -lcmocka
 
-.PHONY: all iso run test test-host test-boot test-matrix bench fuzz clean deps
+.PHONY: all iso run test test-host test-repeat test-boot test-matrix bench fuzz clean deps
 all: $(KELF) host
 
 deps:
@@ -114,6 +115,15 @@ test: deps
 test-host: export CMOCKA_MESSAGE_OUTPUT = TAP
 test-host: host
 	prove --exec '' $(HOST_TEST_BINS) $(sort $(wildcard tests/scripts/*.t))
+
+# `make test-repeat N=50 [J=2]`: the repeat gate. Every host test binary and tool test
+# (tests/scripts/*.t, not the boot tests) N times (default 10), J different tests at a time;
+# lists each test that ever failed with how many of its N runs failed (tests/repeat.sh).
+# The tool tests go first: they are the long ones (QEMU boots), so J workers balance.
+test-repeat: deps
+	@$(MAKE) --no-print-directory all $(ISO)
+	@tests/repeat.sh -n $(or $(N),10) -j $(or $(J),1) $(sort $(wildcard tests/scripts/*.t)) \
+		$(HOST_TEST_BINS)
 
 test-boot: $(ISO)
 	prove -v --exec '' tests/boot/boot.t

@@ -63,6 +63,22 @@ void cpuid_count(uint32_t leaf, uint32_t subleaf, struct cpuid_regs *r)
 			 : "a"(leaf), "c"(subleaf));
 }
 
+uint64_t rdtsc(void)
+{
+	uint32_t lo, hi;
+
+	__asm__ volatile("rdtsc" : "=a"(lo), "=d"(hi));
+	return ((uint64_t)hi << 32) | lo;
+}
+
+uint64_t rdtsc_ordered(void)
+{
+	uint32_t lo, hi;
+
+	__asm__ volatile("lfence; rdtsc; lfence" : "=a"(lo), "=d"(hi) :: "memory");
+	return ((uint64_t)hi << 32) | lo;
+}
+
 uint8_t inb(uint16_t port)
 {
 	uint8_t v;

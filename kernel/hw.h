@@ -1,5 +1,6 @@
 /*
- * hw.h: the one seam to hardware. Raw accessors only: MSRs, RDPMC, CPUID, port and MMIO I/O.
+ * hw.h: the one seam to hardware. Raw accessors only: MSRs, RDPMC, CPUID, the TSC, port and
+ * MMIO I/O.
  * The kernel implements them in kernel/hw.c (inline asm); host tests link a model in their
  * place (tests/model/), so every file above this seam compiles unchanged on both sides.
  * The _safe variants return 0, or the exception vector (13 for #GP) the access raised,
@@ -22,6 +23,20 @@ int rdpmc_safe(uint32_t counter, uint64_t *val);
 
 /* CPUID leaf/subleaf. */
 void cpuid_count(uint32_t leaf, uint32_t subleaf, struct cpuid_regs *r);
+
+/*
+ * Time-stamp counter (SDM Vol. 3B 18.17): RDTSC, and an ordered read with LFENCE before and
+ * after (earlier instructions have finished, later ones have not started). Functions, not
+ * inline asm, even in the kernel's timed loops (loads/chase.c, apic/apic_timer.c), so that
+ * every host build of that code reads a model's virtual clock (tests/model/vclock.c) and
+ * never the host's TSC. The cost is a CALL and a RET inside each bracketed interval: a few
+ * cycles, the same every time, against intervals of 10^4 ticks and more (a chase repetition,
+ * a 10 ms calibration window), so well below the spread of what those loops measure.
+ * Host tools that measure real time on purpose (tools/loadbench) implement these with the
+ * compiler's intrinsics.
+ */
+uint64_t rdtsc(void);
+uint64_t rdtsc_ordered(void);
 
 uint8_t inb(uint16_t port);
 void outb(uint16_t port, uint8_t val);

@@ -22,14 +22,17 @@ const char *tsc_source = "none";
 
 static uint64_t pit_calibrate_once(void)
 {
-	uint64_t count = PIT_HZ * PIT_MS / 1000, t0, t1;
+	uint64_t count = PIT_HZ * PIT_MS / 1000, t0, t1, hz;
 	unsigned spin = 0;
 
 	outb(PORT_B, (inb(PORT_B) & ~0x02) | 0x01);	/* gate high, speaker off */
 	outb(PIT_CMD, 0xb0);				/* ch 2, lo/hi byte, mode 0 */
 	outb(PIT_CH2, count & 0xff);
-	outb(PIT_CH2, (count >> 8) & 0xff);
+	/* mode 0 loads the count at the first CLK edge after the high byte (8254 data sheet,
+	 * "Mode 0: interrupt on terminal count"): start the TSC window just before that write,
+	 * so a delay anywhere (an SMI, a late poll) can only lengthen a window, never shorten it */
 	t0 = rdtsc_ordered();
+	outb(PIT_CH2, (count >> 8) & 0xff);
 	/* mode 0 drives OUT2 low once the count is written: high now means no 8254 behind
 	 * port 0x61 (an absent port reads 0xff) */
 	if (inb(PORT_B) & 0x20)
@@ -39,9 +42,11 @@ static uint64_t pit_calibrate_once(void)
 			return 0;	/* gated or stopped 8254 */
 	}
 	t1 = rdtsc_ordered();
-	if ((t1 - t0) * 1000 / PIT_MS < TSC_HZ_MIN)
-		return 0;
-	return (t1 - t0) * 1000 / PIT_MS;
+	/* OUT2 rises `count` ticks after that first edge (11931 ticks: 9.9993 ms, not 10), so
+	 * scale by those; the part of a tick before the edge adds at most 1/11931 (84 ppm).
+	 * No overflow: t1 - t0 is about PIT_TSC_MAX (2^30) at most, PIT_HZ < 2^21. */
+	hz = (t1 - t0) * PIT_HZ / count;
+	return hz < TSC_HZ_MIN ? 0 : hz;
 }
 
 static uint64_t pit_calibrate(void)

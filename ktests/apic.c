@@ -18,13 +18,17 @@
 #include "kernel/tsc.h"
 #include "kernel/jump.h"
 #include "ktests/tests.h"
+#include "loads/kload.h"
 
 #define IRQ_WAIT_MS		200u	/* an interrupt that has not come by then never will */
 /* Stated tolerance of the timer rate against the TSC: a one-shot of ONESHOT_MS may fire at
  * most 2% early, and at most 2% late on bare metal. Interrupt latency only makes it late;
  * under a hypervisor on a shared host the vCPU can be descheduled for milliseconds (seen:
  * +0.5% .. +12% for 20 ms under QEMU TCG with 6 busy neighbours), so the late bound there is
- * 25%. Either bound still catches a wrong divider or a timer on the wrong clock (x2 or more). */
+ * 25%; under software emulation (kload_timing_unjudgeable) lateness is not judged at all
+ * (seen: +43% with the host oversubscribed), only earliness. Either bound still catches a
+ * wrong divider or a timer on the wrong clock (x2 or more) where it is judged; the host test
+ * (tests/host/apic_timer_test.c) checks divider and rate exactly on the model. */
 #define TIMER_EARLY_PPM		20000
 #define TIMER_LATE_PPM		20000
 #define TIMER_LATE_PPM_HV	250000
@@ -148,6 +152,7 @@ static void check_timer_oneshot(struct ktest *t)
 {
 	uint64_t expect = ms_ticks(ONESHOT_MS), best = UINT64_MAX;
 	int64_t late = cpu.hypervisor ? TIMER_LATE_PPM_HV : TIMER_LATE_PPM, err;
+	const char *emu = kload_timing_unjudgeable();
 
 	for (unsigned i = 0; i < ONESHOT_ROUNDS; i++) {
 		uint64_t t0;
@@ -167,11 +172,19 @@ static void check_timer_oneshot(struct ktest *t)
 		return;
 	}
 	err = apic_error_ppm(best, expect);
-	kt_info(t, "one-shot %u ms at the calibrated rate: %llu TSC ticks (best of %u), expected "
-		"%llu: error %+lld ppm (tolerance -%d..+%lld ppm)", ONESHOT_MS,
-		(unsigned long long)best, ONESHOT_ROUNDS, (unsigned long long)expect,
-		(long long)err, TIMER_EARLY_PPM, (long long)late);
-	kt_check(t, err <= late && err >= -TIMER_EARLY_PPM, "timer_rate # %+lld ppm",
+	/* early is wrong anywhere; how late an interrupt comes under software emulation is the
+	 * host's scheduling (seen: +43% with the host's CPUs oversubscribed), not the timer's */
+	if (emu)
+		kt_info(t, "one-shot %u ms at the calibrated rate: %llu TSC ticks (best of %u), "
+			"expected %llu: error %+lld ppm (tolerance -%d ppm; late not judged: %s)",
+			ONESHOT_MS, (unsigned long long)best, ONESHOT_ROUNDS,
+			(unsigned long long)expect, (long long)err, TIMER_EARLY_PPM, emu);
+	else
+		kt_info(t, "one-shot %u ms at the calibrated rate: %llu TSC ticks (best of %u), "
+			"expected %llu: error %+lld ppm (tolerance -%d..+%lld ppm)", ONESHOT_MS,
+			(unsigned long long)best, ONESHOT_ROUNDS, (unsigned long long)expect,
+			(long long)err, TIMER_EARLY_PPM, (long long)late);
+	kt_check(t, err >= -TIMER_EARLY_PPM && (emu || err <= late), "timer_rate # %+lld ppm",
 		 (long long)err);
 }
 
@@ -303,8 +316,11 @@ enum kt_result test_apic_watchdog(struct ktest *t)
 	kt_check(t, !hung_returned && apic_watchdog_fired(), "hang_caught");
 	kt_info(t, "budget %u ms, caught after %llu us", WD_TEST_MS,
 		(unsigned long long)apic_muldiv64(caught_after, 1000000, tsc_hz));
+	/* not before the budget, anywhere; the bound on lateness only where timing is judged
+	 * (as timer_rate) */
 	kt_check(t, caught_after >= ms_ticks(WD_TEST_MS) &&
-		 caught_after < ms_ticks(WD_TEST_MS + IRQ_WAIT_MS), "caught_on_time");
+		 (kload_timing_unjudgeable() || caught_after < ms_ticks(WD_TEST_MS + IRQ_WAIT_MS)),
+		 "caught_on_time");
 	return kt_verdict(t);
 }
 

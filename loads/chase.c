@@ -1,7 +1,8 @@
 /*
  * chase.c: the timed kernels (see chase.h). The loops are plain C that GCC turns into
- * `mov (%rax),%rax` chains (checked with objdump); the kernel and tools/loadbench compile
- * this same file. Not pure: it reads the TSC (kernel/tsc.h, unprivileged RDTSC).
+ * `mov (%rax),%rax` chains (checked with objdump); the kernel, tools/loadbench and the host
+ * test compile this same file. It reads the TSC through the seam (kernel/hw.h): the real
+ * counter in the kernel and loadbench, the virtual one (tests/model/vclock.c) in chase_test.
  */
 #include "loads/chase.h"
 #include "kernel/tsc.h"

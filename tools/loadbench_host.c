@@ -16,6 +16,7 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <time.h>
+#include <x86intrin.h>
 
 #define HUGE_2M (2ull << 20)
 
@@ -24,6 +25,22 @@ FILE *lb_console;
 void cpuid_count(uint32_t leaf, uint32_t subleaf, struct cpuid_regs *r)
 {
 	__cpuid_count(leaf, subleaf, r->eax, r->ebx, r->ecx, r->edx);
+}
+
+/* The TSC reads of kernel/hw.h, real ones: this tool measures real time on purpose. */
+uint64_t rdtsc(void)
+{
+	return __rdtsc();
+}
+
+uint64_t rdtsc_ordered(void)
+{
+	uint64_t t;
+
+	_mm_lfence();
+	t = __rdtsc();
+	_mm_lfence();
+	return t;
 }
 
 /* The one console backend (kernel/console.c fans kprintf out to it): lb_console or stdout. */

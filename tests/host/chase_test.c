@@ -1,7 +1,9 @@
 /*
- * chase_test.c: the timed kernels on the host (loads/chase.c; RDTSC is unprivileged): the
- * kernels keep the chain intact and end where the walk says they end, the measurement
- * honours its configuration and hooks, the fixed-point helpers are exact.
+ * chase_test.c: the timed kernels on the host (loads/chase.c, its TSC reads on the virtual
+ * clock of tests/model/vclock.h): the kernels keep the chain intact and end where the walk
+ * says they end, the measurement sizes its repetitions from the probe, honours its
+ * configuration and hooks and reports exactly what the clock said, the fixed-point helpers
+ * are exact.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -12,6 +14,7 @@
 #include <cmocka.h>
 
 #include "loads/chase.h"
+#include "model/vclock.h"
 
 static uint8_t *buf;
 static uint32_t *scratch;
@@ -75,27 +78,53 @@ static uint64_t core(void *ctx)
 	return fake_core += 1000;	/* 1000 "cycles" between the two reads of a rep */
 }
 
+/* The TSC reads of one chase_measure(), in order: the start, the probe's two, two per
+ * repetition, the end. Scripted (tests/model/vclock.h): a 40-tick step in the probe makes
+ * per_step 41, so a rep gets 2e6 / 5 / 41 = 9756 steps, rounded up to 9760; the five
+ * repetitions take 50, 30, 40, 10 and 20 ticks per step. */
+#define REP_STEPS 9760u
+static const uint64_t measure_script[] = {
+	7, 100, CHASE_PROBE_STEPS * 40,
+	100, 50 * REP_STEPS, 100, 30 * REP_STEPS, 100, 40 * REP_STEPS,
+	100, 10 * REP_STEPS, 100, 20 * REP_STEPS,
+	3,
+};
+
 static void test_measure(void **state)
 {
 	struct chase_hooks h = { irq_off, irq_on, core, &fake_core };
 	struct chase_cfg cfg = { .kind = CHASE_LOAD, .reps = 5, .budget_ticks = 2000000,
 				 .min_steps = 100, .hooks = &h };
 	struct chase_result r;
+	uint64_t total = 0;
 
 	(void)state;
 	build(16 << 10, true);
+	vclock_reset(0, 1000);
+	vclock_script(measure_script, 14);
 	assert_int_equal(chase_measure(&ch, &cfg, &r), 0);
+	assert_int_equal(vclock.reads, 14);
 	assert_int_equal(n_off, 5);
 	assert_int_equal(n_on, 5);
 	assert_true(r.have_core && r.irqs_off);
-	assert_int_equal(r.steps_per_rep % CHASE_UNROLL, 0);
-	assert_true(r.steps_per_rep >= 112);			/* min_steps, rounded up */
-	assert_int_equal(r.core_med_x100, 1000 * 100 / r.steps_per_rep);
-	assert_true(r.tsc_min_x100 <= r.tsc_med_x100 && r.tsc_med_x100 <= r.tsc_max_x100);
-	assert_true(r.tsc_med_x100 > 0);
-	assert_int_equal(r.laps_x100, r.steps_per_rep * 100 / ch.nodes);
+	assert_int_equal(r.steps_per_rep, REP_STEPS);
+	assert_int_equal(r.core_med_x100, 1000 * 100 / REP_STEPS);
+	assert_int_equal(r.tsc_med_x100, 3000);		/* ticks per step x 100 */
+	assert_int_equal(r.tsc_min_x100, 1000);
+	assert_int_equal(r.tsc_max_x100, 5000);
+	for (unsigned i = 1; i < 14; i++)
+		total += measure_script[i];
+	assert_int_equal(r.total_ticks, total);
+	assert_int_equal(r.laps_x100, REP_STEPS * 100 / ch.nodes);
 	assert_int_equal(r.warm_steps, ch.nodes + CHASE_PROBE_STEPS);
 	assert_int_equal(r.loads_per_step, 1);
+
+	/* A slow probe (1e6 ticks per step) leaves less than min_steps in the budget: 100,
+	 * rounded up to 112. */
+	vclock_reset(0, 1000);
+	vclock_script((const uint64_t[]){ 7, 100, CHASE_PROBE_STEPS * 1000000ull }, 3);
+	assert_int_equal(chase_measure(&ch, &cfg, &r), 0);
+	assert_int_equal(r.steps_per_rep, 112);
 
 	/* Re-warm laps for small chains, a capped warm-up, no hooks. */
 	cfg.hooks = NULL;
@@ -104,6 +133,8 @@ static void test_measure(void **state)
 	assert_int_equal(chase_measure(&ch, &cfg, &r), 0);
 	assert_false(r.have_core || r.irqs_off);
 	assert_int_equal(r.warm_steps, 64 + CHASE_PROBE_STEPS + 5 * ch.nodes);
+	/* a 1000-tick probe: per_step 1, 2e6 / 5 = 400000 steps per rep */
+	assert_int_equal(r.steps_per_rep, 400000);
 
 	cfg.kind = CHASE_LFB;
 	assert_int_equal(chase_measure(&ch, &cfg, &r), 0);

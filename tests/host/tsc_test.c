@@ -1,9 +1,11 @@
 /*
  * tsc_test.c: the TSC frequency source order of kernel/tsc.c against a port model of the
- * 8254 channel 2 behind port 0x61 (OUT2 in bit 5): a board without an 8254 (port 0x61
- * reads 0xff, as on UEFI-only boards and QEMU -machine pit=off) and one whose 8254 is
- * gated (OUT2 never rises) must fall back to CPUID 16H or the assumed 1 GHz, never report
- * a "PIT calibration" of a few kHz; a working PIT is still used. The host's own TSC runs.
+ * 8254 channel 2 behind port 0x61 (OUT2 in bit 5) on the virtual TSC (tests/model/vclock.h):
+ * a board without an 8254 (port 0x61 reads 0xff, as on UEFI-only boards and QEMU -machine
+ * pit=off) and one whose 8254 is gated (OUT2 never rises) must fall back to CPUID 16H or the
+ * assumed 1 GHz, never report a "PIT calibration" of a few kHz, and give up on the bound the
+ * code states; a working PIT gives the model's TSC frequency exactly (plus the cost of one
+ * read), also when an interruption lengthens one window (the shortest of five is kept).
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -14,26 +16,47 @@
 
 #include "kernel/cpu.h"
 #include "kernel/tsc.h"
+#include "model/vclock.h"
 #include "tests/host/fake_cpuid.h"
+
+/* The modelled TSC runs at 2000 ticks per PIT tick (PIT: 1193182 Hz), and a TSC read takes
+ * STEP ticks. A window of 11931 PIT ticks (the code's 10 ms count) is WINDOW TSC ticks. */
+#define PIT_HZ   1193182ull
+#define TSC_HZ   (2000 * PIT_HZ)
+#define STEP     1000ull
+#define WINDOW   (11931 * 2000ull)
 
 enum pit_kind { PIT_ABSENT, PIT_GATED, PIT_WORKS };
 static enum pit_kind pit;
-static uint64_t armed_at;	/* TSC when the count was written */
+static unsigned ch2_bytes;	/* count bytes written since the control word (lo, then hi) */
+static uint64_t armed_at;	/* virtual TSC when the high byte started the count */
+static uint64_t late_poll;	/* ticks between the first OUT2-high poll and the next TSC read */
+static uint64_t late_start;	/* ticks between the start read and the high-byte write */
 
 uint8_t inb(uint16_t port)
 {
 	if (port != 0x61 || pit == PIT_ABSENT)
 		return 0xff;
-	if (pit == PIT_WORKS && rdtsc() - armed_at > 10000000)	/* ~10 ms at a few GHz */
+	if (pit == PIT_WORKS && ch2_bytes == 2 && vclock.now - armed_at >= WINDOW) {
+		if (late_poll) {
+			vclock_script(&late_poll, 1);
+			late_poll = 0;
+		}
 		return 0x21;
-	return 0x01;
+	}
+	return 0x01;	/* mode 0: OUT2 low from the control word until terminal count */
 }
 
 void outb(uint16_t port, uint8_t v)
 {
 	(void)v;
-	if (port == 0x42)
-		armed_at = rdtsc();
+	if (port == 0x43)
+		ch2_bytes = 0;
+	if (port == 0x42 && ++ch2_bytes == 2) {
+		vclock_advance(late_start);
+		late_start = 0;
+		armed_at = vclock.now;
+	}
 }
 
 static void intel_with_16h(bool leaf16)
@@ -46,6 +69,9 @@ static void intel_with_16h(bool leaf16)
 		fake_cpuid_set(0x16, 0, 3600, 4700, 100, 0);
 	cpu_probe(&cpu);
 	tsc_hz = 0;
+	vclock_reset(0, STEP);
+	late_poll = late_start = 0;
+	ch2_bytes = 0;
 }
 
 static void test_no_pit_uses_16h(void **state)
@@ -56,6 +82,7 @@ static void test_no_pit_uses_16h(void **state)
 	tsc_init();
 	assert_string_equal(tsc_source, "CPUID.16H base frequency");
 	assert_int_equal(tsc_hz, 3600000000ull);
+	assert_int_equal(vclock.reads, 1);	/* OUT2 high at once: no 8254, no waiting */
 }
 
 static void test_no_pit_no_16h_assumes(void **state)
@@ -68,6 +95,8 @@ static void test_no_pit_no_16h_assumes(void **state)
 	assert_non_null(strstr(tsc_source, "assumed"));
 }
 
+/* OUT2 never rises: the wait ends on the first read more than 2^30 ticks after the start,
+ * 1073742 reads of 1000 ticks later (plus the start read). */
 static void test_gated_pit_gives_up(void **state)
 {
 	(void)state;
@@ -75,7 +104,27 @@ static void test_gated_pit_gives_up(void **state)
 	pit = PIT_GATED;
 	tsc_init();
 	assert_string_equal(tsc_source, "CPUID.16H base frequency");
+	assert_int_equal(vclock.reads, 1 + 1073742);
 }
+
+/* A TSC that does not move cannot hang the wait either: it ends on the poll count, 2e7
+ * polls, with a read after every poll but the last. */
+static void test_gated_pit_stopped_tsc(void **state)
+{
+	(void)state;
+	intel_with_16h(true);
+	vclock_reset(0, 0);
+	pit = PIT_GATED;
+	tsc_init();
+	assert_string_equal(tsc_source, "CPUID.16H base frequency");
+	assert_int_equal(vclock.reads, 20000000);
+}
+
+/* Each window: the start read, the high byte at that time, OUT2 seen high at the first poll
+ * WINDOW ticks later and the end read one step after that: WINDOW + STEP ticks (the end
+ * read's own cost is measured too, as on hardware) over 11931 PIT ticks. Five windows of
+ * 1 + WINDOW / STEP + 1 reads. */
+#define MEASURED_HZ ((WINDOW + STEP) * PIT_HZ / 11931)
 
 static void test_working_pit_used(void **state)
 {
@@ -84,7 +133,37 @@ static void test_working_pit_used(void **state)
 	pit = PIT_WORKS;
 	tsc_init();
 	assert_string_equal(tsc_source, "PIT calibration");
-	assert_true(tsc_hz > 100000000ull);
+	assert_int_equal(tsc_hz, MEASURED_HZ);
+	assert_int_equal(tsc_hz, 2386464006ull);	/* TSC_HZ + 42 ppm, the read's step */
+	assert_int_equal(vclock.reads, 5 * (WINDOW / STEP + 2));
+}
+
+/* One interruption of 5e6 ticks at `where` (it fires once, then reads 0) lengthens the first
+ * window only; the shortest window wins. */
+static void one_window_lengthened(uint64_t *where)
+{
+	intel_with_16h(true);
+	pit = PIT_WORKS;
+	*where = 5000000;
+	tsc_init();
+	assert_string_equal(tsc_source, "PIT calibration");
+	assert_int_equal(*where, 0);		/* it happened */
+	assert_int_equal(tsc_hz, MEASURED_HZ);
+}
+
+/* after OUT2 rose and before the end read */
+static void test_working_pit_late_poll(void **state)
+{
+	(void)state;
+	one_window_lengthened(&late_poll);
+}
+
+/* between the start read and the high-byte write (this one would shorten the window if the
+ * start were read after the write) */
+static void test_working_pit_late_start(void **state)
+{
+	(void)state;
+	one_window_lengthened(&late_start);
 }
 
 int main(void)
@@ -93,7 +172,10 @@ int main(void)
 		cmocka_unit_test(test_no_pit_uses_16h),
 		cmocka_unit_test(test_no_pit_no_16h_assumes),
 		cmocka_unit_test(test_gated_pit_gives_up),
+		cmocka_unit_test(test_gated_pit_stopped_tsc),
 		cmocka_unit_test(test_working_pit_used),
+		cmocka_unit_test(test_working_pit_late_poll),
+		cmocka_unit_test(test_working_pit_late_start),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -3,12 +3,13 @@
  * SDM Vol. 3A 11.4.4 (IA32_APIC_BASE), 11.12.1.2 and Table 11-6 (x2APIC MSRs: which exist,
  * which are read-only or write-only, EOI/ESR writes of 0 only), 11.12.5 / Figure 11-27
  * (mode transitions), 11.8.3-11.8.5 (IRR, ISR, priority classes, EOI), 11.5.3 (ESR latching),
- * 11.5.4 (timer current count).
+ * 11.5.4 (timer current count, on the virtual TSC of tests/model/vclock.c: the count is read
+ * at the time of the last TSC read, and writing TMICT starts it then).
  */
 #include "model/lapic_model.h"
 #include "apic/apic_regs.h"
 #include "kernel/hw.h"
-#include "kernel/tsc.h"
+#include "model/vclock.h"
 
 #include <string.h>
 
@@ -99,7 +100,7 @@ static uint32_t reg_read(unsigned reg)
 
 		if (!lm.tsc_per_count)
 			return (uint32_t)init;
-		n = (rdtsc() - lm.tmict_tsc) / lm.tsc_per_count;
+		n = (vclock.now - lm.tmict_tsc) / lm.tsc_per_count;
 		return n >= init ? 0 : (uint32_t)(init - n);
 	}
 	return lm.regs[(reg >> 4) & 63];
@@ -134,7 +135,7 @@ static void reg_write(bool msr, unsigned reg, uint64_t val)
 		}
 		return;
 	case APIC_TMICT:
-		lm.tmict_tsc = rdtsc();
+		lm.tmict_tsc = vclock.now;
 		break;
 	case APIC_TMCCT:
 		return;

@@ -2,9 +2,9 @@
  * lapic_model.h: a host model of one local APIC standing in for kernel/hw.h (SDM Vol. 3A
  * ch. 11): IA32_APIC_BASE with the mode transitions of Figure 11-27 (and a firmware x2APIC
  * lock), the xAPIC MMIO page, the x2APIC MSR map of Table 11-6 with its #GP rules, IRR/ISR
- * with priority classes and EOI, the LVTPC mask-on-delivery rule, a TSC-driven timer count
- * and the 8259 ports. Accesses the real hardware would refuse are counted, so tests can
- * assert that apic/ never makes them.
+ * with priority classes and EOI, the LVTPC mask-on-delivery rule, a timer count driven by the
+ * virtual TSC (tests/model/vclock.h) and the 8259 ports. Accesses the real hardware would
+ * refuse are counted, so tests can assert that apic/ never makes them.
  */
 #ifndef MODEL_LAPIC_MODEL_H
 #define MODEL_LAPIC_MODEL_H
@@ -28,13 +28,13 @@ struct lapic_model {
 	bool locked;			/* XAPIC_DISABLE_STATUS[0] */
 	uint32_t id;			/* APIC id (xAPIC shows the low 8 bits in 31:24) */
 	uint32_t max_lvt;
-	uint64_t tsc_per_count;		/* host TSC ticks per timer count; 0: timer frozen */
+	uint64_t tsc_per_count;		/* virtual TSC ticks per timer count; 0: timer frozen */
 	uint32_t fault_msr;		/* this MSR #GPs on any access (0: none) */
 	uint32_t esr_pending;		/* errors to latch on the next ESR write */
 	/* state */
 	uint32_t regs[64];		/* by offset >> 4 */
 	uint32_t isr[8], irr[8];
-	uint64_t tmict_tsc;
+	uint64_t tmict_tsc;		/* virtual TSC when TMICT was written */
 	uint64_t tsc_deadline;
 	uint8_t pic_mask[2];
 	uint8_t pic_icw2[2];

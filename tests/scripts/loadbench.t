@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # loadbench.t: the loadbench CLI (tools/loadbench.c) - argument parsing, JSON Lines keys,
-# exit status on bad arguments. A quick sanity run with tiny budgets, not a timing check.
+# exit status on bad arguments. A quick sanity run with tiny budgets, not a timing check: no
+# assertion depends on a measured value.
 # --pebs (tools/loadbench_pebs.c): each refusal with its reason and exit status on fake sysfs
 # trees (LOADBENCH_SYSFS, LOADBENCH_PARANOID): 3 no PMU (also this machine's own sysfs when it
 # has no core PMU), 4 no permission (unprivileged, paranoid 3), 5 no mem-loads / a PMU type the
@@ -38,6 +39,8 @@ check "--reps 0 exits 2" '[ $rc -eq 2 ]'
 
 out=$("$LB" --sizes 16K,1M --json $QUICK 2>/tmp/lb_err.$$); rc=$?
 check "--json run exits 0" '[ $rc -eq 0 ]'
+# ns_per_load and tsc_per_load are real-time measurements: only their form is checked, never
+# their values (a test that depends on how fast or busy the machine is, is a benchmark)
 check "--json: one JSON object per size with size_bytes, ns_per_load, tsc_per_load" \
 	'printf "%s\n" "$out" | python3 -c "
 import json, sys
@@ -45,7 +48,7 @@ rows = [json.loads(l) for l in sys.stdin if l.strip()]
 assert [r[\"size_bytes\"] for r in rows] == [16384, 1048576], rows
 for r in rows:
     for k in (\"ns_per_load\", \"tsc_per_load\"):
-        assert isinstance(r[k], (int, float)) and r[k] > 0, (k, r)
+        assert isinstance(r[k], (int, float)) and not isinstance(r[k], bool) and r[k] >= 0, (k, r)
 "'
 check "--json: comments go to stderr, not stdout" \
 	'grep -q "^# pages:" /tmp/lb_err.$$ && ! printf "%s\n" "$out" | grep -q "^#"'

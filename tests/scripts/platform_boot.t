@@ -16,7 +16,7 @@ fi
 rm -rf "$out"; mkdir -p "$out/opts/pebs-kernel"
 n=0
 ok() { n=$((n + 1)); echo "ok $n - $1"; }
-notok() { n=$((n + 1)); echo "not ok $n - $1"; shift; for l in "$@"; do echo "# $l"; done; }
+notok() { n=$((n + 1)); echo "not ok $n - $1"; shift; printf '%s\n' "$@" | sed 's/^/# /'; }
 
 ovmf() {
 	local code=/usr/share/OVMF/OVMF_CODE_4M.fd vars=/usr/share/OVMF/OVMF_VARS_4M.fd
@@ -56,7 +56,8 @@ for fw in bios ovmf; do
 	if [ $rc = 1 ] && [ -z "$p" ] && grep -aq '^# console: serial io 0x2f8' "$log"; then
 		ok "COM2-only boot ($fw): full log on COM2 ($(grep -a '^# console' "$log" | tr -d '\r'))"
 	else
-		notok "COM2-only boot ($fw): status $rc ${p:-}" "$(tail -3 "$log" 2>/dev/null)"
+		notok "COM2-only boot ($fw): status $rc ${p:-}" \
+			"$(grep -a '^ *not ok' "$log" 2>/dev/null | tr -d '\r')" "$(tail -3 "$log" 2>/dev/null)"
 	fi
 done
 

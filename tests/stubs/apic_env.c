@@ -1,5 +1,6 @@
 /*
- * apic_env.c: host stand-ins for the kernel around apic/ (see apic_env.h).
+ * apic_env.c: host stand-ins for the kernel around apic/ (see apic_env.h). Time is the
+ * virtual TSC of tests/model/vclock.c.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -16,6 +17,7 @@
 #include "kernel/mm.h"
 #include "kernel/tsc.h"
 #include "model/lapic_model.h"
+#include "model/vclock.h"
 #include "stubs/apic_env.h"
 #include "stubs/console_capture.h"
 
@@ -62,6 +64,7 @@ void run_fatal(const char *why)
 bool env_boot(uint64_t base, bool cx2, uint32_t id, const char *cmdline)
 {
 	lm_reset(base, cx2, id);
+	vclock_reset(0, ENV_TSC_STEP);
 	lm.tsc_per_count = 16;
 	memset(env_handlers, 0, sizeof(env_handlers));
 	env_nmi_hook = NULL;
@@ -70,7 +73,7 @@ bool env_boot(uint64_t base, bool cx2, uint32_t id, const char *cmdline)
 	memset(&cpu, 0, sizeof(cpu));
 	cpu.apic = base & APIC_BASE_EN;
 	cpu.x2apic = cx2;
-	tsc_hz = 1000000000ull;	/* "1 GHz": calibration windows of 1e7 real TSC ticks */
+	tsc_hz = 1000000000ull;	/* "1 GHz": calibration windows of 1e7 virtual TSC ticks */
 	cmdline_parse(&kcmdline, cmdline, strlen(cmdline), NULL, NULL);
 	stub_console_reset();
 	apic_set_pmi_handler(NULL);
@@ -90,12 +93,4 @@ void env_fire_timer(void)
 	struct trap_frame f = { .vector = APIC_VEC_TIMER, .rip = 0x1234 };
 
 	env_handlers[APIC_VEC_TIMER](&f);
-}
-
-void env_spin_tsc(uint64_t ticks)
-{
-	uint64_t t0 = rdtsc();
-
-	while (rdtsc() - t0 < ticks)
-		;
 }

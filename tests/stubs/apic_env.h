@@ -19,14 +19,18 @@ extern irq_handler_fn env_handlers[256], env_nmi_hook, env_default_handler;
 extern uint64_t env_mapped_phys, env_mapped_bytes;
 extern unsigned env_maps;
 
+/* Virtual TSC ticks each read advances (tests/model/vclock.h): a multiple of the model
+ * timer's 16 ticks per count, so a calibration window holds a whole number of counts. */
+#define ENV_TSC_STEP 160u
+
 /* A fresh model APIC with IA32_APIC_BASE `base`, CPUID x2APIC bit, id, then apic_init()
- * under `cmdline`; tsc_hz = 1e9 and the model timer counts once per 16 TSC ticks. */
+ * under `cmdline`; the virtual TSC starts at 0 and advances ENV_TSC_STEP per read,
+ * tsc_hz = 1e9 and the model timer counts once per 16 TSC ticks. */
 bool env_boot(uint64_t base, bool cx2, uint32_t id, const char *cmdline);
 /* Assert the model saw nothing real hardware would refuse. */
 void env_no_illegal_access(void);
 /* Run the timer interrupt handler with a frame (RIP 0x1234). */
 void env_fire_timer(void);
-void env_spin_tsc(uint64_t ticks);
 
 /* run_fatal() longjmps here with 2 and records why. */
 extern jmp_buf env_runner_jmp;
