@@ -123,8 +123,8 @@ enum kt_result kpebs_check(struct ktest *t, const struct load_run *r, enum load_
 	const char *dump = cmdline_get(&kcmdline, "dump");
 	unsigned per_step = r->kind == CHASE_LFB ? 8 : 1;
 	uint64_t timed = (r->res.have_core ? r->res.core_med_x100 : r->res.tsc_med_x100) / per_step;
-	struct work w = { r->kind, r->chain.head, r->res.steps_per_rep ? r->res.steps_per_rep : 4096,
-			  0 };
+	struct work w = { .kind = r->kind, .p = r->chain.head,
+			  .steps = r->res.steps_per_rep ? r->res.steps_per_rep : 4096 };
 	struct pebs_cost_run base = { .work = work_chunk, .ctx = &w, .clock = tsc_clock,
 				      .steps_per_chunk = w.steps };
 	struct pebs_cost_run run = base;

@@ -40,7 +40,7 @@ static void full_sink(void *ctx, const char *s, size_t n)
 void kpk_judge(struct ktest *t, const char *name, const char *sub, enum pv_result v,
 	       const char *detail, const struct pebs_agg *agg)
 {
-	struct full_ctx f = { t, name, "", 0 };
+	struct full_ctx f = { .t = t, .name = name };
 
 	if (v == PV_SKIP) {
 		kt_skip_sub(t, sub, "%s", detail);

@@ -38,11 +38,14 @@ static const struct mcpu {
 	unsigned w1, w2, w3;
 	uint64_t tsc_khz;
 } cpus[] = {
-	{ "haswell", &model_haswell, 32 << 10, 256 << 10, 8 << 20, 8, 8, 16, 3400000 },
-	{ "skylake", &model_skylake, 32 << 10, 256 << 10, 8 << 20, 8, 4, 16, 3400000 },
-	{ "icelake_sp", &model_icelake_sp, 48 << 10, 1280 << 10, 36ull << 20, 12, 20, 12, 2300000 },
-	{ "sapphire_rapids", &model_sapphire_rapids, 48 << 10, 2 << 20, 105ull << 20, 12, 16, 15,
-	  2000000 },
+	{ .id = "haswell", .mc = &model_haswell, .l1d = 32 << 10, .l2 = 256 << 10,
+	  .l3 = 8 << 20, .w1 = 8, .w2 = 8, .w3 = 16, .tsc_khz = 3400000 },
+	{ .id = "skylake", .mc = &model_skylake, .l1d = 32 << 10, .l2 = 256 << 10,
+	  .l3 = 8 << 20, .w1 = 8, .w2 = 4, .w3 = 16, .tsc_khz = 3400000 },
+	{ .id = "icelake_sp", .mc = &model_icelake_sp, .l1d = 48 << 10, .l2 = 1280 << 10,
+	  .l3 = 36ull << 20, .w1 = 12, .w2 = 20, .w3 = 12, .tsc_khz = 2300000 },
+	{ .id = "sapphire_rapids", .mc = &model_sapphire_rapids, .l1d = 48 << 10, .l2 = 2 << 20,
+	  .l3 = 105ull << 20, .w1 = 12, .w2 = 16, .w3 = 15, .tsc_khz = 2000000 },
 };
 
 static const char *const knames[4] = { "load_l1", "load_l2", "load_l3", "load_dram" };

@@ -118,8 +118,8 @@ static bool work(void *ctx)
 
 	for (unsigned b = 0; b < 256 && f->events_left; b++) {
 		unsigned r = (unsigned)(ml_rand() % 100), i = 0;
-		struct model_load ld = { 0x40000000 + (ml_rand() % 65536) * 64, 0, 0,
-					 0x401000 + 4 * (ml_rand() % 3) };
+		struct model_load ld = { .addr = 0x40000000 + (ml_rand() % 65536) * 64,
+					 .ip = 0x401000 + 4 * (ml_rand() % 3) };
 
 		while (i < 2 && f->mx->p[i + 1].pct && r >= f->mx->p[i].pct)
 			r -= f->mx->p[i++].pct;
@@ -173,7 +173,7 @@ void ml_pebs_step(struct ktest *t, unsigned k, const char *name, const struct pe
 {
 	uint64_t want = o->dump != ML_DUMP_NONE ? DUMP_RECORDS : PEBS_MEASURE_RECORDS;
 	uint64_t tick_per_load = timed_x100 / 110 ? timed_x100 / 110 : 1;	/* TSC = core/1.10 */
-	struct feed f = { &mixes[o->mix][k], { 0 }, { 0 }, { 0 }, 0, 0 }, bf;
+	struct feed f = { .mx = &mixes[o->mix][k] }, bf;
 	struct pebs_cost_run base = { .work = work, .ctx = &bf, .clock = model_clock,
 				      .step_count = &bf.fed };
 	struct pebs_cost_run run = { .work = work, .ctx = &f, .clock = model_clock,
