@@ -91,8 +91,9 @@ void kload_check_chain(struct ktest *t, const struct load_run *r);
 const char *kload_timing_unjudgeable(void);
 /* This run's timing plan (budget per kernel, brief or full, why), decided on first use. */
 const struct timing_plan *kload_timing(void);
-/* The working set a kernel with PEBS step target `want` builds: capped at KLOAD_TCG_DRAM_CAP
- * where nothing judges a larger one (timing_ws); *note says so. */
+/* The working set a kernel builds for a wanted size `want`: capped at KLOAD_TCG_DRAM_CAP
+ * where nothing judges a larger one (timing_ws: timing not judged and no PEBS step); *note
+ * then says so, and is left alone otherwise. */
 uint64_t kload_ws_cap(uint64_t want, const char **note);
 
 /* Core-cycle counter hook; NULL read = none (TSC only). The PMU driver registers it. */
