@@ -21,6 +21,7 @@
 #include "kernel/serial.h"
 #include "kernel/tsc.h"
 #include "ktests/run.h"
+#include "loads/kload.h"
 #include "loads/kpebs.h"
 #include "pebs/caps.h"
 
@@ -31,6 +32,9 @@ struct mb2_info boot_info;
 uint64_t boot_info_addr;
 
 static struct serial_port serial;
+/* TSC at the boot phases (docs/output.md `# boot:`): read raw, converted once tsc_hz is known */
+enum { PH_KMAIN, PH_TSC, PH_TSC_DONE, PH_MM_DONE, PH_APIC_DONE, PH_HEADER, PH_N };
+static uint64_t phase_tsc[PH_N];
 static char console_warning[96];	/* printed once the KTAP header is out */
 
 static void warn_line(const char *msg)
@@ -43,6 +47,27 @@ static void console_setup(void)
 	/* console=, UART discovery (BDA, ACPI SPCR, COM1) and ACPI: kernel/platform.c */
 	if (platform_console_setup(&boot_info, &kcmdline, console_warning, sizeof(console_warning)))
 		serial.present = false;	/* the discovered ports (COM1 among them) took over */
+}
+
+static unsigned long long phase_ms(int from, int to)
+{
+	return tsc_hz ? (unsigned long long)((phase_tsc[to] - phase_tsc[from]) * 1000 / tsc_hz) : 0;
+}
+
+static void print_boot_phases(void)
+{
+	const struct timing_plan *tp = kload_timing();
+
+	phase_tsc[PH_HEADER] = rdtsc();
+	ktap_diag("boot: %llu ms kmain to header: console and command line %llu ms, tsc "
+		  "calibration %llu ms, memory %llu ms, apic %llu ms, rest %llu ms (firmware and "
+		  "loader: not measured)", phase_ms(PH_KMAIN, PH_HEADER),
+		  phase_ms(PH_KMAIN, PH_TSC), phase_ms(PH_TSC, PH_TSC_DONE),
+		  phase_ms(PH_TSC_DONE, PH_MM_DONE), phase_ms(PH_MM_DONE, PH_APIC_DONE),
+		  phase_ms(PH_APIC_DONE, PH_HEADER));
+	ktap_diag("timing: %s (%s), %u ms per load kernel%s%s", tp->brief ? "brief" : "full",
+		  tp->why, tp->budget_ms, tp->unjudged ? ", verdicts SKIP: " : ", verdicts judged",
+		  tp->unjudged ? tp->unjudged : "");
 }
 
 static void print_header(void)
@@ -65,12 +90,14 @@ static void print_header(void)
 	ktap_diag("paging: %s pages, NX %s", cpu.page1g ? "1 GiB" : "2 MiB",
 		  cpu.nx ? "on" : "unavailable");
 	apic_print_header();
+	print_boot_phases();
 }
 
 void kmain(uint32_t magic, uint64_t info)
 {
 	char why[64] = "";
 
+	phase_tsc[PH_KMAIN] = rdtsc();
 	gdt_init();
 	idt_init();
 	cpu_probe(&cpu);
@@ -103,11 +130,15 @@ void kmain(uint32_t magic, uint64_t info)
 		cmdline_parse(&tmpcl, boot_info.cmdline, CMDLINE_MAX_LEN * 2, option_table,
 			      warn_line);
 	}
+	phase_tsc[PH_TSC] = rdtsc();
 	tsc_init();
+	phase_tsc[PH_TSC_DONE] = rdtsc();
 	if (!mm_init(&boot_info, info, why, sizeof(why)))
 		run_fatal(why);
 	platform_late_setup(&boot_info);
+	phase_tsc[PH_MM_DONE] = rdtsc();
 	apic_init();	/* after mm (the xAPIC page is mapped uncached); says why if it cannot */
+	phase_tsc[PH_APIC_DONE] = rdtsc();
 	print_header();
 	platform_print_header(&boot_info);
 	pebs_caps_print(pebs_caps_init());

@@ -24,5 +24,6 @@ const struct option_desc option_table[] = {
 	{ "l2", "override L2 size" },
 	{ "l3", "override L3 size" },
 	{ "sweep", "latency-curve sweep: short | full" },
+	{ "timing", "auto | brief | full: load-kernel budget (auto: brief where timing is not judged)" },
 	{ NULL, NULL },
 };

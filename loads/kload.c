@@ -47,9 +47,39 @@ const struct cache_geometry *kload_geometry(void)
 	return &geom;
 }
 
+const struct timing_plan *kload_timing(void)
+{
+	static struct timing_plan plan;
+	static bool done;
+
+	if (!done) {
+		struct timing_facts f = {
+			.emulated = cpu_timing_unjudgeable(&cpu), .invariant_tsc = cpu.invariant_tsc,
+			.opt = timing_opt_parse(cmdline_get(&kcmdline, "timing")),
+		};
+
+		if (f.opt == TIMING_OPT_BAD)
+			warn("timing=: want auto, brief or full; using auto");
+		timing_decide(&f, &plan);
+		done = true;
+	}
+	return &plan;
+}
+
 const char *kload_timing_unjudgeable(void)
 {
-	return cpu_timing_unjudgeable(&cpu);
+	return kload_timing()->unjudged;
+}
+
+uint64_t kload_ws_cap(uint64_t want, const char **note)
+{
+	uint64_t ws = timing_ws(kload_timing(), !kload_pebs_unavailable(), want,
+				KLOAD_TCG_DRAM_CAP);
+
+	if (ws < want)
+		*note = cpu_software_emulated(&cpu) ? " (capped under software emulation)"
+			: " (capped: timing not judged, no PEBS step)";
+	return ws;
 }
 
 uint64_t kload_ws(enum load_level l, const char **note)
@@ -60,10 +90,7 @@ uint64_t kload_ws(enum load_level l, const char **note)
 	*note = "";
 	if (l != LOAD_DRAM)
 		return ws;
-	if (kload_timing_unjudgeable() && ws > KLOAD_TCG_DRAM_CAP) {
-		ws = KLOAD_TCG_DRAM_CAP;
-		*note = " (capped under software emulation)";
-	}
+	ws = kload_ws_cap(ws, note);
 	while (ws + ws / 16 + MEM_MARGIN > free && ws / 2 >= 2 * g->l3.size) {
 		ws /= 2;
 		*note = " (halved to fit free memory)";
@@ -108,7 +135,7 @@ static int time_it(struct load_run *r)
 	};
 	struct chase_cfg cfg = {
 		.kind = r->kind, .reps = KLOAD_REPS, .min_steps = 2 * CHASE_UNROLL,
-		.budget_ticks = tsc_hz / 1000 * KLOAD_BUDGET_MS,
+		.budget_ticks = tsc_hz / 1000 * kload_timing()->budget_ms,
 		.warm_max_steps = r->ws > g->l3.size ? WARM_PAST_L3 : 0, .hooks = &h,
 	};
 

@@ -18,11 +18,15 @@
 #include "loads/chase.h"
 #include "loads/geometry.h"
 #include "loads/plan.h"
+#include "loads/timing.h"
 
-#define KLOAD_BUDGET_MS 60		/* timed TSC milliseconds per kernel */
+#define KLOAD_BUDGET_MS TIMING_FULL_MS	/* timed TSC ms per kernel where timing is judged;
+					 * kload_timing() gives this run's budget */
 #define KLOAD_REPS 9
-#define KLOAD_TCG_DRAM_CAP (8ull << 20)	/* DRAM working set under software emulation, where
-					 * a chain build costs ~3 us per node */
+#define KLOAD_TCG_DRAM_CAP (4ull << 20)	/* largest working set where nothing judges a larger
+					 * one (timing_ws): software emulation, where a chain
+					 * build costs ~1-3 us per node, or a brief budget;
+					 * still 2x the largest L3-level set QEMU's CPUID gives */
 #define KLOAD_STLB_WS (64ull << 20)	/* 16384 4 KiB pages: > 5x any STLB we know (Golden
 					 * Cove 2048, Zen 4 3072 entries) */
 
@@ -82,8 +86,15 @@ void kload_print_geometry(struct ktest *t);
 /* Subtests chain_cycle and chain_placement for r. */
 void kload_check_chain(struct ktest *t, const struct load_run *r);
 
-/* Software emulation: cache timing means nothing. Reason, or NULL on real hardware/HV. */
+/* Why timing verdicts SKIP in this run (software emulation, no invariant TSC, timing=brief:
+ * loads/timing.h), or NULL where they are judged. */
 const char *kload_timing_unjudgeable(void);
+/* This run's timing plan (budget per kernel, brief or full, why), decided on first use. */
+const struct timing_plan *kload_timing(void);
+/* The working set a kernel builds for a wanted size `want`: capped at KLOAD_TCG_DRAM_CAP
+ * where nothing judges a larger one (timing_ws: timing not judged and no PEBS step); *note
+ * then says so, and is left alone otherwise. */
+uint64_t kload_ws_cap(uint64_t want, const char **note);
 
 /* Core-cycle counter hook; NULL read = none (TSC only). The PMU driver registers it. */
 void kload_set_core_clock(uint64_t (*read)(void *ctx), void *ctx, const char *name);
