@@ -59,7 +59,7 @@ static void print_boot_phases(void)
 	const struct timing_plan *tp = kload_timing();
 
 	phase_tsc[PH_HEADER] = rdtsc();
-	ktap_diag("boot: %llu ms kmain to header: console and command line %llu ms, tsc "
+	ktap_diag("startup: %llu ms kmain to header: console and command line %llu ms, tsc "
 		  "calibration %llu ms, memory %llu ms, apic %llu ms, rest %llu ms (firmware and "
 		  "loader: not measured)", phase_ms(PH_KMAIN, PH_HEADER),
 		  phase_ms(PH_KMAIN, PH_TSC), phase_ms(PH_TSC, PH_TSC_DONE),
