@@ -128,7 +128,8 @@ static int build_and_time(struct load_run *r, uint8_t *base, uint32_t *scratch, 
 				  .seed = seed, .vary_slot = true };
 	struct chase_cfg cfg = { .kind = CHASE_LOAD, .reps = REPS, .min_steps = 2 * CHASE_UNROLL,
 				 .budget_ticks = B.hz / 1000 * BUDGET_MS,
-				 .warm_max_steps = r->ws > g->l3.size ? 64u << 10 : 0 };
+				 .warm_max_steps = r->ws > g->l3.size ? 64u << 10 : 0,
+				 .warm_max_ticks = B.hz / 1000 * BUDGET_MS };
 	uint64_t t0 = rdtsc_ordered();
 
 	if (chain_build(&r->chain, base, &p, scratch))
