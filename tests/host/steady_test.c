@@ -3,17 +3,19 @@
  * chase_measure() on the virtual clock (tests/model/vclock.h): a cold working set that
  * settles over seven laps is warmed until two laps agree and not one lap sooner, one that
  * never settles stops at the lap bound or the tick bound and says so, and the spread rule
- * flags exactly the spreads above STEADY_SPREAD_PCT.
+ * flags exactly the spreads above STEADY_SPREAD_PCT; the `time` line prints both.
  */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <cmocka.h>
 
 #include "loads/chase.h"
+#include "loads/kload.h"
 #include "loads/steady.h"
 #include "model/vclock.h"
 
@@ -141,12 +143,44 @@ static void test_chase_warms_until_steady(void **state)
 	assert_int_equal(r.warm_laps, 4);	/* 240 x 4096 < 1e6 <= 300 x 4096 */
 }
 
+static char last_line[256];
+
+static void keep(void *ctx, const char *line)
+{
+	(void)ctx;
+	snprintf(last_line, sizeof(last_line), "%s", line);
+}
+
+/* The `time` line (docs/output.md §3) says how the warm-up ended and whether it is noisy. */
+static void test_time_line(void **state)
+{
+	struct load_run r = { .name = "load_l3", .kind = CHASE_LOAD, .ws = 4 << 20,
+			      .res = { .tsc_med_x100 = 3000, .tsc_min_x100 = 2000,
+				       .tsc_max_x100 = 4000, .steps_per_rep = 64, .warm_laps = 64,
+				       .warm_bound = true },
+			      .remeasured = 2, .noisy = true };
+	const char *tail;
+
+	(void)state;
+	load_run_lines(keep, NULL, &r, 1000000000);
+	tail = strstr(last_line, " warm=");
+	assert_non_null(tail);
+	assert_string_equal(tail, " warm=64,bound remeasure=2,noisy");
+	r.res.warm_laps = 3;
+	r.res.warm_bound = false;
+	r.remeasured = 0;
+	r.noisy = false;
+	load_run_lines(keep, NULL, &r, 1000000000);
+	assert_string_equal(strstr(last_line, " warm="), " warm=3 remeasure=0");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_rule),
 		cmocka_unit_test(test_spread),
 		cmocka_unit_test(test_chase_warms_until_steady),
+		cmocka_unit_test(test_time_line),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
