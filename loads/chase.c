@@ -138,6 +138,7 @@ int chase_measure(const struct chain *c, const struct chase_cfg *cfg, struct cha
 		unit = cfg->warm_max_steps;
 	unit = round_up(unit, CHASE_UNROLL);
 	rule.max_ticks = cfg->warm_max_ticks;
+	rule.max_laps = cfg->warm_max_laps;
 	steady_begin(&w);
 	t_start = t0 = rdtsc_ordered();
 	do {

@@ -44,6 +44,7 @@ struct chase_cfg {
 	uint64_t warm_max_steps;	/* cap on a warm-up lap (0 = one full lap); for working
 					 * sets past the last cache, where no lap can warm anything */
 	uint64_t warm_max_ticks;	/* warm-up bound in TSC ticks (0: laps bound only) */
+	unsigned warm_max_laps;		/* warm-up bound in laps (0: STEADY_MAX_LAPS) */
 	uint64_t rewarm_steps;		/* chains of at most this many nodes get one untimed lap
 					 * before each repetition (0 = never): a preempted host
 					 * program finds its working set again */

@@ -116,6 +116,7 @@ static int time_it(struct load_run *r)
 	/* Warm-up bounded by the timed budget; a noisy measurement is taken again (up to
 	 * STEADY_REMEASURE times) where timing is judged, and stays marked if it stays noisy. */
 	cfg.warm_max_ticks = cfg.budget_ticks;
+	cfg.warm_max_laps = cfg.warm_max_steps ? STEADY_PAST_LLC_LAPS : 0;
 	r->remeasured = 0;
 	for (;;) {
 		if (chase_measure(&r->chain, &cfg, &r->res)) {

@@ -23,6 +23,9 @@
 
 #define STEADY_TOL_PCT 3u	/* two successive laps within 3 % of each other */
 #define STEADY_MAX_LAPS 64u
+#define STEADY_PAST_LLC_LAPS 3u	/* lap bound past the last cache: capped laps (64K loads)
+				 * warm no cache, only the page-walk caches, and DRAM laps
+				 * on a shared VM rarely agree within 3 % */
 #define STEADY_MIN_UNIT 4096u	/* chain steps per timed warm-up unit, at least */
 #define STEADY_SPREAD_PCT 10u	/* a size whose rounds spread more is re-measured */
 #define STEADY_REMEASURE 2u	/* at most this many extra measurements of a noisy size */

@@ -76,7 +76,8 @@ static int measure_one(const struct opts *o, struct point *pt, unsigned rd, uint
 				 .budget_ticks = hz / 1000 * o->budget_ms / o->rounds,
 				 .min_steps = 2 * CHASE_UNROLL, .rewarm_steps = REWARM_STEPS,
 				 .warm_max_steps = size > l3 ? WARM_PAST_L3 : 0,
-				 .warm_max_ticks = hz / 1000 * WARM_BOUND_MS };
+				 .warm_max_ticks = hz / 1000 * WARM_BOUND_MS,
+				 .warm_max_laps = size > l3 ? STEADY_PAST_LLC_LAPS : 0 };
 	struct chase_result r;
 
 	if (chase_measure(&pt->c, &cfg, &r))
@@ -246,12 +247,12 @@ int main(int argc, char **argv)
 		(unsigned long long)(cpt / 1000), (unsigned long long)(cpt % 1000));
 	fprintf(info, "# method: random cyclic chain over every 64 B line, seed %llu+i; per size and "
 		"round: laps until two successive laps agree within %u%% (>= 2 laps of >= %u loads, "
-		"64K-load laps past L3; bound %u laps or %u ms: warm-bound), a re-warm lap before "
+		"64K-load laps past L3; bound %u laps (%u past L3) or %u ms: warm-bound), a re-warm lap before "
 		"each rep up to 2 MiB, the fastest of %u reps (preemption only adds time); %u "
 		"interleaved rounds, median of those; spread > %u%%: re-measured up to %u times, "
 		"then marked noisy; %u ms timed per size; interrupts not controlled (user space)\n",
 		(unsigned long long)o.seed, STEADY_TOL_PCT, STEADY_MIN_UNIT, STEADY_MAX_LAPS,
-		WARM_BOUND_MS, o.reps, o.rounds, STEADY_SPREAD_PCT, STEADY_REMEASURE, o.budget_ms);
+		STEADY_PAST_LLC_LAPS, WARM_BOUND_MS, o.reps, o.rounds, STEADY_SPREAD_PCT, STEADY_REMEASURE, o.budget_ms);
 
 	t_build = rdtsc_ordered();
 	if (build_all(&o, pt, buf.base, scratch)) {

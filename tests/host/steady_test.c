@@ -141,6 +141,17 @@ static void test_chase_warms_until_steady(void **state)
 	measure(never, 10, &cfg, &r);
 	assert_true(r.warm_bound);
 	assert_int_equal(r.warm_laps, 4);	/* 240 x 4096 < 1e6 <= 300 x 4096 */
+
+	/* Past the last cache: capped laps (64 steps here) and the lap bound of 3. */
+	cfg.warm_max_ticks = 0;
+	cfg.warm_max_steps = 64;
+	cfg.warm_max_laps = STEADY_PAST_LLC_LAPS;
+	vclock_reset(0, 1000);
+	vclock_script((const uint64_t[]){ 7, 9000, 6000, 9000, 6000 }, 5);
+	assert_int_equal(chase_measure(&ch, &cfg, &r), 0);
+	assert_true(r.warm_bound);
+	assert_int_equal(r.warm_laps, 3);
+	assert_int_equal(r.warm_steps, 3 * 64);
 }
 
 static char last_line[256];
