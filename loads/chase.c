@@ -150,6 +150,7 @@ int chase_measure(const struct chain *c, const struct chase_cfg *cfg, struct cha
 	} while (steady_lap(&w, &rule, lap) == STEADY_WARMING);
 	r->warm_laps = w.laps;
 	r->warm_bound = w.state == STEADY_BOUND;
+	r->warm_ticks = w.ticks;
 	per_step = w.last / unit + 1;
 
 	steps = cfg->budget_ticks / cfg->reps / per_step;

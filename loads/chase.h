@@ -58,6 +58,7 @@ struct chase_result {
 	uint64_t warm_steps;		/* untimed: warm-up laps + re-warm laps */
 	unsigned warm_laps;		/* warm-up laps (units of loads/steady.h) */
 	bool warm_bound;		/* the warm-up hit its bound before two laps agreed */
+	uint64_t warm_ticks;		/* TSC ticks the warm-up laps took */
 	uint64_t laps_x100;		/* steps_per_rep / nodes, x100 */
 	uint64_t tsc_med_x100, tsc_min_x100, tsc_max_x100;	/* TSC ticks per step, x100 */
 	uint64_t core_med_x100;		/* core cycles per step, x100 (have_core) */

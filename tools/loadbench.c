@@ -43,6 +43,7 @@ struct point {
 	uint64_t round_x100[MAX_ROUNDS];
 	uint64_t med_x100, min_x100, max_x100, steps;
 	unsigned warm_bound;	/* rounds (of the last measurement) whose warm-up hit the bound */
+	uint64_t warm_ticks;	/* all its warm-up laps, every measurement */
 	unsigned remeasured;	/* extra measurements for a spread > STEADY_SPREAD_PCT */
 	bool noisy;		/* still spread beyond it after them */
 };
@@ -85,6 +86,7 @@ static int measure_one(const struct opts *o, struct point *pt, unsigned rd, uint
 	pt->round_x100[rd] = r.tsc_min_x100;
 	pt->steps += r.steps_per_rep * r.reps;
 	pt->warm_bound += r.warm_bound;
+	pt->warm_ticks += r.warm_ticks;
 	return 0;
 }
 
@@ -209,7 +211,8 @@ int main(int argc, char **argv)
 	static struct point pt[MAX_SIZES];
 	struct cache_geometry g;
 	struct lb_buf buf;
-	uint64_t hz, cpt, total = 0, max = 0, t_all, t_build;
+	uint64_t hz, cpt, total = 0, max = 0, t_all, t_build, warm = 0;
+	unsigned remeasured = 0;
 	uint32_t *scratch;
 	FILE *info;
 
@@ -272,7 +275,13 @@ int main(int argc, char **argv)
 	for (unsigned i = 0; i < o.nsizes; i++)
 		print_point(&o, &pt[i], o.sizes[i], hz, cpt);
 	print_levels(&o, pt, &g, hz, info);
-	fprintf(info, "# sweep: %u sizes, chains built in %llu ms, measured in %llu ms\n", o.nsizes,
-		(unsigned long long)(t_build * 1000 / hz), (unsigned long long)(t_all * 1000 / hz));
+	for (unsigned i = 0; i < o.nsizes; i++) {
+		warm += pt[i].warm_ticks;
+		remeasured += pt[i].remeasured != 0;
+	}
+	fprintf(info, "# sweep: %u sizes, chains built in %llu ms, measured in %llu ms (warm-up "
+		"%llu ms; %u sizes re-measured)\n", o.nsizes,
+		(unsigned long long)(t_build * 1000 / hz), (unsigned long long)(t_all * 1000 / hz),
+		(unsigned long long)(warm * 1000 / hz), remeasured);
 	return 0;
 }
