@@ -113,10 +113,13 @@ static int time_it(struct load_run *r)
 		.warm_max_steps = r->ws > g->l3.size ? WARM_PAST_L3 : 0, .hooks = &h,
 	};
 
-	/* Warm-up bounded by the timed budget; a noisy measurement is taken again (up to
+	/* Warm-up bounded by the timed budget (2 laps under software emulation, where no
+	 * timing is judged and a boot should stay cheap); a noisy measurement is taken again (up to
 	 * STEADY_REMEASURE times) where timing is judged, and stays marked if it stays noisy. */
 	cfg.warm_max_ticks = cfg.budget_ticks;
 	cfg.warm_max_laps = cfg.warm_max_steps ? STEADY_PAST_LLC_LAPS : 0;
+	if (kload_timing_unjudgeable())		/* nothing is judged: the rule's minimum */
+		cfg.warm_max_laps = 2;
 	r->remeasured = 0;
 	for (;;) {
 		if (chase_measure(&r->chain, &cfg, &r->res)) {
