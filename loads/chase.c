@@ -6,6 +6,7 @@
  */
 #include "loads/chase.h"
 #include "kernel/tsc.h"
+#include "loads/steady.h"
 
 #include <stddef.h>
 
@@ -113,7 +114,9 @@ int chase_measure(const struct chain *c, const struct chase_cfg *cfg, struct cha
 	static const struct chase_hooks none = { 0 };
 	const struct chase_hooks *h = cfg->hooks ? cfg->hooks : &none;
 	uint64_t tsc[CHASE_MAX_REPS], core[CHASE_MAX_REPS];
-	uint64_t t_start, t0, t1, c0, c1, per_step, steps, rewarm;
+	uint64_t t_start, t0, t1, c0, c1, per_step, steps, rewarm, unit, lap;
+	struct steady_rule rule = { 0 };
+	struct steady_warm w;
 	uintptr_t p = c->head;
 
 	*r = (struct chase_result){ 0 };
@@ -125,17 +128,30 @@ int chase_measure(const struct chain *c, const struct chase_cfg *cfg, struct cha
 	r->have_core = h->core_cycles != NULL;
 	r->irqs_off = h->irq_off != NULL;
 
-	/* Warm-up: one full lap (every line, every TLB entry), then the calibration probe. */
-	t_start = rdtsc_ordered();
-	r->warm_steps = round_up(c->nodes, CHASE_UNROLL);
-	if (cfg->warm_max_steps && r->warm_steps > cfg->warm_max_steps)
-		r->warm_steps = round_up(cfg->warm_max_steps, CHASE_UNROLL);
-	p = run_kind(cfg->kind, p, r->warm_steps);
-	t0 = rdtsc_ordered();
-	p = run_kind(cfg->kind, p, CHASE_PROBE_STEPS);
-	t1 = rdtsc_ordered();
-	r->warm_steps += CHASE_PROBE_STEPS;
-	per_step = (t1 - t0) / CHASE_PROBE_STEPS + 1;
+	/* Warm-up until steady (loads/steady.h): units of a full lap (at least
+	 * STEADY_MIN_UNIT steps; capped past the last cache), each timed; the last one is the
+	 * calibration that sizes the repetitions. */
+	unit = round_up(c->nodes, CHASE_UNROLL);
+	if (unit < STEADY_MIN_UNIT)
+		unit = round_up(STEADY_MIN_UNIT, unit);
+	if (cfg->warm_max_steps && unit > cfg->warm_max_steps)
+		unit = cfg->warm_max_steps;
+	unit = round_up(unit, CHASE_UNROLL);
+	rule.max_ticks = cfg->warm_max_ticks;
+	rule.max_laps = cfg->warm_max_laps;
+	steady_begin(&w);
+	t_start = t0 = rdtsc_ordered();
+	do {
+		p = run_kind(cfg->kind, p, unit);
+		t1 = rdtsc_ordered();
+		r->warm_steps += unit;
+		lap = t1 - t0;
+		t0 = t1;
+	} while (steady_lap(&w, &rule, lap) == STEADY_WARMING);
+	r->warm_laps = w.laps;
+	r->warm_bound = w.state == STEADY_BOUND;
+	r->warm_ticks = w.ticks;
+	per_step = w.last / unit + 1;
 
 	steps = cfg->budget_ticks / cfg->reps / per_step;
 	if (steps < cfg->min_steps)

@@ -1,7 +1,7 @@
 /*
  * chase.h: the timed load kernels over a chain (loads/chain.h). Dependent loads
- * (`p = *p`, unrolled 16x), a warm-up lap, a calibration probe, then `reps` timed
- * repetitions sized from a TSC-tick budget (not a fixed count: QEMU TCG runs ~50x slower
+ * (`p = *p`, unrolled 16x), a warm-up until steady (loads/steady.h; its last lap is the
+ * calibration), then `reps` timed repetitions sized from a TSC-tick budget (not a fixed count: QEMU TCG runs ~50x slower
  * than hardware), median/min/max per load. Timing: LFENCE;RDTSC;LFENCE brackets (SDM
  * Vol. 3B 18.17); core cycles through an optional hook (the PMU driver's fixed counter 1,
  * CPU_CLK_UNHALTED.CORE, SDM 18.2.2), TSC only without one. Interrupts off around each
@@ -26,7 +26,6 @@
 
 #define CHASE_MAX_REPS 31
 #define CHASE_UNROLL 16
-#define CHASE_PROBE_STEPS 4096u
 
 enum chase_kind { CHASE_LOAD, CHASE_LFB, CHASE_STORE };
 
@@ -42,8 +41,10 @@ struct chase_cfg {
 	unsigned reps;			/* 1..CHASE_MAX_REPS (odd for a true median) */
 	uint64_t budget_ticks;		/* TSC ticks for all timed repetitions together */
 	uint64_t min_steps;		/* floor per repetition (rounded up to CHASE_UNROLL) */
-	uint64_t warm_max_steps;	/* cap on the warm-up lap (0 = one full lap); for working
+	uint64_t warm_max_steps;	/* cap on a warm-up lap (0 = one full lap); for working
 					 * sets past the last cache, where no lap can warm anything */
+	uint64_t warm_max_ticks;	/* warm-up bound in TSC ticks (0: laps bound only) */
+	unsigned warm_max_laps;		/* warm-up bound in laps (0: STEADY_MAX_LAPS) */
 	uint64_t rewarm_steps;		/* chains of at most this many nodes get one untimed lap
 					 * before each repetition (0 = never): a preempted host
 					 * program finds its working set again */
@@ -54,7 +55,10 @@ struct chase_result {
 	uint64_t steps_per_rep;		/* chain steps per timed repetition */
 	unsigned loads_per_step;	/* LOAD 1, LFB 8, STORE 1 (+1 store) */
 	unsigned reps;
-	uint64_t warm_steps;		/* untimed: warm-up lap (capped) + probe + re-warm laps */
+	uint64_t warm_steps;		/* untimed: warm-up laps + re-warm laps */
+	unsigned warm_laps;		/* warm-up laps (units of loads/steady.h) */
+	bool warm_bound;		/* the warm-up hit its bound before two laps agreed */
+	uint64_t warm_ticks;		/* TSC ticks the warm-up laps took */
 	uint64_t laps_x100;		/* steps_per_rep / nodes, x100 */
 	uint64_t tsc_med_x100, tsc_min_x100, tsc_max_x100;	/* TSC ticks per step, x100 */
 	uint64_t core_med_x100;		/* core cycles per step, x100 (have_core) */
@@ -68,7 +72,7 @@ uintptr_t chase_loads(uintptr_t p, uint64_t steps);
 uintptr_t chase_lfb(uintptr_t p, uint64_t steps);
 uintptr_t chase_store(uintptr_t p, uint64_t steps);
 
-/* Warm up, calibrate, time. Returns 0, or -1 for a bad configuration. */
+/* Warm up until steady, calibrate, time. Returns 0, or -1 for a bad configuration. */
 int chase_measure(const struct chain *c, const struct chase_cfg *cfg, struct chase_result *r);
 
 /* x100 TSC ticks -> x100 ns at tsc_hz (0 when tsc_hz is 0). */

@@ -45,6 +45,8 @@ struct load_run {
 	uint64_t walk_len;		/* chain_walk_len(): == chain.nodes when sound */
 	uint64_t ns_x100;		/* ns per step, x100 */
 	uint64_t build_ticks;		/* TSC ticks spent building + walking the chain */
+	unsigned remeasured;		/* extra measurements taken for a noisy spread */
+	bool noisy;			/* min..max still spread > STEADY_SPREAD_PCT (loads/steady.h) */
 	const char *why;		/* load_run() != 0: the reason */
 };
 

@@ -30,11 +30,14 @@ void load_run_lines(void (*out)(void *ctx, const char *line), void *ctx,
 			     X100(s->tsc_med_x100 ? s->core_med_x100 * 100 / s->tsc_med_x100 : 0));
 	}
 	fmt_snprintf(line, sizeof(line), "%s: time unit=%s tsc=%llu.%02llu min=%llu.%02llu "
-		     "max=%llu.%02llu ns=%llu.%02llu core=%s ratio=%s steps=%llu ms=%llu", r->name,
+		     "max=%llu.%02llu ns=%llu.%02llu core=%s ratio=%s steps=%llu ms=%llu "
+		     "warm=%u%s remeasure=%u%s", r->name,
 		     unit[r->kind], X100(s->tsc_med_x100), X100(s->tsc_min_x100),
 		     X100(s->tsc_max_x100), X100(r->ns_x100), core, ratio,
 		     (unsigned long long)s->steps_per_rep,
-		     (unsigned long long)(hz ? s->total_ticks * 1000 / hz : 0));
+		     (unsigned long long)(hz ? s->total_ticks * 1000 / hz : 0),
+		     s->warm_laps, s->warm_bound ? ",bound" : "", r->remeasured,
+		     r->noisy ? ",noisy" : "");
 	out(ctx, line);
 }
 

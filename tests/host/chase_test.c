@@ -14,6 +14,7 @@
 #include <cmocka.h>
 
 #include "loads/chase.h"
+#include "loads/steady.h"
 #include "model/vclock.h"
 
 static uint8_t *buf;
@@ -78,13 +79,14 @@ static uint64_t core(void *ctx)
 	return fake_core += 1000;	/* 1000 "cycles" between the two reads of a rep */
 }
 
-/* The TSC reads of one chase_measure(), in order: the start, the probe's two, two per
- * repetition, the end. Scripted (tests/model/vclock.h): a 40-tick step in the probe makes
- * per_step 41, so a rep gets 2e6 / 5 / 41 = 9756 steps, rounded up to 9760; the five
+/* The TSC reads of one chase_measure(), in order: the start, one after each warm-up lap
+ * (loads/steady.h: a 256-node chain laps in units of STEADY_MIN_UNIT steps), two per
+ * repetition, the end. Scripted (tests/model/vclock.h): laps of 50, 40, 40 ticks per step
+ * (the last two agree: steady after 3 laps), the last makes per_step 41, so a rep gets 2e6 / 5 / 41 = 9756 steps, rounded up to 9760; the five
  * repetitions take 50, 30, 40, 10 and 20 ticks per step. */
 #define REP_STEPS 9760u
 static const uint64_t measure_script[] = {
-	7, 100, CHASE_PROBE_STEPS * 40,
+	7, STEADY_MIN_UNIT * 50, STEADY_MIN_UNIT * 40, STEADY_MIN_UNIT * 40,
 	100, 50 * REP_STEPS, 100, 30 * REP_STEPS, 100, 40 * REP_STEPS,
 	100, 10 * REP_STEPS, 100, 20 * REP_STEPS,
 	3,
@@ -101,9 +103,9 @@ static void test_measure(void **state)
 	(void)state;
 	build(16 << 10, true);
 	vclock_reset(0, 1000);
-	vclock_script(measure_script, 14);
+	vclock_script(measure_script, 15);
 	assert_int_equal(chase_measure(&ch, &cfg, &r), 0);
-	assert_int_equal(vclock.reads, 14);
+	assert_int_equal(vclock.reads, 15);
 	assert_int_equal(n_off, 5);
 	assert_int_equal(n_on, 5);
 	assert_true(r.have_core && r.irqs_off);
@@ -112,17 +114,20 @@ static void test_measure(void **state)
 	assert_int_equal(r.tsc_med_x100, 3000);		/* ticks per step x 100 */
 	assert_int_equal(r.tsc_min_x100, 1000);
 	assert_int_equal(r.tsc_max_x100, 5000);
-	for (unsigned i = 1; i < 14; i++)
+	for (unsigned i = 1; i < 15; i++)
 		total += measure_script[i];
 	assert_int_equal(r.total_ticks, total);
 	assert_int_equal(r.laps_x100, REP_STEPS * 100 / ch.nodes);
-	assert_int_equal(r.warm_steps, ch.nodes + CHASE_PROBE_STEPS);
+	assert_int_equal(r.warm_steps, 3 * STEADY_MIN_UNIT);
+	assert_int_equal(r.warm_laps, 3);
+	assert_false(r.warm_bound);
 	assert_int_equal(r.loads_per_step, 1);
 
-	/* A slow probe (1e6 ticks per step) leaves less than min_steps in the budget: 100,
+	/* A slow last lap (1e6 ticks per step) leaves less than min_steps in the budget: 100,
 	 * rounded up to 112. */
 	vclock_reset(0, 1000);
-	vclock_script((const uint64_t[]){ 7, 100, CHASE_PROBE_STEPS * 1000000ull }, 3);
+	vclock_script((const uint64_t[]){ 7, STEADY_MIN_UNIT * 1000000ull,
+					  STEADY_MIN_UNIT * 1000000ull }, 3);
 	assert_int_equal(chase_measure(&ch, &cfg, &r), 0);
 	assert_int_equal(r.steps_per_rep, 112);
 
@@ -132,9 +137,11 @@ static void test_measure(void **state)
 	cfg.warm_max_steps = 64;
 	assert_int_equal(chase_measure(&ch, &cfg, &r), 0);
 	assert_false(r.have_core || r.irqs_off);
-	assert_int_equal(r.warm_steps, 64 + CHASE_PROBE_STEPS + 5 * ch.nodes);
-	/* a 1000-tick probe: per_step 1, 2e6 / 5 = 400000 steps per rep */
-	assert_int_equal(r.steps_per_rep, 400000);
+	/* two 64-step laps of 1000 ticks each agree at once */
+	assert_int_equal(r.warm_steps, 2 * 64 + 5 * ch.nodes);
+	assert_int_equal(r.warm_laps, 2);
+	/* per_step 1000 / 64 + 1 = 16: 2e6 / 5 / 16 = 25000 steps per rep, rounded to 25008 */
+	assert_int_equal(r.steps_per_rep, 25008);
 
 	cfg.kind = CHASE_LFB;
 	assert_int_equal(chase_measure(&ch, &cfg, &r), 0);

@@ -15,7 +15,7 @@ n=0
 ok() { n=$((n + 1)); echo "ok $n - $1"; }
 nok() { n=$((n + 1)); echo "not ok $n - $1"; }
 check() { if eval "$2"; then ok "$1"; else nok "$1"; fi; }
-echo "1..22"
+echo "1..24"
 if [ ! -x "$LB" ]; then
 	for i in $(seq 1 21); do echo "not ok $i - $LB not built"; done
 	exit 0
@@ -50,6 +50,18 @@ for r in rows:
     for k in (\"ns_per_load\", \"tsc_per_load\"):
         assert isinstance(r[k], (int, float)) and not isinstance(r[k], bool) and r[k] >= 0, (k, r)
 "'
+check "--json: spread_pct, remeasured (<= 2), noisy (bool, true only above 10 %), warm_bound (<= rounds)" \
+	'printf "%s\n" "$out" | python3 -c "
+import json, sys
+for r in (json.loads(l) for l in sys.stdin if l.strip()):
+    assert isinstance(r[\"spread_pct\"], int) and r[\"spread_pct\"] >= 0, r
+    assert r[\"remeasured\"] in (0, 1, 2), r
+    assert isinstance(r[\"noisy\"], bool) and (not r[\"noisy\"] or r[\"spread_pct\"] >= 10), r
+    assert r[\"noisy\"] or r[\"spread_pct\"] <= 10, r
+    assert 0 <= r[\"warm_bound\"] <= r[\"rounds\"], r
+"'
+check "method line states the warm-up and spread rules" \
+	'grep -q "^# method: .*laps until two successive laps agree within 3%.*spread > 10%: re-measured up to 2 times" /tmp/lb_err.$$'
 check "--json: comments go to stderr, not stdout" \
 	'grep -q "^# pages:" /tmp/lb_err.$$ && ! printf "%s\n" "$out" | grep -q "^#"'
 
@@ -124,7 +136,7 @@ else
 		'[ $rc -eq 1 ] && head -1 "$T/sw.log" | grep -q "^KTAP version 1" && grep -q "^# EXIT: STATUS=1" "$T/sw.log"'
 	check "software stand-in: chain, time and pebs lines with the cost fields for 4 kernels" \
 		'[ "$(grep -cE "^  # load_(l1|l2|l3|dram): pebs event=load ldlat=3 sav=[0-9]+ .* clock=tsc unarmed_ns=[0-9.]+ armed_ns=[0-9.]+ overhead=-?[0-9.]+% rec_ns=[0-9]+ pmi_ns=- sav_tuned=" "$T/sw.log")" -eq 4 ] &&
-		 [ "$(grep -cE "^  # load_(l1|l2|l3|dram): time unit=load " "$T/sw.log")" -eq 4 ] &&
+		 [ "$(grep -cE "^  # load_(l1|l2|l3|dram): time unit=load .* warm=[0-9]+(,bound)? remeasure=[0-9](,noisy)?$" "$T/sw.log")" -eq 4 ] &&
 		 [ "$(grep -cE "^  (not )?ok [0-9]+ pebs_overhead " "$T/sw.log")" -eq 4 ]'
 	tools/pebs-report --json "$T/sw.log" >"$T/sw.json" 2>"$T/sw.rerr"; rc=$?
 	check "pebs-report reads the loadbench log: exit 1, no complaints, 4 timed kernels with pebs" \

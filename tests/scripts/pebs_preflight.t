@@ -55,7 +55,7 @@ grep -q "bad value 'zz'" "$t/err"; ok $(( $? || rc != 2 )) "bad --msr value: exi
 # 16-17: live, on this machine: every block has the kernel's header lines and a plan line per test
 $pf >"$t/live" 2>&1; rc=$?
 ok $rc "live: exit 0"
-ntests=$(grep -c '^	{ .name = "' ktests/table.c)
+ntests=$(grep -c '^	{ \.name = "' ktests/table.c)
 blocks=$(grep -c '^# preflight: CPUID executed on CPU' "$t/live")
 for l in '# cpu: ' '# tsc: ' '# pmu: ' '# cache: L1d ' '# cache: L3 ' '# core clock: '; do
 	grep -q "^$l" "$t/live" || echo "# live: no '$l' line"
