@@ -8,8 +8,7 @@
 #  3. every "docs/hardware.md §N.M" / "docs/latency-method.md §N" citation names a section
 #     that exists (a bare §N.M in pebs/ and tests/model/ is a docs/hardware.md section);
 #  4. no positional struct initialiser of more than three fields in the kernel, driver, load,
-#     tool and PMU-model sources (a row must read .name = ..., .models = ..., not by commas),
-#     except the files listed in POSITIONAL_TODO, which are still to be converted.
+#     tool and PMU-model sources (a row must read .name = ..., .models = ..., not by commas).
 import os
 import re
 import subprocess
@@ -23,10 +22,6 @@ OUTSIDE = [re.escape(".." + "/" + "shared"), re.escape("shared" + "/reference"),
            r"(?<![\w/])" + re.escape("DES" + "IGN.md")]
 POSITIONAL_DIRS = ("kernel/", "apic/", "pebs/", "loads/", "tools/", "ktests/",
                    "tests/model/pmu_model_cpus.c")
-# Positional initialisers in files other branches own at the time of issue 13; convert them
-# to designated initialisers and drop them from this list.
-POSITIONAL_TODO = set()
-
 n = 0
 failed = 0
 
@@ -138,8 +133,7 @@ for rel, path in ALL:
             for s in re.findall(r"§(\d+(?:\.\d+)?)", line):
                 if s not in hw:
                     bad_refs.append("%s:%d: bare §%s (docs/hardware.md)" % (rel, i, s))
-    if rel.endswith((".c", ".h")) and rel.startswith(POSITIONAL_DIRS) and \
-       rel not in POSITIONAL_TODO:
+    if rel.endswith((".c", ".h")) and rel.startswith(POSITIONAL_DIRS):
         for i, line in enumerate(text, 1):
             code = line.split("//")[0].split("/*")[0]
             if re.search(r"=\s*\{\s*$", code) and i < len(text):	# list on the next line
