@@ -5,6 +5,7 @@
  * or hostile input cannot fault.
  */
 #include "kernel/mb2.h"
+#include "kernel/unaligned.h"
 #include "kernel/fmt.h"
 
 #include <string.h>
@@ -26,22 +27,6 @@ static void warnf(struct mb2_info *out, mb2_warn_fn warn, const char *fmt, ...)
 	warn(msg);
 }
 
-static uint32_t rd32(const uint8_t *p)
-{
-	uint32_t v;
-
-	memcpy(&v, p, 4);
-	return v;
-}
-
-static uint64_t rd64(const uint8_t *p)
-{
-	uint64_t v;
-
-	memcpy(&v, p, 8);
-	return v;
-}
-
 /* A string tag is valid only if it holds a NUL inside its payload. */
 static const char *tag_string(const uint8_t *payload, uint32_t len)
 {
@@ -56,7 +41,7 @@ static void parse_mmap(struct mb2_info *out, const uint8_t *p, uint32_t len, mb2
 		warnf(out, warn, "mb2: memory map tag too short (%u bytes)", len);
 		return;
 	}
-	esize = rd32(p);
+	esize = load_le32(p);
 	if (esize < 24 || esize % 8) {
 		warnf(out, warn, "mb2: memory map entry size %u invalid (want >= 24, multiple of 8)",
 		      esize);
@@ -72,9 +57,9 @@ static void parse_mmap(struct mb2_info *out, const uint8_t *p, uint32_t len, mb2
 			return;
 		}
 		e = &out->mmap[out->nmmap];
-		e->base = rd64(p + off);
-		e->len = rd64(p + off + 8);
-		e->type = rd32(p + off + 16);
+		e->base = load_le64(p + off);
+		e->len = load_le64(p + off + 8);
+		e->type = load_le32(p + off + 16);
 		if (e->len == 0 || e->base + e->len < e->base) {
 			warnf(out, warn, "mb2: memory map entry %u (base 0x%llx len 0x%llx) invalid",
 			      out->nmmap, (unsigned long long)e->base, (unsigned long long)e->len);
@@ -94,10 +79,10 @@ static void parse_fb(struct mb2_info *out, const uint8_t *p, uint32_t len, mb2_w
 		warnf(out, warn, "mb2: framebuffer tag too short (%u bytes)", len);
 		return;
 	}
-	fb->addr = rd64(p);
-	fb->pitch = rd32(p + 8);
-	fb->width = rd32(p + 12);
-	fb->height = rd32(p + 16);
+	fb->addr = load_le64(p);
+	fb->pitch = load_le32(p + 8);
+	fb->width = load_le32(p + 12);
+	fb->height = load_le32(p + 16);
 	fb->bpp = p[20];
 	fb->type = p[21];
 	if (fb->type == 1 && len >= 30) {
@@ -123,14 +108,14 @@ bool mb2_parse(const void *info, size_t avail, struct mb2_info *out, mb2_warn_fn
 		warnf(out, warn, "mb2: no boot information (%zu bytes available)", avail);
 		return false;
 	}
-	out->total_size = rd32(base);
+	out->total_size = load_le32(base);
 	if (out->total_size < 16 || out->total_size > avail || out->total_size > MB2_MAX_INFO_SIZE) {
 		warnf(out, warn, "mb2: total size %u invalid (available %zu)", out->total_size,
 		      avail);
 		return false;
 	}
 	while (off + 8 <= out->total_size) {
-		uint32_t type = rd32(base + off), size = rd32(base + off + 4);
+		uint32_t type = load_le32(base + off), size = load_le32(base + off + 4);
 		const uint8_t *p = base + off + 8;
 		uint32_t len;
 
@@ -155,8 +140,8 @@ bool mb2_parse(const void *info, size_t avail, struct mb2_info *out, mb2_warn_fn
 			break;
 		case MB2_TAG_MEMINFO:
 			if (len >= 8) {
-				out->mem_lower_kb = rd32(p);
-				out->mem_upper_kb = rd32(p + 4);
+				out->mem_lower_kb = load_le32(p);
+				out->mem_upper_kb = load_le32(p + 4);
 			}
 			break;
 		case MB2_TAG_MMAP:
@@ -179,7 +164,7 @@ bool mb2_parse(const void *info, size_t avail, struct mb2_info *out, mb2_warn_fn
 		case MB2_TAG_EFI64:
 			if (len >= 8) {
 				out->efi64 = true;
-				out->efi64_systab = rd64(p);
+				out->efi64_systab = load_le64(p);
 			}
 			break;
 		default:

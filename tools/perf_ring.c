@@ -6,6 +6,7 @@
  * perf_sample_weight && PERF_SAMPLE_WEIGHT_TYPE, { u64 data_src; } && PERF_SAMPLE_DATA_SRC").
  */
 #include "tools/perf_ring.h"
+#include "kernel/unaligned.h"
 
 #include <string.h>
 
@@ -33,22 +34,6 @@ int perf_ring_init(struct perf_ring *r, uint64_t type, perf_sample_fn fn, void *
 	return 0;
 }
 
-static uint64_t u64_at(const uint8_t *p)
-{
-	uint64_t v;
-
-	memcpy(&v, p, 8);
-	return v;
-}
-
-static uint32_t u32_at(const uint8_t *p)
-{
-	uint32_t v;
-
-	memcpy(&v, p, 4);
-	return v;
-}
-
 int perf_ring_parse_sample(const struct perf_ring *r, const uint8_t *p, size_t len,
 			   struct perf_sample *s)
 {
@@ -58,32 +43,32 @@ int perf_ring_parse_sample(const struct perf_ring *r, const uint8_t *p, size_t l
 	if (len < r->sample_bytes)
 		return -1;
 	if (t & PR_SAMPLE_IDENTIFIER)
-		s->id = u64_at(p), p += 8;
+		s->id = load_le64(p), p += 8;
 	if (t & PR_SAMPLE_IP)
-		s->ip = u64_at(p), p += 8;
+		s->ip = load_le64(p), p += 8;
 	if (t & PR_SAMPLE_TID)
-		s->pid = u32_at(p), s->tid = u32_at(p + 4), p += 8;
+		s->pid = load_le32(p), s->tid = load_le32(p + 4), p += 8;
 	if (t & PR_SAMPLE_TIME)
-		s->time = u64_at(p), p += 8;
+		s->time = load_le64(p), p += 8;
 	if (t & PR_SAMPLE_ADDR)
-		s->addr = u64_at(p), p += 8;
+		s->addr = load_le64(p), p += 8;
 	if (t & PR_SAMPLE_ID)
-		s->id = u64_at(p), p += 8;
+		s->id = load_le64(p), p += 8;
 	if (t & PR_SAMPLE_STREAM_ID)
-		s->stream_id = u64_at(p), p += 8;
+		s->stream_id = load_le64(p), p += 8;
 	if (t & PR_SAMPLE_CPU)
-		s->cpu = u32_at(p), p += 8;
+		s->cpu = load_le32(p), p += 8;
 	if (t & PR_SAMPLE_PERIOD)
-		s->period = u64_at(p), p += 8;
+		s->period = load_le64(p), p += 8;
 	if (t & PR_SAMPLE_WEIGHT)
-		s->weight = u64_at(p), p += 8;
+		s->weight = load_le64(p), p += 8;
 	if (t & PR_SAMPLE_WEIGHT_STRUCT) {	/* { u32 var1_dw; u16 var2_w; u16 var3_w; } */
-		s->weight = u32_at(p);
+		s->weight = load_le32(p);
 		memcpy(&s->weight2, p + 4, 2);
 		p += 8;
 	}
 	if (t & PR_SAMPLE_DATA_SRC)
-		s->data_src = u64_at(p);
+		s->data_src = load_le64(p);
 	return 0;
 }
 
@@ -105,11 +90,11 @@ static void record(struct perf_ring *r, uint32_t type, const uint8_t *body, size
 	case PR_RECORD_LOST:		/* { u64 id; u64 lost; } */
 		r->st.lost_records++;
 		if (len >= 16)
-			r->st.lost += u64_at(body + 8);
+			r->st.lost += load_le64(body + 8);
 		return;
 	case PR_RECORD_LOST_SAMPLES:	/* { u64 lost; } */
 		if (len >= 8)
-			r->st.lost_samples += u64_at(body);
+			r->st.lost_samples += load_le64(body);
 		return;
 	case PR_RECORD_THROTTLE:
 		r->st.throttle++;
