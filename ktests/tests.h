@@ -21,6 +21,7 @@ enum kt_result test_load_dram(struct ktest *t);
 enum kt_result test_load_lfb(struct ktest *t);
 enum kt_result test_load_store(struct ktest *t);
 enum kt_result test_load_stlb(struct ktest *t);
+enum kt_result test_load_remote(struct ktest *t);
 enum kt_result test_load_curve(struct ktest *t);
 
 #endif
