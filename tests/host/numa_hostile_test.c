@@ -22,27 +22,6 @@
 static struct numa_info n;
 static struct tbl tb;
 
-static int parse_srat(void)
-{
-	uint8_t *t = tbl_done(&tb);
-	int rc = acpi_parse_srat(t, tb.len, &n);
-
-	free(t);
-	return rc;
-}
-
-static int parse_slit(uint64_t nloc, const uint8_t *m, uint64_t bytes)
-{
-	uint8_t *t;
-	int rc;
-
-	tbl_slit(&tb, nloc, m, bytes);
-	t = tbl_done(&tb);
-	rc = acpi_parse_slit(t, tb.len, &n);
-	free(t);
-	return rc;
-}
-
 static bool said(const char *s)
 {
 	return strstr(stub_console_text(), s) != NULL;
@@ -57,27 +36,27 @@ static void test_srat_truncated(void **state)
 	stub_console_reset();
 	tbl_srat(&tb, 1);
 	tb.len = 40;				/* shorter than the fixed fields */
-	assert_int_equal(parse_srat(), -1);
+	assert_int_equal(tbl_parse_srat(&tb, &n), -1);
 	assert_true(said("SRAT length 40 < 48"));
 
 	tbl_srat(&tb, 1);			/* good entry, then length 0: walk ends */
 	srat_lapic(&tb, 1, 0, 1);
 	tbl_raw(&tb, zero_len, sizeof(zero_len));
 	srat_lapic(&tb, 2, 1, 1);
-	assert_int_equal(parse_srat(), 0);
+	assert_int_equal(tbl_parse_srat(&tb, &n), 0);
 	assert_int_equal(n.ncpu, 1);
 	assert_true(said("has length 0"));
 
 	tbl_srat(&tb, 1);			/* memory entry claiming 40 bytes, 6 there */
 	srat_lapic(&tb, 1, 0, 1);
 	tbl_raw(&tb, overrun, sizeof(overrun));
-	assert_int_equal(parse_srat(), 0);
+	assert_int_equal(tbl_parse_srat(&tb, &n), 0);
 	assert_int_equal(n.nmem, 0);
 	assert_int_equal(n.bad, 1);
 
 	tbl_srat(&tb, 1);			/* only a lone type byte: nothing to read */
 	tbl_raw(&tb, overrun, 1);
-	assert_int_equal(parse_srat(), -1);
+	assert_int_equal(tbl_parse_srat(&tb, &n), -1);
 	assert_false(n.have_srat);
 }
 
@@ -100,7 +79,7 @@ static void test_srat_bad_entries(void **state)
 	srat_lapic(&tb, 2, 0, 1);
 	srat_x2apic(&tb, 2, 1, 1);			/* same id, other domain */
 	srat_x2apic(&tb, 2, 0, 1);			/* same id, same domain: once */
-	assert_int_equal(parse_srat(), 0);
+	assert_int_equal(tbl_parse_srat(&tb, &n), 0);
 	assert_int_equal(n.disabled, 1);
 	assert_int_equal(n.bad, 3);
 	assert_int_equal(n.conflicts, 2);
@@ -112,7 +91,7 @@ static void test_srat_bad_entries(void **state)
 
 	tbl_srat(&tb, 1);				/* only disabled entries */
 	srat_lapic(&tb, 1, 0, 0);
-	assert_int_equal(parse_srat(), -1);
+	assert_int_equal(tbl_parse_srat(&tb, &n), -1);
 	assert_true(said("no enabled CPU or memory"));
 }
 
@@ -124,7 +103,7 @@ static void test_srat_too_many(void **state)
 		srat_x2apic(&tb, d, 1000 - d, 1);	/* descending domains */
 	for (uint64_t i = 0; i < NUMA_MAX_MEM + 3; i++)
 		srat_mem(&tb, i << 20, 1 << 20, 1000 - (uint32_t)(i % 4), 1);
-	assert_int_equal(parse_srat(), 0);
+	assert_int_equal(tbl_parse_srat(&tb, &n), 0);
 	assert_int_equal(n.nnodes, NUMA_MAX_NODES);
 	assert_int_equal(n.ncpu, NUMA_MAX_NODES);
 	assert_int_equal(n.nmem, NUMA_MAX_MEM);
@@ -143,30 +122,25 @@ static void test_slit_malformed(void **state)
 
 	(void)state;
 	stub_console_reset();
-	assert_int_equal(parse_slit(2, ok, 3), -1);		/* one byte short */
+	assert_int_equal(slit_parse(&tb, &n, 2, ok, 3), -1);		/* one byte short */
 	assert_true(said("needs more than"));
 	assert_false(n.have_slit);
-	assert_int_equal(parse_slit(0, ok, 0), -1);		/* no localities */
-	assert_int_equal(parse_slit(~0ull, ok, 4), -1);		/* 2^64 - 1 localities */
-	assert_int_equal(parse_slit(1ull << 32, ok, 4), -1);	/* square overflows 64 bits */
-	assert_int_equal(parse_slit(2, diag, 4), -1);
+	assert_int_equal(slit_parse(&tb, &n, 0, ok, 0), -1);		/* no localities */
+	assert_int_equal(slit_parse(&tb, &n, ~0ull, ok, 4), -1);		/* 2^64 - 1 localities */
+	assert_int_equal(slit_parse(&tb, &n, 1ull << 32, ok, 4), -1);	/* square overflows 64 bits */
+	assert_int_equal(slit_parse(&tb, &n, 2, diag, 4), -1);
 	assert_true(said("[1][1] = 11 invalid"));
-	assert_int_equal(parse_slit(2, near, 4), -1);		/* reserved value 9 */
-	assert_int_equal(parse_slit(2, far, 4), 0);		/* 255: unreachable, allowed */
+	assert_int_equal(slit_parse(&tb, &n, 2, near, 4), -1);		/* reserved value 9 */
+	assert_int_equal(slit_parse(&tb, &n, 2, far, 4), 0);		/* 255: unreachable, allowed */
 	assert_int_equal(n.slit[1], NUMA_UNREACHABLE);
 	tbl_slit(&tb, 2, ok, 4);
 	tb.len = 43;						/* header cut */
-	{
-		uint8_t *t = tbl_done(&tb);
-
-		assert_int_equal(acpi_parse_slit(t, tb.len, &n), -1);
-		free(t);
-	}
+	assert_int_equal(tbl_parse_slit(&tb, &n), -1);
 	/* 65 localities: valid, kept as its 64 x 64 top-left */
 	for (unsigned i = 0; i < 65; i++)
 		for (unsigned j = 0; j < 65; j++)
 			big[i * 65 + j] = i == j ? 10 : (uint8_t)(11 + (i + j) % 200);
-	assert_int_equal(parse_slit(65, big, 65 * 65), 0);
+	assert_int_equal(slit_parse(&tb, &n, 65, big, 65 * 65), 0);
 	assert_int_equal(n.slit_n, NUMA_MAX_LOCAL);
 	assert_int_equal(n.slit_total, 65);
 	assert_int_equal(n.slit[1 * 64 + 2], 11 + 3);
@@ -183,8 +157,8 @@ static void test_slit_smaller_than_srat(void **state)
 	tbl_srat(&tb, 1);
 	srat_lapic(&tb, 0, 0, 1);
 	srat_lapic(&tb, 1, 5, 1);
-	assert_int_equal(parse_srat(), 0);
-	assert_int_equal(parse_slit(1, one, 1), 0);
+	assert_int_equal(tbl_parse_srat(&tb, &n), 0);
+	assert_int_equal(slit_parse(&tb, &n, 1, one, 1), 0);
 	assert_int_equal(numa_distance(&n, 0, 1), NUMA_REMOTE_DISTANCE);
 	assert_int_equal(numa_distance(&n, 1, 1), NUMA_LOCAL_DISTANCE);
 }
@@ -212,12 +186,12 @@ static void test_random_bytes(void **state)
 		}
 		tbl_srat(&tb, (uint8_t)(round % 4));
 		tbl_raw(&tb, buf, body);
-		parse_srat();
+		tbl_parse_srat(&tb, &n);
 		assert_true(n.nnodes <= NUMA_MAX_NODES && n.nmem <= NUMA_MAX_MEM &&
 			    n.ncpu <= NUMA_MAX_CPUS);
 		for (unsigned i = 0; i < n.nmem; i++)
 			assert_true(n.mem[i].base < n.mem[i].end && n.mem[i].node < n.nnodes);
-		parse_slit(body ? buf[0] % 12 : 0, buf, body);
+		slit_parse(&tb, &n, body ? buf[0] % 12 : 0, buf, body);
 		assert_true(n.slit_n <= NUMA_MAX_LOCAL);
 		x += round;
 	}

@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "kernel/acpi.h"
+#include "kernel/numa.h"
 #include "host/numa_image.h"
 
 static void put(uint8_t *p, uint64_t v, unsigned n)
@@ -100,6 +100,31 @@ uint8_t *tbl_done(struct tbl *t)
 		abort();
 	memcpy(c, t->b, t->len);
 	return c;
+}
+
+int tbl_parse_srat(struct tbl *t, struct numa_info *n)
+{
+	uint8_t *c = tbl_done(t);
+	int rc = acpi_parse_srat(c, t->len, n);
+
+	free(c);
+	return rc;
+}
+
+int tbl_parse_slit(struct tbl *t, struct numa_info *n)
+{
+	uint8_t *c = tbl_done(t);
+	int rc = acpi_parse_slit(c, t->len, n);
+
+	free(c);
+	return rc;
+}
+
+int slit_parse(struct tbl *t, struct numa_info *n, uint64_t nloc, const uint8_t *matrix,
+	       uint64_t matrix_bytes)
+{
+	tbl_slit(t, nloc, matrix, matrix_bytes);
+	return tbl_parse_slit(t, n);
 }
 
 void srat_qemu_two_nodes(struct tbl *t)

@@ -25,6 +25,14 @@ void tbl_raw(struct tbl *t, const uint8_t *p, uint32_t n);
 /* Length field and checksum set; returns a malloc'd exact copy (free it). */
 uint8_t *tbl_done(struct tbl *t);
 
+/* tbl_done, then the SRAT / SLIT parser over the exact copy (freed after). */
+struct numa_info;
+int tbl_parse_srat(struct tbl *t, struct numa_info *n);
+int tbl_parse_slit(struct tbl *t, struct numa_info *n);
+/* tbl_slit, then tbl_parse_slit. */
+int slit_parse(struct tbl *t, struct numa_info *n, uint64_t nloc, const uint8_t *matrix,
+	       uint64_t matrix_bytes);
+
 /* The two-node machine QEMU describes for -smp 4 with two -numa nodes of 512 MiB:
  * APIC ids 0,1 in domain 0 and 2,3 in domain 1; RAM [0, 640K) and [1M, 512M) in 0,
  * [512M, 1G) in 1. */

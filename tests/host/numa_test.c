@@ -20,27 +20,6 @@
 static struct numa_info n;
 static struct tbl tb;
 
-static int parse_srat(void)
-{
-	uint8_t *t = tbl_done(&tb);
-	int rc = acpi_parse_srat(t, tb.len, &n);
-
-	free(t);
-	return rc;
-}
-
-static int parse_slit(uint64_t nloc, const uint8_t *m, uint64_t bytes)
-{
-	uint8_t *t;
-	int rc;
-
-	tbl_slit(&tb, nloc, m, bytes);
-	t = tbl_done(&tb);
-	rc = acpi_parse_slit(t, tb.len, &n);
-	free(t);
-	return rc;
-}
-
 struct mem {
 	uint8_t *p;
 	size_t n;
@@ -62,7 +41,7 @@ static void test_qemu_two_nodes(void **state)
 	(void)state;
 	memset(&n, 0, sizeof(n));
 	srat_qemu_two_nodes(&tb);
-	assert_int_equal(parse_srat(), 0);
+	assert_int_equal(tbl_parse_srat(&tb, &n), 0);
 	assert_true(n.have_srat);
 	assert_int_equal(numa_nodes(&n), 2);
 	assert_int_equal(n.ncpu, 4);
@@ -85,7 +64,7 @@ static void test_qemu_two_nodes(void **state)
 	assert_string_equal(line, "numa: 2 nodes, distances 10 20/20 10 (no SLIT: 10 local, "
 			    "20 remote); node 0 pxm 0: 2 CPUs 511 MiB; node 1 pxm 1: 2 CPUs "
 			    "512 MiB");
-	assert_int_equal(parse_slit(2, d, sizeof(d)), 0);
+	assert_int_equal(slit_parse(&tb, &n, 2, d, sizeof(d)), 0);
 	assert_int_equal(numa_distance(&n, 0, 1), 21);
 	assert_int_equal(numa_distance(&n, 1, 1), 10);
 	assert_int_equal(numa_distance(&n, 2, 0), 0);
@@ -120,7 +99,7 @@ static void test_x2apic_and_domain_bits(void **state)
 	srat_x2apic(&tb, 0x1000, 0x700, 1);
 	srat_lapic(&tb, 5, 0x0300, 1);
 	srat_mem(&tb, 1ull << 32, 1ull << 30, 0x700, 1 | 2);	/* hot-pluggable */
-	assert_int_equal(parse_srat(), 0);
+	assert_int_equal(tbl_parse_srat(&tb, &n), 0);
 	assert_int_equal(n.nnodes, 2);
 	assert_int_equal(n.node_pxm[0], 0x300);
 	assert_int_equal(n.node_pxm[1], 0x700);
@@ -132,7 +111,7 @@ static void test_x2apic_and_domain_bits(void **state)
 
 	tbl_srat(&tb, 1);		/* revision 1: domain is bits 7:0 only */
 	srat_lapic(&tb, 5, 0x0300, 1);
-	assert_int_equal(parse_srat(), 0);
+	assert_int_equal(tbl_parse_srat(&tb, &n), 0);
 	assert_int_equal(n.node_pxm[0], 0);
 }
 
