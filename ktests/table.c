@@ -37,7 +37,7 @@ const struct ktest_desc ktest_table[] = {
 	  .help = "chase + stores (store records)" },
 	{ .name = "load_stlb", .fn = test_load_stlb, .needs = NEED_NONE, .timeout_ms = 30000,
 	  .help = "one load per 4 KiB page: STLB misses" },
-	{ .name = "load_remote", .fn = test_load_remote, .needs = NEED_NONE, .timeout_ms = 30000,
+	{ .name = "load_remote", .fn = test_load_remote, .needs = NEED_NONE, .timeout_ms = 60000,
 	  .help = "DRAM chase over another NUMA node's memory vs this node's (SRAT)" },
 	{ .name = "load_curve", .fn = test_load_curve, .needs = NEED_NONE, .timeout_ms = 120000,
 	  .on_request = true, .help = "latency curve (sweep=short|full)" },
