@@ -51,6 +51,30 @@ int numa_node_of_phys(const struct numa_info *n, uint64_t pa)
 	return -1;
 }
 
+int numa_node_of_range(const struct numa_info *n, uint64_t pa, uint64_t len)
+{
+	uint64_t end = pa + len, at = pa;
+	int node = -1;
+
+	if (!len || end < pa)
+		return -1;
+	if (!n->have_srat)
+		return 0;
+	/* ranges never overlap (acpi_srat.c): at most nmem steps, each to a range's end */
+	for (unsigned step = 0; at < end && step <= n->nmem; step++) {
+		unsigned i;
+
+		for (i = 0; i < n->nmem; i++)
+			if (at >= n->mem[i].base && at < n->mem[i].end)
+				break;
+		if (i == n->nmem || (node >= 0 && n->mem[i].node != node))
+			return -1;
+		node = n->mem[i].node;
+		at = n->mem[i].end;
+	}
+	return at >= end ? node : -1;
+}
+
 bool numa_node_range(const struct numa_info *n, unsigned node, unsigned i, uint64_t *base,
 		     uint64_t *end)
 {

@@ -74,6 +74,9 @@ void numa_from_acpi(struct numa_info *n, const struct acpi_info *ai, acpi_map_fn
  * value when there is no SRAT (one node). */
 int numa_node_of_apic(const struct numa_info *n, uint32_t apic_id);
 int numa_node_of_phys(const struct numa_info *n, uint64_t pa);
+/* Node of every byte of [pa, pa + len): -1 when some byte is on no node or on another node
+ * than the first (or len == 0, or the range wraps); 0 without an SRAT. */
+int numa_node_of_range(const struct numa_info *n, uint64_t pa, uint64_t len);
 /* Nodes the machine has: nnodes, or 1 without an SRAT. */
 unsigned numa_nodes(const struct numa_info *n);
 /* SLIT distance between two nodes (10 for a == b, 20 between nodes without a usable SLIT

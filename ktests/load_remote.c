@@ -5,8 +5,8 @@
  * like every load kernel (docs/output.md §3: `time` lines with ns, TSC and core cycles).
  * SKIPs with the reason where there is one node (no SRAT, or one domain) or the boot CPU's
  * APIC id is not in the SRAT. Subtests:
- *   buffer_on_node     both buffers' first and last bytes translate (live page tables) to
- *                      physical addresses of the intended node
+ *   buffer_on_node     both buffers translate (live page tables) to one physical block
+ *                      whose every byte the SRAT puts on the intended node
  *   remote_over_local  remote ns/load >= REMOTE_MARGIN_PCT of local; SKIP where timing is
  *                      not judged (software emulation)
  *   pebs_source, pebs_remote  the PEBS step on the remote chain: DRAM dominant, and the
@@ -43,14 +43,16 @@ static int run_on(struct load_run *r, unsigned node)
 	return rc;
 }
 
-/* Node of the physical bytes behind [base, base + bytes): -1 if they differ or are unmapped. */
+/* Node of the physical bytes behind the buffer (one block from pmm_take_in: its last byte
+ * must translate to first + bytes - 1); -1 if not contiguous, unmapped or not on one node. */
 static int node_of_buffer(const struct load_run *r)
 {
 	uint64_t a = mm_phys_of((uint64_t)(uintptr_t)r->base);
 	uint64_t b = mm_phys_of((uint64_t)(uintptr_t)r->base + r->chain.bytes - 1);
-	int na = numa_node_of_phys(&numa, a);
 
-	return na == numa_node_of_phys(&numa, b) ? na : -1;
+	if (a == ~0ull || b != a + r->chain.bytes - 1)
+		return -1;
+	return numa_node_of_range(&numa, a, r->chain.bytes);
 }
 
 static int other_node(unsigned here)

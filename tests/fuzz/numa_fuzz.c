@@ -49,7 +49,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		for (unsigned c = 0; c <= numa_nodes(&n); c++)
 			numa_distance(&n, a, c);
 		for (unsigned i = 0; numa_node_range(&n, a, i, &b, &e); i++)
-			if (b >= e || numa_node_of_phys(&n, b) != (int)a)
+			if (b >= e || numa_node_of_phys(&n, b) != (int)a ||
+			    numa_node_of_range(&n, b, e - b) != (int)a)
 				abort();
 	}
 	for (unsigned i = 0; i < n.ncpu; i++)

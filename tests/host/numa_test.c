@@ -53,6 +53,13 @@ static void test_qemu_two_nodes(void **state)
 	assert_int_equal(numa_node_of_phys(&n, (512u << 20) - 1), 0);
 	assert_int_equal(numa_node_of_phys(&n, 512u << 20), 1);
 	assert_int_equal(numa_node_of_phys(&n, 1u << 30), -1);
+	assert_int_equal(numa_node_of_range(&n, 0x100000, 0x1000), 0);
+	assert_int_equal(numa_node_of_range(&n, 512u << 20, 512u << 20), 1);
+	assert_int_equal(numa_node_of_range(&n, (512u << 20) - 4096, 8192), -1);	/* 2 nodes */
+	assert_int_equal(numa_node_of_range(&n, 0x9f000, 0x2000), -1);	/* into the hole */
+	assert_int_equal(numa_node_of_range(&n, (1u << 30) - 4096, 8192), -1);	/* past RAM */
+	assert_int_equal(numa_node_of_range(&n, 0x1000, 0), -1);
+	assert_int_equal(numa_node_of_range(&n, ~0ull - 10, 100), -1);		/* wraps */
 	assert_true(numa_node_range(&n, 1, 0, &b, &e));
 	assert_int_equal(b, 512u << 20);
 	assert_int_equal(e, 1u << 30);
@@ -84,6 +91,7 @@ static void test_no_srat_is_one_node(void **state)
 	assert_int_equal(numa_nodes(&n), 1);
 	assert_int_equal(numa_node_of_apic(&n, 77), 0);
 	assert_int_equal(numa_node_of_phys(&n, 1ull << 40), 0);
+	assert_int_equal(numa_node_of_range(&n, 1ull << 40, 4096), 0);
 	assert_int_equal(numa_distance(&n, 0, 0), 10);
 	assert_int_equal(numa_distance(&n, 0, 1), 0);
 	numa_header_line(&n, line, sizeof(line));
@@ -108,6 +116,10 @@ static void test_x2apic_and_domain_bits(void **state)
 	assert_true(n.cpu[0].x2apic);
 	assert_true(n.mem[0].hotplug);
 	assert_int_equal(numa_node_bytes(&n, 1), 0);	/* hot-plug memory is not counted */
+
+	srat_mem(&tb, (1ull << 32) + (1ull << 30), 1ull << 20, 0x700, 1);	/* adjoins it */
+	assert_int_equal(tbl_parse_srat(&tb, &n), 0);
+	assert_int_equal(numa_node_of_range(&n, (1ull << 32) + (1ull << 30) - 4096, 8192), 1);
 
 	tbl_srat(&tb, 1);		/* revision 1: domain is bits 7:0 only */
 	srat_lapic(&tb, 5, 0x0300, 1);
