@@ -82,7 +82,8 @@ ACCEL ?= auto
 run: deps
 	@$(MAKE) --no-print-directory $(ISO)
 	@tests/boot/qemu-run.sh $(ISO) --accel $(ACCEL) $(if $(FW),--fw $(FW)) $(if $(CPU),--cpu $(CPU)) \
-		$(if $(MACHINE),--machine $(MACHINE)) $(if $(MEM),--mem $(MEM)) $(if $(SMP),--smp $(SMP)) -- $(ARGS)
+		$(if $(MACHINE),--machine $(MACHINE)) $(if $(MEM),--mem $(MEM)) $(if $(SMP),--smp $(SMP)) \
+		$(if $(NUMA),--numa $(NUMA)) -- $(ARGS)
 
 # ---- host: unit tests, tools, fuzz targets ----
 HOST_TESTS :=
