@@ -2,11 +2,12 @@
  * acpi_srat.c: System Resource Affinity Table, ACPI 6.5 §5.2.16. Reads the Processor Local
  * APIC/SAPIC Affinity structure (type 0, §5.2.16.1), the Memory Affinity structure (type 1,
  * §5.2.16.2) and the Processor Local x2APIC Affinity structure (type 2, §5.2.16.3); other
- * types (GICC, GIC ITS, Generic Initiator/Port) are stepped over. The type-0 domain's bits
- * 31:8 count only from table revision 2 (as Linux drivers/acpi/numa/srat.c
- * acpi_numa_processor_affinity_init reads them). A structure with length < 2 or running past
- * the table ends the walk; disabled, empty, overflowing and conflicting entries are counted
- * and left out, never trusted.
+ * types (GICC, GIC ITS, Generic Initiator/Port) are stepped over. Domains wider than 8 bits
+ * count only from table revision 2, as Linux reads them: the type-0 domain's bits 31:8
+ * (arch/x86/mm/srat.c acpi_numa_processor_affinity_init) and the type-1 domain above bit 7
+ * (drivers/acpi/numa/srat.c acpi_numa_memory_affinity_init). A structure with length < 2
+ * or running past the table ends the walk; disabled, empty, overflowing and conflicting
+ * entries are counted and left out, never trusted.
  */
 #include "kernel/numa.h"
 
@@ -67,9 +68,9 @@ static void add_cpu(struct numa_info *n, uint32_t apic_id, uint32_t pxm, uint32_
 	n->cpu[n->ncpu++] = (struct numa_cpu){ .apic_id = apic_id, .pxm = pxm, .x2apic = x2 };
 }
 
-static void add_mem(struct numa_info *n, const uint8_t *e)
+static void add_mem(struct numa_info *n, const uint8_t *e, uint8_t rev)
 {
-	uint32_t pxm = acpi_rd32(e + 2), flags = acpi_rd32(e + 28);
+	uint32_t pxm = acpi_rd32(e + 2) & (rev >= 2 ? ~0u : 0xffu), flags = acpi_rd32(e + 28);
 	uint64_t base = acpi_rd64(e + 8), len = acpi_rd64(e + 16);
 
 	if (!(flags & SRAT_ENABLED)) {
@@ -141,7 +142,7 @@ int acpi_parse_srat(const uint8_t *t, uint32_t len, struct numa_info *n)
 		} else if (type == SRAT_X2APIC) {
 			add_cpu(n, acpi_rd32(e + 8), acpi_rd32(e + 4), acpi_rd32(e + 12), true);
 		} else if (type == SRAT_MEMORY) {
-			add_mem(n, e);
+			add_mem(n, e, rev);
 		}
 		off += elen;
 	}

@@ -121,9 +121,11 @@ static void test_x2apic_and_domain_bits(void **state)
 	assert_int_equal(tbl_parse_srat(&tb, &n), 0);
 	assert_int_equal(numa_node_of_range(&n, (1ull << 32) + (1ull << 30) - 4096, 8192), 1);
 
-	tbl_srat(&tb, 1);		/* revision 1: domain is bits 7:0 only */
+	tbl_srat(&tb, 1);		/* revision 1: domains are bits 7:0 only */
 	srat_lapic(&tb, 5, 0x0300, 1);
+	srat_mem(&tb, 0, 1 << 20, 0x0100, 1);
 	assert_int_equal(tbl_parse_srat(&tb, &n), 0);
+	assert_int_equal(n.nnodes, 1);
 	assert_int_equal(n.node_pxm[0], 0);
 }
 
