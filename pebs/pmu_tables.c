@@ -5,7 +5,7 @@
  *
  * Inputs: Intel perfmon 6dadedf3aa48 (2026-08-13), vendored in data/perfmon (mapfile.csv and the
  * core event files: EventCode, UMask, Counter/PEBScounters, MSRIndex 0x3F6, Errata), and the
- * hand table data/tables/uarch.toml (data-source table and layout, quirks, PEBS format, and
+ * hand table data/tables/uarch-*.toml (data-source table and layout, quirks, PEBS format, and
  * Linux's per-model choices from arch/x86/events/intel/core.c intel_pmu_init and ds.c).
  * Each row's comment names its perfmon file and events and its hand entry; counter masks are
  * perfmon's and Linux's intersection. Disagreements and what is followed: docs/tables.md.
@@ -17,35 +17,35 @@
 #include <stddef.h>
 
 const struct pebs_uarch pebs_uarch_table[] = {
-	{	/* 06_0F no perfmon event file; uarch.toml "Core 2 (Merom)"; Linux core.c intel_pmu_init (CORE2_MEROM: intel_clovertown_quirk), ds.c intel_core2_pebs_event_constraints */
+	{	/* 06_0F no perfmon event file; hand "Core 2 (Merom)"; Linux core.c intel_pmu_init (CORE2_MEROM: intel_clovertown_quirk), ds.c intel_core2_pebs_event_constraints */
 		.name = "Core 2 (Merom)", .family = 6, .model = 0x0f, .core_type = 0x00,
 		.native = 0x0, .steppings = 0xffff, .pebs_fmt = 0x0, .pebs_gp = 0x1,
 		.ll_event = 0x0000, .ll_gp = 0x0, .st_event = 0x0000, .st_gp = 0x0, .aux_event = 0x0000,
 		.dsrc = DSRC_NONE, .quirks = Q_PEBS_BROKEN | Q_BUF_ONE_PAGE, .errata = NULL,
 		.src = "hardware.md §4.1 §7.1; Linux core.c intel_clovertown_quirk, ds.c intel_core2_pebs_event_constraints",
 	},
-	{	/* 06_16 no perfmon event file; uarch.toml "Core 2 (Penryn)"; Linux core.c intel_pmu_init (CORE2_MEROM_L/PENRYN/DUNNINGTON), ds.c intel_core2_pebs_event_constraints */
+	{	/* 06_16 no perfmon event file; hand "Core 2 (Penryn)"; Linux core.c intel_pmu_init (CORE2_MEROM_L/PENRYN/DUNNINGTON), ds.c intel_core2_pebs_event_constraints */
 		.name = "Core 2 (Penryn)", .family = 6, .model = 0x16, .core_type = 0x00,
 		.native = 0x0, .steppings = 0xffff, .pebs_fmt = 0x0, .pebs_gp = 0x1,
 		.ll_event = 0x0000, .ll_gp = 0x0, .st_event = 0x0000, .st_gp = 0x0, .aux_event = 0x0000,
 		.dsrc = DSRC_NONE, .quirks = Q_BUF_ONE_PAGE, .errata = NULL,
 		.src = "hardware.md §4.1 §7.1; Linux ds.c intel_core2_pebs_event_constraints, intel_ds_init (one-page buffer)",
 	},
-	{	/* 06_17 no perfmon event file; uarch.toml "Core 2 (Penryn)"; Linux core.c intel_pmu_init (CORE2_MEROM_L/PENRYN/DUNNINGTON), ds.c intel_core2_pebs_event_constraints */
+	{	/* 06_17 no perfmon event file; hand "Core 2 (Penryn)"; Linux core.c intel_pmu_init (CORE2_MEROM_L/PENRYN/DUNNINGTON), ds.c intel_core2_pebs_event_constraints */
 		.name = "Core 2 (Penryn)", .family = 6, .model = 0x17, .core_type = 0x00,
 		.native = 0x0, .steppings = 0xffff, .pebs_fmt = 0x0, .pebs_gp = 0x1,
 		.ll_event = 0x0000, .ll_gp = 0x0, .st_event = 0x0000, .st_gp = 0x0, .aux_event = 0x0000,
 		.dsrc = DSRC_NONE, .quirks = Q_BUF_ONE_PAGE, .errata = NULL,
 		.src = "hardware.md §4.1 §7.1; Linux ds.c intel_core2_pebs_event_constraints, intel_ds_init (one-page buffer)",
 	},
-	{	/* 06_1A perfmon NHM-EP/events/NehalemEP_core.json: MEM_INST_RETIRED.LATENCY_ABOVE_THRESHOLD_*, MEM_STORE_RETIRED.DTLB_MISS; uarch.toml "Nehalem/Westmere"; Linux core.c intel_pmu_init (NEHALEM*: pebs_no_tlb, nhm_limit_period), ds.c intel_nehalem_pebs_event_constraints, intel_pmu_pebs_data_source_nhm */
+	{	/* 06_1A perfmon NHM-EP/events/NehalemEP_core.json: MEM_INST_RETIRED.LATENCY_ABOVE_THRESHOLD_*, MEM_STORE_RETIRED.DTLB_MISS; hand "Nehalem/Westmere"; Linux core.c intel_pmu_init (NEHALEM*: pebs_no_tlb, nhm_limit_period), ds.c intel_nehalem_pebs_event_constraints, intel_pmu_pebs_data_source_nhm */
 		.name = "Nehalem/Westmere", .family = 6, .model = 0x1a, .core_type = 0x00,
 		.native = 0x0, .steppings = 0xffff, .pebs_fmt = 0x1, .pebs_gp = 0xf,
 		.ll_event = 0x100b, .ll_gp = 0x8, .st_event = 0x010c, .st_gp = 0xf, .aux_event = 0x0000,
 		.dsrc = DSRC_NHM, .quirks = Q_NHM_CTR_RESET | Q_MIN_PERIOD_32, .errata = NULL,
 		.src = "hardware.md §4.1 §5.3 §6 §7.1; SDM Vol. 3B Nehalem \"Load Latency Performance Monitoring Facility\"; Linux core.c intel_pmu_nhm_enable_all, nhm_limit_period",
 	},
-	{	/* 06_1C perfmon BNL/events/bonnell_core.json: no memory event; uarch.toml "Bonnell"; Linux core.c intel_pmu_init (ATOM_BONNELL, ATOM_SALTWELL*), ds.c intel_atom_pebs_event_constraints */
+	{	/* 06_1C perfmon BNL/events/bonnell_core.json: no memory event; hand "Bonnell"; Linux core.c intel_pmu_init (ATOM_BONNELL, ATOM_SALTWELL*), ds.c intel_atom_pebs_event_constraints */
 		.name = "Bonnell", .family = 6, .model = 0x1c, .core_type = 0x00,
 		.native = 0x0, .steppings = 0xffff, .pebs_fmt = 0xff, .pebs_gp = 0x1,
 		.ll_event = 0x0000, .ll_gp = 0x0, .st_event = 0x0000, .st_gp = 0x0, .aux_event = 0x0000,
@@ -53,35 +53,35 @@ const struct pebs_uarch pebs_uarch_table[] = {
 		.no_ll = "PEBS without load latency on Bonnell/Saltwell (PMC0 only)",
 		.src = "Linux ds.c intel_atom_pebs_event_constraints; record format 0 UNVERIFIED (docs/tables.md)",
 	},
-	{	/* 06_1D no perfmon event file; uarch.toml "Core 2 (Penryn)"; Linux core.c intel_pmu_init (CORE2_MEROM_L/PENRYN/DUNNINGTON), ds.c intel_core2_pebs_event_constraints */
+	{	/* 06_1D no perfmon event file; hand "Core 2 (Penryn)"; Linux core.c intel_pmu_init (CORE2_MEROM_L/PENRYN/DUNNINGTON), ds.c intel_core2_pebs_event_constraints */
 		.name = "Core 2 (Penryn)", .family = 6, .model = 0x1d, .core_type = 0x00,
 		.native = 0x0, .steppings = 0xffff, .pebs_fmt = 0x0, .pebs_gp = 0x1,
 		.ll_event = 0x0000, .ll_gp = 0x0, .st_event = 0x0000, .st_gp = 0x0, .aux_event = 0x0000,
 		.dsrc = DSRC_NONE, .quirks = Q_BUF_ONE_PAGE, .errata = NULL,
 		.src = "hardware.md §4.1 §7.1; Linux ds.c intel_core2_pebs_event_constraints, intel_ds_init (one-page buffer)",
 	},
-	{	/* 06_1E perfmon NHM-EP/events/NehalemEP_core.json: MEM_INST_RETIRED.LATENCY_ABOVE_THRESHOLD_*, MEM_STORE_RETIRED.DTLB_MISS; uarch.toml "Nehalem/Westmere"; Linux core.c intel_pmu_init (NEHALEM*: pebs_no_tlb, nhm_limit_period), ds.c intel_nehalem_pebs_event_constraints, intel_pmu_pebs_data_source_nhm */
+	{	/* 06_1E perfmon NHM-EP/events/NehalemEP_core.json: MEM_INST_RETIRED.LATENCY_ABOVE_THRESHOLD_*, MEM_STORE_RETIRED.DTLB_MISS; hand "Nehalem/Westmere"; Linux core.c intel_pmu_init (NEHALEM*: pebs_no_tlb, nhm_limit_period), ds.c intel_nehalem_pebs_event_constraints, intel_pmu_pebs_data_source_nhm */
 		.name = "Nehalem/Westmere", .family = 6, .model = 0x1e, .core_type = 0x00,
 		.native = 0x0, .steppings = 0xffff, .pebs_fmt = 0x1, .pebs_gp = 0xf,
 		.ll_event = 0x100b, .ll_gp = 0x8, .st_event = 0x010c, .st_gp = 0xf, .aux_event = 0x0000,
 		.dsrc = DSRC_NHM, .quirks = Q_NHM_CTR_RESET | Q_MIN_PERIOD_32, .errata = NULL,
 		.src = "hardware.md §4.1 §5.3 §6 §7.1; SDM Vol. 3B Nehalem \"Load Latency Performance Monitoring Facility\"; Linux core.c intel_pmu_nhm_enable_all, nhm_limit_period",
 	},
-	{	/* 06_1F perfmon NHM-EP/events/NehalemEP_core.json: MEM_INST_RETIRED.LATENCY_ABOVE_THRESHOLD_*, MEM_STORE_RETIRED.DTLB_MISS; uarch.toml "Nehalem/Westmere"; not in Linux */
+	{	/* 06_1F perfmon NHM-EP/events/NehalemEP_core.json: MEM_INST_RETIRED.LATENCY_ABOVE_THRESHOLD_*, MEM_STORE_RETIRED.DTLB_MISS; hand "Nehalem/Westmere"; not in Linux */
 		.name = "Nehalem/Westmere", .family = 6, .model = 0x1f, .core_type = 0x00,
 		.native = 0x0, .steppings = 0xffff, .pebs_fmt = 0x1, .pebs_gp = 0xf,
 		.ll_event = 0x100b, .ll_gp = 0x8, .st_event = 0x010c, .st_gp = 0xf, .aux_event = 0x0000,
 		.dsrc = DSRC_NHM, .quirks = Q_NHM_CTR_RESET | Q_MIN_PERIOD_32, .errata = NULL,
 		.src = "hardware.md §4.1 §5.3 §6 §7.1; SDM Vol. 3B Nehalem \"Load Latency Performance Monitoring Facility\"; Linux core.c intel_pmu_nhm_enable_all, nhm_limit_period",
 	},
-	{	/* 06_25 perfmon WSM-EP-SP/events/WestmereEP-SP_core.json: MEM_INST_RETIRED.LATENCY_ABOVE_THRESHOLD_*, MEM_STORE_RETIRED.DTLB_MISS; uarch.toml "Nehalem/Westmere"; Linux core.c intel_pmu_init (WESTMERE*: no pebs_no_tlb, no limit_period), ds.c intel_westmere_pebs_event_constraints */
+	{	/* 06_25 perfmon WSM-EP-SP/events/WestmereEP-SP_core.json: MEM_INST_RETIRED.LATENCY_ABOVE_THRESHOLD_*, MEM_STORE_RETIRED.DTLB_MISS; hand "Nehalem/Westmere"; Linux core.c intel_pmu_init (WESTMERE*: no pebs_no_tlb, no limit_period), ds.c intel_westmere_pebs_event_constraints */
 		.name = "Nehalem/Westmere", .family = 6, .model = 0x25, .core_type = 0x00,
 		.native = 0x0, .steppings = 0xffff, .pebs_fmt = 0x1, .pebs_gp = 0xf,
 		.ll_event = 0x100b, .ll_gp = 0x8, .st_event = 0x010c, .st_gp = 0xf, .aux_event = 0x0000,
 		.dsrc = DSRC_NHM, .quirks = Q_NHM_CTR_RESET | Q_MIN_PERIOD_32, .errata = NULL,
 		.src = "hardware.md §4.1 §5.3 §6 §7.1; SDM Vol. 3B Nehalem/Westmere load-latency data-source table; Linux core.c intel_pmu_nhm_enable_all",
 	},
-	{	/* 06_26 perfmon BNL/events/bonnell_core.json: no memory event; uarch.toml "Bonnell"; Linux core.c intel_pmu_init (ATOM_BONNELL, ATOM_SALTWELL*), ds.c intel_atom_pebs_event_constraints */
+	{	/* 06_26 perfmon BNL/events/bonnell_core.json: no memory event; hand "Bonnell"; Linux core.c intel_pmu_init (ATOM_BONNELL, ATOM_SALTWELL*), ds.c intel_atom_pebs_event_constraints */
 		.name = "Bonnell", .family = 6, .model = 0x26, .core_type = 0x00,
 		.native = 0x0, .steppings = 0xffff, .pebs_fmt = 0xff, .pebs_gp = 0x1,
 		.ll_event = 0x0000, .ll_gp = 0x0, .st_event = 0x0000, .st_gp = 0x0, .aux_event = 0x0000,
@@ -89,7 +89,7 @@ const struct pebs_uarch pebs_uarch_table[] = {
 		.no_ll = "PEBS without load latency on Bonnell/Saltwell (PMC0 only)",
 		.src = "Linux ds.c intel_atom_pebs_event_constraints; record format 0 UNVERIFIED (docs/tables.md)",
 	},
-	{	/* 06_27 perfmon BNL/events/bonnell_core.json: no memory event; uarch.toml "Bonnell"; Linux core.c intel_pmu_init (ATOM_BONNELL, ATOM_SALTWELL*), ds.c intel_atom_pebs_event_constraints */
+	{	/* 06_27 perfmon BNL/events/bonnell_core.json: no memory event; hand "Bonnell"; Linux core.c intel_pmu_init (ATOM_BONNELL, ATOM_SALTWELL*), ds.c intel_atom_pebs_event_constraints */
 		.name = "Bonnell", .family = 6, .model = 0x27, .core_type = 0x00,
 		.native = 0x0, .steppings = 0xffff, .pebs_fmt = 0xff, .pebs_gp = 0x1,
 		.ll_event = 0x0000, .ll_gp = 0x0, .st_event = 0x0000, .st_gp = 0x0, .aux_event = 0x0000,
@@ -97,42 +97,42 @@ const struct pebs_uarch pebs_uarch_table[] = {
 		.no_ll = "PEBS without load latency on Bonnell/Saltwell (PMC0 only)",
 		.src = "Linux ds.c intel_atom_pebs_event_constraints; record format 0 UNVERIFIED (docs/tables.md)",
 	},
-	{	/* 06_2A perfmon SNB/events/sandybridge_core.json: MEM_TRANS_RETIRED.LOAD_LATENCY_*, MEM_TRANS_RETIRED.PRECISE_STORE; uarch.toml "Sandy/Ivy Bridge"; Linux core.c intel_pmu_init (SANDYBRIDGE*: intel_sandybridge_quirk, intel_ht_bug), ds.c intel_snb_pebs_event_constraints */
+	{	/* 06_2A perfmon SNB/events/sandybridge_core.json: MEM_TRANS_RETIRED.LOAD_LATENCY_*, MEM_TRANS_RETIRED.PRECISE_STORE; hand "Sandy/Ivy Bridge"; Linux core.c intel_pmu_init (SANDYBRIDGE*: intel_sandybridge_quirk, intel_ht_bug), ds.c intel_snb_pebs_event_constraints */
 		.name = "Sandy/Ivy Bridge", .family = 6, .model = 0x2a, .core_type = 0x00,
 		.native = 0x0, .steppings = 0xffff, .pebs_fmt = 0x1, .pebs_gp = 0xf,
 		.ll_event = 0x01cd, .ll_gp = 0x8, .st_event = 0x02cd, .st_gp = 0x8, .aux_event = 0x0000,
 		.dsrc = DSRC_SNB, .quirks = Q_PS_EN_STORE | Q_UCODE_GATE | Q_HT_ERRATUM, .errata = NULL,
 		.src = "hardware.md §4.1 §5.3 §6 §7.1; SDM Vol. 3B Sandy Bridge \"Load Latency Performance Monitoring Facility\", \"Precise Store Facility\"; Linux core.c intel_snb_check_microcode",
 	},
-	{	/* 06_2C perfmon WSM-EP-DP/events/WestmereEP-DP_core.json: MEM_INST_RETIRED.LATENCY_ABOVE_THRESHOLD_*, MEM_STORE_RETIRED.DTLB_MISS; uarch.toml "Nehalem/Westmere"; Linux core.c intel_pmu_init (WESTMERE*: no pebs_no_tlb, no limit_period), ds.c intel_westmere_pebs_event_constraints */
+	{	/* 06_2C perfmon WSM-EP-DP/events/WestmereEP-DP_core.json: MEM_INST_RETIRED.LATENCY_ABOVE_THRESHOLD_*, MEM_STORE_RETIRED.DTLB_MISS; hand "Nehalem/Westmere"; Linux core.c intel_pmu_init (WESTMERE*: no pebs_no_tlb, no limit_period), ds.c intel_westmere_pebs_event_constraints */
 		.name = "Nehalem/Westmere", .family = 6, .model = 0x2c, .core_type = 0x00,
 		.native = 0x0, .steppings = 0xffff, .pebs_fmt = 0x1, .pebs_gp = 0xf,
 		.ll_event = 0x100b, .ll_gp = 0x8, .st_event = 0x010c, .st_gp = 0xf, .aux_event = 0x0000,
 		.dsrc = DSRC_NHM, .quirks = Q_NHM_CTR_RESET | Q_MIN_PERIOD_32, .errata = NULL,
 		.src = "hardware.md §4.1 §5.3 §6 §7.1; SDM Vol. 3B Nehalem/Westmere load-latency data-source table; Linux core.c intel_pmu_nhm_enable_all",
 	},
-	{	/* 06_2D perfmon JKT/events/Jaketown_core.json: MEM_TRANS_RETIRED.LOAD_LATENCY_*, MEM_TRANS_RETIRED.PRECISE_STORE; uarch.toml "Sandy/Ivy Bridge"; Linux core.c intel_pmu_init (SANDYBRIDGE*: intel_sandybridge_quirk, intel_ht_bug), ds.c intel_snb_pebs_event_constraints */
+	{	/* 06_2D perfmon JKT/events/Jaketown_core.json: MEM_TRANS_RETIRED.LOAD_LATENCY_*, MEM_TRANS_RETIRED.PRECISE_STORE; hand "Sandy/Ivy Bridge"; Linux core.c intel_pmu_init (SANDYBRIDGE*: intel_sandybridge_quirk, intel_ht_bug), ds.c intel_snb_pebs_event_constraints */
 		.name = "Sandy/Ivy Bridge", .family = 6, .model = 0x2d, .core_type = 0x00,
 		.native = 0x0, .steppings = 0xffff, .pebs_fmt = 0x1, .pebs_gp = 0xf,
 		.ll_event = 0x01cd, .ll_gp = 0x8, .st_event = 0x02cd, .st_gp = 0x8, .aux_event = 0x0000,
 		.dsrc = DSRC_SNB, .quirks = Q_PS_EN_STORE | Q_UCODE_GATE | Q_HT_ERRATUM, .errata = NULL,
 		.src = "hardware.md §4.1 §5.3 §6 §7.1; SDM Vol. 3B Sandy Bridge \"Load Latency Performance Monitoring Facility\", \"Precise Store Facility\"; Linux core.c intel_snb_check_microcode",
 	},
-	{	/* 06_2E perfmon NHM-EX/events/NehalemEX_core.json: MEM_INST_RETIRED.LATENCY_ABOVE_THRESHOLD_*, MEM_STORE_RETIRED.DTLB_MISS; uarch.toml "Nehalem/Westmere"; Linux core.c intel_pmu_init (NEHALEM*: pebs_no_tlb, nhm_limit_period), ds.c intel_nehalem_pebs_event_constraints, intel_pmu_pebs_data_source_nhm */
+	{	/* 06_2E perfmon NHM-EX/events/NehalemEX_core.json: MEM_INST_RETIRED.LATENCY_ABOVE_THRESHOLD_*, MEM_STORE_RETIRED.DTLB_MISS; hand "Nehalem/Westmere"; Linux core.c intel_pmu_init (NEHALEM*: pebs_no_tlb, nhm_limit_period), ds.c intel_nehalem_pebs_event_constraints, intel_pmu_pebs_data_source_nhm */
 		.name = "Nehalem/Westmere", .family = 6, .model = 0x2e, .core_type = 0x00,
 		.native = 0x0, .steppings = 0xffff, .pebs_fmt = 0x1, .pebs_gp = 0xf,
 		.ll_event = 0x100b, .ll_gp = 0x8, .st_event = 0x010c, .st_gp = 0xf, .aux_event = 0x0000,
 		.dsrc = DSRC_NHM, .quirks = Q_NHM_CTR_RESET | Q_MIN_PERIOD_32, .errata = NULL,
 		.src = "hardware.md §4.1 §5.3 §6 §7.1; SDM Vol. 3B Nehalem \"Load Latency Performance Monitoring Facility\"; Linux core.c intel_pmu_nhm_enable_all, nhm_limit_period",
 	},
-	{	/* 06_2F perfmon WSM-EX/events/WestmereEX_core.json: MEM_INST_RETIRED.LATENCY_ABOVE_THRESHOLD_*, MEM_STORE_RETIRED.DTLB_MISS; uarch.toml "Nehalem/Westmere"; Linux core.c intel_pmu_init (WESTMERE*: no pebs_no_tlb, no limit_period), ds.c intel_westmere_pebs_event_constraints */
+	{	/* 06_2F perfmon WSM-EX/events/WestmereEX_core.json: MEM_INST_RETIRED.LATENCY_ABOVE_THRESHOLD_*, MEM_STORE_RETIRED.DTLB_MISS; hand "Nehalem/Westmere"; Linux core.c intel_pmu_init (WESTMERE*: no pebs_no_tlb, no limit_period), ds.c intel_westmere_pebs_event_constraints */
 		.name = "Nehalem/Westmere", .family = 6, .model = 0x2f, .core_type = 0x00,
 		.native = 0x0, .steppings = 0xffff, .pebs_fmt = 0x1, .pebs_gp = 0xf,
 		.ll_event = 0x100b, .ll_gp = 0x8, .st_event = 0x010c, .st_gp = 0xf, .aux_event = 0x0000,
 		.dsrc = DSRC_NHM, .quirks = Q_NHM_CTR_RESET | Q_MIN_PERIOD_32, .errata = NULL,
 		.src = "hardware.md §4.1 §5.3 §6 §7.1; SDM Vol. 3B Nehalem/Westmere load-latency data-source table; Linux core.c intel_pmu_nhm_enable_all",
 	},
-	{	/* 06_35 perfmon BNL/events/bonnell_core.json: no memory event; uarch.toml "Bonnell"; Linux core.c intel_pmu_init (ATOM_BONNELL, ATOM_SALTWELL*), ds.c intel_atom_pebs_event_constraints */
+	{	/* 06_35 perfmon BNL/events/bonnell_core.json: no memory event; hand "Bonnell"; Linux core.c intel_pmu_init (ATOM_BONNELL, ATOM_SALTWELL*), ds.c intel_atom_pebs_event_constraints */
 		.name = "Bonnell", .family = 6, .model = 0x35, .core_type = 0x00,
 		.native = 0x0, .steppings = 0xffff, .pebs_fmt = 0xff, .pebs_gp = 0x1,
 		.ll_event = 0x0000, .ll_gp = 0x0, .st_event = 0x0000, .st_gp = 0x0, .aux_event = 0x0000,
@@ -140,7 +140,7 @@ const struct pebs_uarch pebs_uarch_table[] = {
 		.no_ll = "PEBS without load latency on Bonnell/Saltwell (PMC0 only)",
 		.src = "Linux ds.c intel_atom_pebs_event_constraints; record format 0 UNVERIFIED (docs/tables.md)",
 	},
-	{	/* 06_36 perfmon BNL/events/bonnell_core.json: no memory event; uarch.toml "Bonnell"; Linux core.c intel_pmu_init (ATOM_BONNELL, ATOM_SALTWELL*), ds.c intel_atom_pebs_event_constraints */
+	{	/* 06_36 perfmon BNL/events/bonnell_core.json: no memory event; hand "Bonnell"; Linux core.c intel_pmu_init (ATOM_BONNELL, ATOM_SALTWELL*), ds.c intel_atom_pebs_event_constraints */
 		.name = "Bonnell", .family = 6, .model = 0x36, .core_type = 0x00,
 		.native = 0x0, .steppings = 0xffff, .pebs_fmt = 0xff, .pebs_gp = 0x1,
 		.ll_event = 0x0000, .ll_gp = 0x0, .st_event = 0x0000, .st_gp = 0x0, .aux_event = 0x0000,
@@ -148,7 +148,7 @@ const struct pebs_uarch pebs_uarch_table[] = {
 		.no_ll = "PEBS without load latency on Bonnell/Saltwell (PMC0 only)",
 		.src = "Linux ds.c intel_atom_pebs_event_constraints; record format 0 UNVERIFIED (docs/tables.md)",
 	},
-	{	/* 06_37 perfmon SLM/events/Silvermont_core.json: no memory event; uarch.toml "Silvermont"; Linux core.c intel_pmu_init (ATOM_SILVERMONT*, AIRMONT), ds.c intel_slm_pebs_event_constraints */
+	{	/* 06_37 perfmon SLM/events/Silvermont_core.json: no memory event; hand "Silvermont"; Linux core.c intel_pmu_init (ATOM_SILVERMONT*, AIRMONT), ds.c intel_slm_pebs_event_constraints */
 		.name = "Silvermont", .family = 6, .model = 0x37, .core_type = 0x00,
 		.native = 0x0, .steppings = 0xffff, .pebs_fmt = 0xff, .pebs_gp = 0x1,
 		.ll_event = 0x0000, .ll_gp = 0x0, .st_event = 0x0000, .st_gp = 0x0, .aux_event = 0x0000,
@@ -156,63 +156,63 @@ const struct pebs_uarch pebs_uarch_table[] = {
 		.no_ll = "PEBS without load latency on Silvermont/Airmont (PMC0 only)",
 		.src = "Linux ds.c intel_slm_pebs_event_constraints, core.c slm_format_attr (no ldlat); record format 2 UNVERIFIED",
 	},
-	{	/* 06_3A perfmon IVB/events/ivybridge_core.json: MEM_TRANS_RETIRED.LOAD_LATENCY_*, MEM_TRANS_RETIRED.PRECISE_STORE; uarch.toml "Sandy/Ivy Bridge"; Linux core.c intel_pmu_init (IVYBRIDGE*: intel_ht_bug), ds.c intel_ivb_pebs_event_constraints */
+	{	/* 06_3A perfmon IVB/events/ivybridge_core.json: MEM_TRANS_RETIRED.LOAD_LATENCY_*, MEM_TRANS_RETIRED.PRECISE_STORE; hand "Sandy/Ivy Bridge"; Linux core.c intel_pmu_init (IVYBRIDGE*: intel_ht_bug), ds.c intel_ivb_pebs_event_constraints */
 		.name = "Sandy/Ivy Bridge", .family = 6, .model = 0x3a, .core_type = 0x00,
 		.native = 0x0, .steppings = 0xffff, .pebs_fmt = 0x1, .pebs_gp = 0xf,
 		.ll_event = 0x01cd, .ll_gp = 0x8, .st_event = 0x02cd, .st_gp = 0x8, .aux_event = 0x0000,
 		.dsrc = DSRC_SNB, .quirks = Q_PS_EN_STORE | Q_HT_ERRATUM, .errata = NULL,
 		.src = "hardware.md §4.1 §5.3 §6 §7.1; SDM Vol. 3B Sandy Bridge load-latency and precise-store sections (Ivy Bridge alike)",
 	},
-	{	/* 06_3C perfmon HSW/events/haswell_core.json: MEM_TRANS_RETIRED.LOAD_LATENCY_*, MEM_UOPS_RETIRED.ALL_STORES; uarch.toml "Haswell/Broadwell"; Linux core.c intel_pmu_init (HASWELL*: intel_ht_bug, hsw_limit_period), ds.c intel_hsw_pebs_event_constraints */
+	{	/* 06_3C perfmon HSW/events/haswell_core.json: MEM_TRANS_RETIRED.LOAD_LATENCY_*, MEM_UOPS_RETIRED.ALL_STORES; hand "Haswell/Broadwell"; Linux core.c intel_pmu_init (HASWELL*: intel_ht_bug, hsw_limit_period), ds.c intel_hsw_pebs_event_constraints */
 		.name = "Haswell/Broadwell", .family = 6, .model = 0x3c, .core_type = 0x00,
 		.native = 0x0, .steppings = 0xffff, .pebs_fmt = 0x2, .pebs_gp = 0xf,
 		.ll_event = 0x01cd, .ll_gp = 0x8, .st_event = 0x82d0, .st_gp = 0xf, .aux_event = 0x0000,
 		.dsrc = DSRC_SNB, .quirks = Q_HT_ERRATUM | Q_HSW_PERIOD, .errata = "HSD25, HSD29, HSD76, HSM26, HSM30",
 		.src = "hardware.md §4.1 §5.3 §6 §7.1; SDM Vol. 3B Haswell PEBS record table; Linux core.c hsw_limit_period, intel_ht_bug",
 	},
-	{	/* 06_3D perfmon BDW/events/broadwell_core.json: MEM_TRANS_RETIRED.LOAD_LATENCY_*, MEM_UOPS_RETIRED.ALL_STORES; uarch.toml "Haswell/Broadwell"; Linux core.c intel_pmu_init (BROADWELL*: bdw_limit_period), ds.c intel_bdw_pebs_event_constraints */
+	{	/* 06_3D perfmon BDW/events/broadwell_core.json: MEM_TRANS_RETIRED.LOAD_LATENCY_*, MEM_UOPS_RETIRED.ALL_STORES; hand "Haswell/Broadwell"; Linux core.c intel_pmu_init (BROADWELL*: bdw_limit_period), ds.c intel_bdw_pebs_event_constraints */
 		.name = "Haswell/Broadwell", .family = 6, .model = 0x3d, .core_type = 0x00,
 		.native = 0x0, .steppings = 0xffff, .pebs_fmt = 0x2, .pebs_gp = 0xf,
 		.ll_event = 0x01cd, .ll_gp = 0x8, .st_event = 0x82d0, .st_gp = 0xf, .aux_event = 0x0000,
 		.dsrc = DSRC_SNB, .quirks = Q_HSW_PERIOD, .errata = "BDM100, BDM35",
 		.src = "hardware.md §4.1 §5.3 §6 §7.1; Linux core.c bdw_limit_period (Broadwell: no intel_ht_bug)",
 	},
-	{	/* 06_3E perfmon IVT/events/ivytown_core.json: MEM_TRANS_RETIRED.LOAD_LATENCY_*, MEM_TRANS_RETIRED.PRECISE_STORE; uarch.toml "Sandy/Ivy Bridge"; Linux core.c intel_pmu_init (IVYBRIDGE*: intel_ht_bug), ds.c intel_ivb_pebs_event_constraints */
+	{	/* 06_3E perfmon IVT/events/ivytown_core.json: MEM_TRANS_RETIRED.LOAD_LATENCY_*, MEM_TRANS_RETIRED.PRECISE_STORE; hand "Sandy/Ivy Bridge"; Linux core.c intel_pmu_init (IVYBRIDGE*: intel_ht_bug), ds.c intel_ivb_pebs_event_constraints */
 		.name = "Sandy/Ivy Bridge", .family = 6, .model = 0x3e, .core_type = 0x00,
 		.native = 0x0, .steppings = 0xffff, .pebs_fmt = 0x1, .pebs_gp = 0xf,
 		.ll_event = 0x01cd, .ll_gp = 0x8, .st_event = 0x02cd, .st_gp = 0x8, .aux_event = 0x0000,
 		.dsrc = DSRC_SNB, .quirks = Q_PS_EN_STORE | Q_HT_ERRATUM, .errata = NULL,
 		.src = "hardware.md §4.1 §5.3 §6 §7.1; SDM Vol. 3B Sandy Bridge load-latency and precise-store sections (Ivy Bridge alike)",
 	},
-	{	/* 06_3F perfmon HSX/events/haswellx_core.json: MEM_TRANS_RETIRED.LOAD_LATENCY_*, MEM_UOPS_RETIRED.ALL_STORES; uarch.toml "Haswell/Broadwell"; Linux core.c intel_pmu_init (HASWELL*: intel_ht_bug, hsw_limit_period), ds.c intel_hsw_pebs_event_constraints */
+	{	/* 06_3F perfmon HSX/events/haswellx_core.json: MEM_TRANS_RETIRED.LOAD_LATENCY_*, MEM_UOPS_RETIRED.ALL_STORES; hand "Haswell/Broadwell"; Linux core.c intel_pmu_init (HASWELL*: intel_ht_bug, hsw_limit_period), ds.c intel_hsw_pebs_event_constraints */
 		.name = "Haswell/Broadwell", .family = 6, .model = 0x3f, .core_type = 0x00,
 		.native = 0x0, .steppings = 0xffff, .pebs_fmt = 0x2, .pebs_gp = 0xf,
 		.ll_event = 0x01cd, .ll_gp = 0x8, .st_event = 0x82d0, .st_gp = 0xf, .aux_event = 0x0000,
 		.dsrc = DSRC_SNB, .quirks = Q_HT_ERRATUM | Q_HSW_PERIOD, .errata = "HSD25, HSD29, HSD76, HSM26, HSM30",
 		.src = "hardware.md §4.1 §5.3 §6 §7.1; SDM Vol. 3B Haswell PEBS record table; Linux core.c hsw_limit_period, intel_ht_bug",
 	},
-	{	/* 06_45 perfmon HSW/events/haswell_core.json: MEM_TRANS_RETIRED.LOAD_LATENCY_*, MEM_UOPS_RETIRED.ALL_STORES; uarch.toml "Haswell/Broadwell"; Linux core.c intel_pmu_init (HASWELL*: intel_ht_bug, hsw_limit_period), ds.c intel_hsw_pebs_event_constraints */
+	{	/* 06_45 perfmon HSW/events/haswell_core.json: MEM_TRANS_RETIRED.LOAD_LATENCY_*, MEM_UOPS_RETIRED.ALL_STORES; hand "Haswell/Broadwell"; Linux core.c intel_pmu_init (HASWELL*: intel_ht_bug, hsw_limit_period), ds.c intel_hsw_pebs_event_constraints */
 		.name = "Haswell/Broadwell", .family = 6, .model = 0x45, .core_type = 0x00,
 		.native = 0x0, .steppings = 0xffff, .pebs_fmt = 0x2, .pebs_gp = 0xf,
 		.ll_event = 0x01cd, .ll_gp = 0x8, .st_event = 0x82d0, .st_gp = 0xf, .aux_event = 0x0000,
 		.dsrc = DSRC_SNB, .quirks = Q_HT_ERRATUM | Q_HSW_PERIOD, .errata = "HSD25, HSD29, HSD76, HSM26, HSM30",
 		.src = "hardware.md §4.1 §5.3 §6 §7.1; SDM Vol. 3B Haswell PEBS record table; Linux core.c hsw_limit_period, intel_ht_bug",
 	},
-	{	/* 06_46 perfmon HSW/events/haswell_core.json: MEM_TRANS_RETIRED.LOAD_LATENCY_*, MEM_UOPS_RETIRED.ALL_STORES; uarch.toml "Haswell/Broadwell"; Linux core.c intel_pmu_init (HASWELL*: intel_ht_bug, hsw_limit_period), ds.c intel_hsw_pebs_event_constraints */
+	{	/* 06_46 perfmon HSW/events/haswell_core.json: MEM_TRANS_RETIRED.LOAD_LATENCY_*, MEM_UOPS_RETIRED.ALL_STORES; hand "Haswell/Broadwell"; Linux core.c intel_pmu_init (HASWELL*: intel_ht_bug, hsw_limit_period), ds.c intel_hsw_pebs_event_constraints */
 		.name = "Haswell/Broadwell", .family = 6, .model = 0x46, .core_type = 0x00,
 		.native = 0x0, .steppings = 0xffff, .pebs_fmt = 0x2, .pebs_gp = 0xf,
 		.ll_event = 0x01cd, .ll_gp = 0x8, .st_event = 0x82d0, .st_gp = 0xf, .aux_event = 0x0000,
 		.dsrc = DSRC_SNB, .quirks = Q_HT_ERRATUM | Q_HSW_PERIOD, .errata = "HSD25, HSD29, HSD76, HSM26, HSM30",
 		.src = "hardware.md §4.1 §5.3 §6 §7.1; SDM Vol. 3B Haswell PEBS record table; Linux core.c hsw_limit_period, intel_ht_bug",
 	},
-	{	/* 06_47 perfmon BDW/events/broadwell_core.json: MEM_TRANS_RETIRED.LOAD_LATENCY_*, MEM_UOPS_RETIRED.ALL_STORES; uarch.toml "Haswell/Broadwell"; Linux core.c intel_pmu_init (BROADWELL*: bdw_limit_period), ds.c intel_bdw_pebs_event_constraints */
+	{	/* 06_47 perfmon BDW/events/broadwell_core.json: MEM_TRANS_RETIRED.LOAD_LATENCY_*, MEM_UOPS_RETIRED.ALL_STORES; hand "Haswell/Broadwell"; Linux core.c intel_pmu_init (BROADWELL*: bdw_limit_period), ds.c intel_bdw_pebs_event_constraints */
 		.name = "Haswell/Broadwell", .family = 6, .model = 0x47, .core_type = 0x00,
 		.native = 0x0, .steppings = 0xffff, .pebs_fmt = 0x2, .pebs_gp = 0xf,
 		.ll_event = 0x01cd, .ll_gp = 0x8, .st_event = 0x82d0, .st_gp = 0xf, .aux_event = 0x0000,
 		.dsrc = DSRC_SNB, .quirks = Q_HSW_PERIOD, .errata = "BDM100, BDM35",
 		.src = "hardware.md §4.1 §5.3 §6 §7.1; Linux core.c bdw_limit_period (Broadwell: no intel_ht_bug)",
 	},
-	{	/* 06_4A perfmon SLM/events/Silvermont_core.json: no memory event; uarch.toml "Silvermont"; Linux core.c intel_pmu_init (ATOM_SILVERMONT*, AIRMONT), ds.c intel_slm_pebs_event_constraints */
+	{	/* 06_4A perfmon SLM/events/Silvermont_core.json: no memory event; hand "Silvermont"; Linux core.c intel_pmu_init (ATOM_SILVERMONT*, AIRMONT), ds.c intel_slm_pebs_event_constraints */
 		.name = "Silvermont", .family = 6, .model = 0x4a, .core_type = 0x00,
 		.native = 0x0, .steppings = 0xffff, .pebs_fmt = 0xff, .pebs_gp = 0x1,
 		.ll_event = 0x0000, .ll_gp = 0x0, .st_event = 0x0000, .st_gp = 0x0, .aux_event = 0x0000,
@@ -220,7 +220,7 @@ const struct pebs_uarch pebs_uarch_table[] = {
 		.no_ll = "PEBS without load latency on Silvermont/Airmont (PMC0 only)",
 		.src = "Linux ds.c intel_slm_pebs_event_constraints, core.c slm_format_attr (no ldlat); record format 2 UNVERIFIED",
 	},
-	{	/* 06_4C perfmon SLM/events/Silvermont_core.json: no memory event; uarch.toml "Silvermont"; Linux core.c intel_pmu_init (ATOM_SILVERMONT*, AIRMONT), ds.c intel_slm_pebs_event_constraints */
+	{	/* 06_4C perfmon SLM/events/Silvermont_core.json: no memory event; hand "Silvermont"; Linux core.c intel_pmu_init (ATOM_SILVERMONT*, AIRMONT), ds.c intel_slm_pebs_event_constraints */
 		.name = "Silvermont", .family = 6, .model = 0x4c, .core_type = 0x00,
 		.native = 0x0, .steppings = 0xffff, .pebs_fmt = 0xff, .pebs_gp = 0x1,
 		.ll_event = 0x0000, .ll_gp = 0x0, .st_event = 0x0000, .st_gp = 0x0, .aux_event = 0x0000,
@@ -228,7 +228,7 @@ const struct pebs_uarch pebs_uarch_table[] = {
 		.no_ll = "PEBS without load latency on Silvermont/Airmont (PMC0 only)",
 		.src = "Linux ds.c intel_slm_pebs_event_constraints, core.c slm_format_attr (no ldlat); record format 2 UNVERIFIED",
 	},
-	{	/* 06_4D perfmon SLM/events/Silvermont_core.json: no memory event; uarch.toml "Silvermont"; Linux core.c intel_pmu_init (ATOM_SILVERMONT*, AIRMONT), ds.c intel_slm_pebs_event_constraints */
+	{	/* 06_4D perfmon SLM/events/Silvermont_core.json: no memory event; hand "Silvermont"; Linux core.c intel_pmu_init (ATOM_SILVERMONT*, AIRMONT), ds.c intel_slm_pebs_event_constraints */
 		.name = "Silvermont", .family = 6, .model = 0x4d, .core_type = 0x00,
 		.native = 0x0, .steppings = 0xffff, .pebs_fmt = 0xff, .pebs_gp = 0x1,
 		.ll_event = 0x0000, .ll_gp = 0x0, .st_event = 0x0000, .st_gp = 0x0, .aux_event = 0x0000,
@@ -236,35 +236,35 @@ const struct pebs_uarch pebs_uarch_table[] = {
 		.no_ll = "PEBS without load latency on Silvermont/Airmont (PMC0 only)",
 		.src = "Linux ds.c intel_slm_pebs_event_constraints, core.c slm_format_attr (no ldlat); record format 2 UNVERIFIED",
 	},
-	{	/* 06_4E perfmon SKL/events/skylake_core.json: MEM_TRANS_RETIRED.LOAD_LATENCY_*, MEM_INST_RETIRED.ALL_STORES; uarch.toml "Skylake"; Linux core.c intel_pmu_init (SKYLAKE* etc.: intel_pmu_pebs_data_source_skl(false), PMU_FL_TFA), ds.c intel_skl_pebs_event_constraints */
+	{	/* 06_4E perfmon SKL/events/skylake_core.json: MEM_TRANS_RETIRED.LOAD_LATENCY_*, MEM_INST_RETIRED.ALL_STORES; hand "Skylake"; Linux core.c intel_pmu_init (SKYLAKE* etc.: intel_pmu_pebs_data_source_skl(false), PMU_FL_TFA), ds.c intel_skl_pebs_event_constraints */
 		.name = "Skylake", .family = 6, .model = 0x4e, .core_type = 0x00,
 		.native = 0x0, .steppings = 0xffff, .pebs_fmt = 0x3, .pebs_gp = 0xf,
 		.ll_event = 0x01cd, .ll_gp = 0xf, .st_event = 0x82d0, .st_gp = 0xf, .aux_event = 0x0000,
 		.dsrc = DSRC_SKL, .quirks = Q_TFA_PMC3, .errata = NULL,
 		.src = "hardware.md §4.1 §5.3 §6 §7.1; Linux core.c tfa_get_event_constraints",
 	},
-	{	/* 06_4F perfmon BDX/events/broadwellx_core.json: MEM_TRANS_RETIRED.LOAD_LATENCY_*, MEM_UOPS_RETIRED.ALL_STORES; uarch.toml "Haswell/Broadwell"; Linux core.c intel_pmu_init (BROADWELL*: bdw_limit_period), ds.c intel_bdw_pebs_event_constraints */
+	{	/* 06_4F perfmon BDX/events/broadwellx_core.json: MEM_TRANS_RETIRED.LOAD_LATENCY_*, MEM_UOPS_RETIRED.ALL_STORES; hand "Haswell/Broadwell"; Linux core.c intel_pmu_init (BROADWELL*: bdw_limit_period), ds.c intel_bdw_pebs_event_constraints */
 		.name = "Haswell/Broadwell", .family = 6, .model = 0x4f, .core_type = 0x00,
 		.native = 0x0, .steppings = 0xffff, .pebs_fmt = 0x2, .pebs_gp = 0xf,
 		.ll_event = 0x01cd, .ll_gp = 0x8, .st_event = 0x82d0, .st_gp = 0xf, .aux_event = 0x0000,
 		.dsrc = DSRC_SNB, .quirks = Q_HSW_PERIOD, .errata = "BDM100, BDM35",
 		.src = "hardware.md §4.1 §5.3 §6 §7.1; Linux core.c bdw_limit_period (Broadwell: no intel_ht_bug)",
 	},
-	{	/* 06_55 perfmon SKX/events/skylakex_core.json, CLX/events/cascadelakex_core.json: MEM_TRANS_RETIRED.LOAD_LATENCY_*, MEM_INST_RETIRED.ALL_STORES; uarch.toml "Skylake-SP"; Linux core.c intel_pmu_init (SKYLAKE_X: pmem = true), ds.c intel_skl_pebs_event_constraints */
+	{	/* 06_55 perfmon SKX/events/skylakex_core.json, CLX/events/cascadelakex_core.json: MEM_TRANS_RETIRED.LOAD_LATENCY_*, MEM_INST_RETIRED.ALL_STORES; hand "Skylake-SP"; Linux core.c intel_pmu_init (SKYLAKE_X: pmem = true), ds.c intel_skl_pebs_event_constraints */
 		.name = "Skylake-SP", .family = 6, .model = 0x55, .core_type = 0x00,
 		.native = 0x0, .steppings = 0xffff, .pebs_fmt = 0x3, .pebs_gp = 0xf,
 		.ll_event = 0x01cd, .ll_gp = 0xf, .st_event = 0x82d0, .st_gp = 0xf, .aux_event = 0x0000,
 		.dsrc = DSRC_SKL_PMEM, .quirks = Q_TFA_PMC3, .errata = NULL,
 		.src = "hardware.md §4.1 §5.3 §6; Linux ds.c intel_pmu_pebs_data_source_skl(pmem=true)",
 	},
-	{	/* 06_56 perfmon BDW-DE/events/broadwellde_core.json: MEM_TRANS_RETIRED.LOAD_LATENCY_*, MEM_UOPS_RETIRED.ALL_STORES; uarch.toml "Haswell/Broadwell"; Linux core.c intel_pmu_init (BROADWELL*: bdw_limit_period), ds.c intel_bdw_pebs_event_constraints */
+	{	/* 06_56 perfmon BDW-DE/events/broadwellde_core.json: MEM_TRANS_RETIRED.LOAD_LATENCY_*, MEM_UOPS_RETIRED.ALL_STORES; hand "Haswell/Broadwell"; Linux core.c intel_pmu_init (BROADWELL*: bdw_limit_period), ds.c intel_bdw_pebs_event_constraints */
 		.name = "Haswell/Broadwell", .family = 6, .model = 0x56, .core_type = 0x00,
 		.native = 0x0, .steppings = 0xffff, .pebs_fmt = 0x2, .pebs_gp = 0xf,
 		.ll_event = 0x01cd, .ll_gp = 0x8, .st_event = 0x82d0, .st_gp = 0xf, .aux_event = 0x0000,
 		.dsrc = DSRC_SNB, .quirks = Q_HSW_PERIOD, .errata = "BDM100, BDM35",
 		.src = "hardware.md §4.1 §5.3 §6 §7.1; Linux core.c bdw_limit_period (Broadwell: no intel_ht_bug)",
 	},
-	{	/* 06_57 perfmon KNL/events/knightslanding_core.json: no memory event; uarch.toml "Knights Landing/Mill"; Linux core.c intel_pmu_init (XEON_PHI_KNL/KNM: slm_format_attr, no ldlat), ds.c intel_slm_pebs_event_constraints */
+	{	/* 06_57 perfmon KNL/events/knightslanding_core.json: no memory event; hand "Knights Landing/Mill"; Linux core.c intel_pmu_init (XEON_PHI_KNL/KNM: slm_format_attr, no ldlat), ds.c intel_slm_pebs_event_constraints */
 		.name = "Knights Landing/Mill", .family = 6, .model = 0x57, .core_type = 0x00,
 		.native = 0x0, .steppings = 0xffff, .pebs_fmt = 0xff, .pebs_gp = 0x1,
 		.ll_event = 0x0000, .ll_gp = 0x0, .st_event = 0x0000, .st_gp = 0x0, .aux_event = 0x0000,
@@ -272,7 +272,7 @@ const struct pebs_uarch pebs_uarch_table[] = {
 		.no_ll = "PEBS without load latency on Knights Landing/Mill (PMC0 only)",
 		.src = "Linux core.c intel_pmu_init (XEON_PHI_KNL/KNM), ds.c intel_slm_pebs_event_constraints; record format 2 UNVERIFIED",
 	},
-	{	/* 06_5A perfmon SLM/events/Silvermont_core.json: no memory event; uarch.toml "Silvermont"; Linux core.c intel_pmu_init (ATOM_SILVERMONT*, AIRMONT), ds.c intel_slm_pebs_event_constraints */
+	{	/* 06_5A perfmon SLM/events/Silvermont_core.json: no memory event; hand "Silvermont"; Linux core.c intel_pmu_init (ATOM_SILVERMONT*, AIRMONT), ds.c intel_slm_pebs_event_constraints */
 		.name = "Silvermont", .family = 6, .model = 0x5a, .core_type = 0x00,
 		.native = 0x0, .steppings = 0xffff, .pebs_fmt = 0xff, .pebs_gp = 0x1,
 		.ll_event = 0x0000, .ll_gp = 0x0, .st_event = 0x0000, .st_gp = 0x0, .aux_event = 0x0000,
@@ -280,7 +280,7 @@ const struct pebs_uarch pebs_uarch_table[] = {
 		.no_ll = "PEBS without load latency on Silvermont/Airmont (PMC0 only)",
 		.src = "Linux ds.c intel_slm_pebs_event_constraints, core.c slm_format_attr (no ldlat); record format 2 UNVERIFIED",
 	},
-	{	/* 06_5C perfmon GLM/events/goldmont_core.json: no memory event; uarch.toml "Goldmont"; Linux core.c intel_pmu_init (ATOM_GOLDMONT/_D), ds.c intel_glm_pebs_event_constraints */
+	{	/* 06_5C perfmon GLM/events/goldmont_core.json: no memory event; hand "Goldmont"; Linux core.c intel_pmu_init (ATOM_GOLDMONT/_D), ds.c intel_glm_pebs_event_constraints */
 		.name = "Goldmont", .family = 6, .model = 0x5c, .core_type = 0x00,
 		.native = 0x0, .steppings = 0xffff, .pebs_fmt = 0x3, .pebs_gp = 0x1,
 		.ll_event = 0x0000, .ll_gp = 0x0, .st_event = 0x0000, .st_gp = 0x0, .aux_event = 0x0000,
@@ -288,14 +288,14 @@ const struct pebs_uarch pebs_uarch_table[] = {
 		.no_ll = "PEBS without load latency on Goldmont (PMC0 only)",
 		.src = "Linux core.c intel_pmu_init (ATOM_GOLDMONT*: slm_format_attr), ds.c intel_glm_pebs_event_constraints",
 	},
-	{	/* 06_5E perfmon SKL/events/skylake_core.json: MEM_TRANS_RETIRED.LOAD_LATENCY_*, MEM_INST_RETIRED.ALL_STORES; uarch.toml "Skylake"; Linux core.c intel_pmu_init (SKYLAKE* etc.: intel_pmu_pebs_data_source_skl(false), PMU_FL_TFA), ds.c intel_skl_pebs_event_constraints */
+	{	/* 06_5E perfmon SKL/events/skylake_core.json: MEM_TRANS_RETIRED.LOAD_LATENCY_*, MEM_INST_RETIRED.ALL_STORES; hand "Skylake"; Linux core.c intel_pmu_init (SKYLAKE* etc.: intel_pmu_pebs_data_source_skl(false), PMU_FL_TFA), ds.c intel_skl_pebs_event_constraints */
 		.name = "Skylake", .family = 6, .model = 0x5e, .core_type = 0x00,
 		.native = 0x0, .steppings = 0xffff, .pebs_fmt = 0x3, .pebs_gp = 0xf,
 		.ll_event = 0x01cd, .ll_gp = 0xf, .st_event = 0x82d0, .st_gp = 0xf, .aux_event = 0x0000,
 		.dsrc = DSRC_SKL, .quirks = Q_TFA_PMC3, .errata = NULL,
 		.src = "hardware.md §4.1 §5.3 §6 §7.1; Linux core.c tfa_get_event_constraints",
 	},
-	{	/* 06_5F perfmon GLM/events/goldmont_core.json: no memory event; uarch.toml "Goldmont"; Linux core.c intel_pmu_init (ATOM_GOLDMONT/_D), ds.c intel_glm_pebs_event_constraints */
+	{	/* 06_5F perfmon GLM/events/goldmont_core.json: no memory event; hand "Goldmont"; Linux core.c intel_pmu_init (ATOM_GOLDMONT/_D), ds.c intel_glm_pebs_event_constraints */
 		.name = "Goldmont", .family = 6, .model = 0x5f, .core_type = 0x00,
 		.native = 0x0, .steppings = 0xffff, .pebs_fmt = 0x3, .pebs_gp = 0x1,
 		.ll_event = 0x0000, .ll_gp = 0x0, .st_event = 0x0000, .st_gp = 0x0, .aux_event = 0x0000,
@@ -303,21 +303,21 @@ const struct pebs_uarch pebs_uarch_table[] = {
 		.no_ll = "PEBS without load latency on Goldmont (PMC0 only)",
 		.src = "Linux core.c intel_pmu_init (ATOM_GOLDMONT*: slm_format_attr), ds.c intel_glm_pebs_event_constraints",
 	},
-	{	/* 06_6A perfmon ICX/events/icelakex_core.json: MEM_TRANS_RETIRED.LOAD_LATENCY_*, MEM_INST_RETIRED.ALL_STORES; uarch.toml "Ice Lake-SP"; Linux core.c intel_pmu_init (ICELAKE_X/_D: pmem = true), ds.c intel_icl_pebs_event_constraints */
+	{	/* 06_6A perfmon ICX/events/icelakex_core.json: MEM_TRANS_RETIRED.LOAD_LATENCY_*, MEM_INST_RETIRED.ALL_STORES; hand "Ice Lake-SP"; Linux core.c intel_pmu_init (ICELAKE_X/_D: pmem = true), ds.c intel_icl_pebs_event_constraints */
 		.name = "Ice Lake-SP", .family = 6, .model = 0x6a, .core_type = 0x00,
 		.native = 0x0, .steppings = 0xffff, .pebs_fmt = 0x4, .pebs_gp = 0x0,
 		.ll_event = 0x01cd, .ll_gp = 0xff, .st_event = 0x82d0, .st_gp = 0xf, .aux_event = 0x0000,
 		.dsrc = DSRC_SKL_PMEM, .quirks = 0, .errata = NULL,
 		.src = "hardware.md §4.1 §5.3 §6; Linux ds.c intel_pmu_pebs_data_source_skl(pmem=true)",
 	},
-	{	/* 06_6C perfmon ICX/events/icelakex_core.json: MEM_TRANS_RETIRED.LOAD_LATENCY_*, MEM_INST_RETIRED.ALL_STORES; uarch.toml "Ice Lake-SP"; Linux core.c intel_pmu_init (ICELAKE_X/_D: pmem = true), ds.c intel_icl_pebs_event_constraints */
+	{	/* 06_6C perfmon ICX/events/icelakex_core.json: MEM_TRANS_RETIRED.LOAD_LATENCY_*, MEM_INST_RETIRED.ALL_STORES; hand "Ice Lake-SP"; Linux core.c intel_pmu_init (ICELAKE_X/_D: pmem = true), ds.c intel_icl_pebs_event_constraints */
 		.name = "Ice Lake-SP", .family = 6, .model = 0x6c, .core_type = 0x00,
 		.native = 0x0, .steppings = 0xffff, .pebs_fmt = 0x4, .pebs_gp = 0x0,
 		.ll_event = 0x01cd, .ll_gp = 0xff, .st_event = 0x82d0, .st_gp = 0xf, .aux_event = 0x0000,
 		.dsrc = DSRC_SKL_PMEM, .quirks = 0, .errata = NULL,
 		.src = "hardware.md §4.1 §5.3 §6; Linux ds.c intel_pmu_pebs_data_source_skl(pmem=true)",
 	},
-	{	/* 06_7A perfmon GLP/events/goldmontplus_core.json: no memory event; uarch.toml "Goldmont Plus"; Linux core.c intel_pmu_init (ATOM_GOLDMONT_PLUS), ds.c intel_glp_pebs_event_constraints */
+	{	/* 06_7A perfmon GLP/events/goldmontplus_core.json: no memory event; hand "Goldmont Plus"; Linux core.c intel_pmu_init (ATOM_GOLDMONT_PLUS), ds.c intel_glp_pebs_event_constraints */
 		.name = "Goldmont Plus", .family = 6, .model = 0x7a, .core_type = 0x00,
 		.native = 0x0, .steppings = 0xffff, .pebs_fmt = 0x3, .pebs_gp = 0xf,
 		.ll_event = 0x0000, .ll_gp = 0x0, .st_event = 0x0000, .st_gp = 0x0, .aux_event = 0x0000,
@@ -325,21 +325,21 @@ const struct pebs_uarch pebs_uarch_table[] = {
 		.no_ll = "PEBS without load latency on Goldmont Plus",
 		.src = "Linux core.c intel_pmu_init (ATOM_GOLDMONT_PLUS: PMU_FL_PEBS_ALL, slm_format_attr)",
 	},
-	{	/* 06_7D perfmon ICL/events/icelake_core.json: MEM_TRANS_RETIRED.LOAD_LATENCY_*, MEM_INST_RETIRED.ALL_STORES; uarch.toml "Ice/Tiger Lake"; Linux core.c intel_pmu_init (ICELAKE/_L, TIGERLAKE/_L, ROCKETLAKE: intel_pmu_pebs_data_source_skl(false)), ds.c intel_icl_pebs_event_constraints */
+	{	/* 06_7D perfmon ICL/events/icelake_core.json: MEM_TRANS_RETIRED.LOAD_LATENCY_*, MEM_INST_RETIRED.ALL_STORES; hand "Ice/Tiger Lake"; Linux core.c intel_pmu_init (ICELAKE/_L, TIGERLAKE/_L, ROCKETLAKE: intel_pmu_pebs_data_source_skl(false)), ds.c intel_icl_pebs_event_constraints */
 		.name = "Ice/Tiger Lake", .family = 6, .model = 0x7d, .core_type = 0x00,
 		.native = 0x0, .steppings = 0xffff, .pebs_fmt = 0x4, .pebs_gp = 0x0,
 		.ll_event = 0x01cd, .ll_gp = 0xff, .st_event = 0x82d0, .st_gp = 0xf, .aux_event = 0x0000,
 		.dsrc = DSRC_SKL, .quirks = 0, .errata = NULL,
 		.src = "hardware.md §4.1 §5.3 §6; Linux ds.c intel_icl_pebs_event_constraints",
 	},
-	{	/* 06_7E perfmon ICL/events/icelake_core.json: MEM_TRANS_RETIRED.LOAD_LATENCY_*, MEM_INST_RETIRED.ALL_STORES; uarch.toml "Ice/Tiger Lake"; Linux core.c intel_pmu_init (ICELAKE/_L, TIGERLAKE/_L, ROCKETLAKE: intel_pmu_pebs_data_source_skl(false)), ds.c intel_icl_pebs_event_constraints */
+	{	/* 06_7E perfmon ICL/events/icelake_core.json: MEM_TRANS_RETIRED.LOAD_LATENCY_*, MEM_INST_RETIRED.ALL_STORES; hand "Ice/Tiger Lake"; Linux core.c intel_pmu_init (ICELAKE/_L, TIGERLAKE/_L, ROCKETLAKE: intel_pmu_pebs_data_source_skl(false)), ds.c intel_icl_pebs_event_constraints */
 		.name = "Ice/Tiger Lake", .family = 6, .model = 0x7e, .core_type = 0x00,
 		.native = 0x0, .steppings = 0xffff, .pebs_fmt = 0x4, .pebs_gp = 0x0,
 		.ll_event = 0x01cd, .ll_gp = 0xff, .st_event = 0x82d0, .st_gp = 0xf, .aux_event = 0x0000,
 		.dsrc = DSRC_SKL, .quirks = 0, .errata = NULL,
 		.src = "hardware.md §4.1 §5.3 §6; Linux ds.c intel_icl_pebs_event_constraints",
 	},
-	{	/* 06_85 perfmon KNL/events/knightslanding_core.json: no memory event; uarch.toml "Knights Landing/Mill"; Linux core.c intel_pmu_init (XEON_PHI_KNL/KNM: slm_format_attr, no ldlat), ds.c intel_slm_pebs_event_constraints */
+	{	/* 06_85 perfmon KNL/events/knightslanding_core.json: no memory event; hand "Knights Landing/Mill"; Linux core.c intel_pmu_init (XEON_PHI_KNL/KNM: slm_format_attr, no ldlat), ds.c intel_slm_pebs_event_constraints */
 		.name = "Knights Landing/Mill", .family = 6, .model = 0x85, .core_type = 0x00,
 		.native = 0x0, .steppings = 0xffff, .pebs_fmt = 0xff, .pebs_gp = 0x1,
 		.ll_event = 0x0000, .ll_gp = 0x0, .st_event = 0x0000, .st_gp = 0x0, .aux_event = 0x0000,
@@ -347,343 +347,343 @@ const struct pebs_uarch pebs_uarch_table[] = {
 		.no_ll = "PEBS without load latency on Knights Landing/Mill (PMC0 only)",
 		.src = "Linux core.c intel_pmu_init (XEON_PHI_KNL/KNM), ds.c intel_slm_pebs_event_constraints; record format 2 UNVERIFIED",
 	},
-	{	/* 06_86 perfmon SNR/events/snowridgex_core.json: no memory event; uarch.toml "Tremont"; Linux core.c intel_pmu_init (ATOM_TREMONT*: slm_format_attr, intel_tnt_extra_regs) */
+	{	/* 06_86 perfmon SNR/events/snowridgex_core.json: no memory event; hand "Tremont"; Linux core.c intel_pmu_init (ATOM_TREMONT*: slm_format_attr, intel_tnt_extra_regs) */
 		.name = "Tremont", .family = 6, .model = 0x86, .core_type = 0x00,
 		.native = 0x0, .steppings = 0xffff, .pebs_fmt = 0x4, .pebs_gp = 0x0,
 		.ll_event = 0x0000, .ll_gp = 0x0, .st_event = 0x0000, .st_gp = 0x0, .aux_event = 0x0000,
 		.dsrc = DSRC_NONE, .quirks = 0, .errata = NULL,
 		.src = "hardware.md §4.1 §6; Linux core.c intel_tnt_extra_regs (no LDLAT entry). QEMU's Icelake-Server CPU model also reports 06_86",
 	},
-	{	/* 06_8C perfmon TGL/events/tigerlake_core.json: MEM_TRANS_RETIRED.LOAD_LATENCY_*, MEM_INST_RETIRED.ALL_STORES; uarch.toml "Ice/Tiger Lake"; Linux core.c intel_pmu_init (ICELAKE/_L, TIGERLAKE/_L, ROCKETLAKE: intel_pmu_pebs_data_source_skl(false)), ds.c intel_icl_pebs_event_constraints */
+	{	/* 06_8C perfmon TGL/events/tigerlake_core.json: MEM_TRANS_RETIRED.LOAD_LATENCY_*, MEM_INST_RETIRED.ALL_STORES; hand "Ice/Tiger Lake"; Linux core.c intel_pmu_init (ICELAKE/_L, TIGERLAKE/_L, ROCKETLAKE: intel_pmu_pebs_data_source_skl(false)), ds.c intel_icl_pebs_event_constraints */
 		.name = "Ice/Tiger Lake", .family = 6, .model = 0x8c, .core_type = 0x00,
 		.native = 0x0, .steppings = 0xffff, .pebs_fmt = 0x4, .pebs_gp = 0x0,
 		.ll_event = 0x01cd, .ll_gp = 0xff, .st_event = 0x82d0, .st_gp = 0xf, .aux_event = 0x0000,
 		.dsrc = DSRC_SKL, .quirks = 0, .errata = NULL,
 		.src = "hardware.md §4.1 §5.3 §6; Linux ds.c intel_icl_pebs_event_constraints",
 	},
-	{	/* 06_8D perfmon TGL/events/tigerlake_core.json: MEM_TRANS_RETIRED.LOAD_LATENCY_*, MEM_INST_RETIRED.ALL_STORES; uarch.toml "Ice/Tiger Lake"; Linux core.c intel_pmu_init (ICELAKE/_L, TIGERLAKE/_L, ROCKETLAKE: intel_pmu_pebs_data_source_skl(false)), ds.c intel_icl_pebs_event_constraints */
+	{	/* 06_8D perfmon TGL/events/tigerlake_core.json: MEM_TRANS_RETIRED.LOAD_LATENCY_*, MEM_INST_RETIRED.ALL_STORES; hand "Ice/Tiger Lake"; Linux core.c intel_pmu_init (ICELAKE/_L, TIGERLAKE/_L, ROCKETLAKE: intel_pmu_pebs_data_source_skl(false)), ds.c intel_icl_pebs_event_constraints */
 		.name = "Ice/Tiger Lake", .family = 6, .model = 0x8d, .core_type = 0x00,
 		.native = 0x0, .steppings = 0xffff, .pebs_fmt = 0x4, .pebs_gp = 0x0,
 		.ll_event = 0x01cd, .ll_gp = 0xff, .st_event = 0x82d0, .st_gp = 0xf, .aux_event = 0x0000,
 		.dsrc = DSRC_SKL, .quirks = 0, .errata = NULL,
 		.src = "hardware.md §4.1 §5.3 §6; Linux ds.c intel_icl_pebs_event_constraints",
 	},
-	{	/* 06_8E perfmon SKL/events/skylake_core.json: MEM_TRANS_RETIRED.LOAD_LATENCY_*, MEM_INST_RETIRED.ALL_STORES; uarch.toml "Skylake"; Linux core.c intel_pmu_init (SKYLAKE* etc.: intel_pmu_pebs_data_source_skl(false), PMU_FL_TFA), ds.c intel_skl_pebs_event_constraints */
+	{	/* 06_8E perfmon SKL/events/skylake_core.json: MEM_TRANS_RETIRED.LOAD_LATENCY_*, MEM_INST_RETIRED.ALL_STORES; hand "Skylake"; Linux core.c intel_pmu_init (SKYLAKE* etc.: intel_pmu_pebs_data_source_skl(false), PMU_FL_TFA), ds.c intel_skl_pebs_event_constraints */
 		.name = "Skylake", .family = 6, .model = 0x8e, .core_type = 0x00,
 		.native = 0x0, .steppings = 0xffff, .pebs_fmt = 0x3, .pebs_gp = 0xf,
 		.ll_event = 0x01cd, .ll_gp = 0xf, .st_event = 0x82d0, .st_gp = 0xf, .aux_event = 0x0000,
 		.dsrc = DSRC_SKL, .quirks = Q_TFA_PMC3, .errata = NULL,
 		.src = "hardware.md §4.1 §5.3 §6 §7.1; Linux core.c tfa_get_event_constraints",
 	},
-	{	/* 06_8F perfmon SPR/events/sapphirerapids_core.json: MEM_TRANS_RETIRED.LOAD_LATENCY_*, MEM_TRANS_RETIRED.STORE_SAMPLE, LD_BLOCKS.STORE_FORWARD; uarch.toml "Sapphire/Emerald Rapids"; Linux core.c intel_pmu_init (SAPPHIRERAPIDS_X/EMERALDRAPIDS_X: PMU_FL_MEM_LOADS_AUX, glc_common), ds.c intel_glc_pebs_event_constraints */
+	{	/* 06_8F perfmon SPR/events/sapphirerapids_core.json: MEM_TRANS_RETIRED.LOAD_LATENCY_*, MEM_TRANS_RETIRED.STORE_SAMPLE, LD_BLOCKS.STORE_FORWARD; hand "Sapphire/Emerald Rapids"; Linux core.c intel_pmu_init (SAPPHIRERAPIDS_X/EMERALDRAPIDS_X: PMU_FL_MEM_LOADS_AUX, glc_common), ds.c intel_glc_pebs_event_constraints */
 		.name = "Sapphire/Emerald Rapids", .family = 6, .model = 0x8f, .core_type = 0x00,
 		.native = 0x0, .steppings = 0xffff, .pebs_fmt = 0xff, .pebs_gp = 0x0,
 		.ll_event = 0x01cd, .ll_gp = 0xfe, .st_event = 0x02cd, .st_gp = 0x1, .aux_event = 0x8203,
 		.dsrc = DSRC_SKL_PMEM, .quirks = Q_LL_NEEDS_AUX, .errata = NULL,
 		.src = "hardware.md §5.3 §6 §7.1; Linux core.c intel_pmu_hw_config (PMU_FL_MEM_LOADS_AUX); format 4 UNVERIFIED (hardware.md §4.1)",
 	},
-	{	/* 06_96 perfmon EHL/events/elkhartlake_core.json: no memory event; uarch.toml "Tremont"; Linux core.c intel_pmu_init (ATOM_TREMONT*: slm_format_attr, intel_tnt_extra_regs) */
+	{	/* 06_96 perfmon EHL/events/elkhartlake_core.json: no memory event; hand "Tremont"; Linux core.c intel_pmu_init (ATOM_TREMONT*: slm_format_attr, intel_tnt_extra_regs) */
 		.name = "Tremont", .family = 6, .model = 0x96, .core_type = 0x00,
 		.native = 0x0, .steppings = 0xffff, .pebs_fmt = 0x4, .pebs_gp = 0x0,
 		.ll_event = 0x0000, .ll_gp = 0x0, .st_event = 0x0000, .st_gp = 0x0, .aux_event = 0x0000,
 		.dsrc = DSRC_NONE, .quirks = 0, .errata = NULL,
 		.src = "hardware.md §4.1 §6; Linux core.c intel_tnt_extra_regs (no LDLAT entry). QEMU's Icelake-Server CPU model also reports 06_86",
 	},
-	{	/* 06_97 perfmon ADL/events/alderlake_goldencove_core.json: MEM_TRANS_RETIRED.LOAD_LATENCY_*, MEM_TRANS_RETIRED.STORE_SAMPLE, LD_BLOCKS.STORE_FORWARD; uarch.toml "Golden/Raptor Cove (ADL/RPL P)"; Linux core.c intel_pmu_init (ALDERLAKE*, RAPTORLAKE*: intel_pmu_init_glc, PMU_FL_MEM_LOADS_AUX, intel_pmu_pebs_data_source_adl), ds.c intel_glc_pebs_event_constraints */
+	{	/* 06_97 perfmon ADL/events/alderlake_goldencove_core.json: MEM_TRANS_RETIRED.LOAD_LATENCY_*, MEM_TRANS_RETIRED.STORE_SAMPLE, LD_BLOCKS.STORE_FORWARD; hand "Golden/Raptor Cove (ADL/RPL P)"; Linux core.c intel_pmu_init (ALDERLAKE*, RAPTORLAKE*: intel_pmu_init_glc, PMU_FL_MEM_LOADS_AUX, intel_pmu_pebs_data_source_adl), ds.c intel_glc_pebs_event_constraints */
 		.name = "Golden/Raptor Cove (ADL/RPL P)", .family = 6, .model = 0x97, .core_type = 0x40,
 		.native = 0x1, .steppings = 0xffff, .pebs_fmt = 0xff, .pebs_gp = 0x0,
 		.ll_event = 0x01cd, .ll_gp = 0xfe, .st_event = 0x02cd, .st_gp = 0x1, .aux_event = 0x8203,
 		.dsrc = DSRC_SKL, .quirks = Q_LL_NEEDS_AUX, .errata = NULL,
 		.src = "hardware.md §5.3 §6 §7.1; Linux core.c intel_pmu_hw_config (PMU_FL_MEM_LOADS_AUX); format 4 UNVERIFIED",
 	},
-	{	/* 06_97 perfmon ADL/events/alderlake_gracemont_core.json: MEM_UOPS_RETIRED.LOAD_LATENCY_*, MEM_UOPS_RETIRED.STORE_LATENCY; uarch.toml "Gracemont"; Linux core.c intel_pmu_init (ALDERLAKE* E-core: intel_pmu_init_grt, intel_pmu_pebs_data_source_adl), ds.c intel_grt_pebs_event_constraints */
+	{	/* 06_97 perfmon ADL/events/alderlake_gracemont_core.json: MEM_UOPS_RETIRED.LOAD_LATENCY_*, MEM_UOPS_RETIRED.STORE_LATENCY; hand "Gracemont"; Linux core.c intel_pmu_init (ALDERLAKE* E-core: intel_pmu_init_grt, intel_pmu_pebs_data_source_adl), ds.c intel_grt_pebs_event_constraints */
 		.name = "Gracemont", .family = 6, .model = 0x97, .core_type = 0x20,
 		.native = 0x1, .steppings = 0xffff, .pebs_fmt = 0xff, .pebs_gp = 0x0,
 		.ll_event = 0x05d0, .ll_gp = 0x3, .st_event = 0x06d0, .st_gp = 0xf, .aux_event = 0x0000,
 		.dsrc = DSRC_GRT, .quirks = 0, .errata = NULL,
 		.src = "hardware.md §5.3 §6; Linux core.c intel_grt_extra_regs",
 	},
-	{	/* 06_9A perfmon ADL/events/alderlake_goldencove_core.json: MEM_TRANS_RETIRED.LOAD_LATENCY_*, MEM_TRANS_RETIRED.STORE_SAMPLE, LD_BLOCKS.STORE_FORWARD; uarch.toml "Golden/Raptor Cove (ADL/RPL P)"; Linux core.c intel_pmu_init (ALDERLAKE*, RAPTORLAKE*: intel_pmu_init_glc, PMU_FL_MEM_LOADS_AUX, intel_pmu_pebs_data_source_adl), ds.c intel_glc_pebs_event_constraints */
+	{	/* 06_9A perfmon ADL/events/alderlake_goldencove_core.json: MEM_TRANS_RETIRED.LOAD_LATENCY_*, MEM_TRANS_RETIRED.STORE_SAMPLE, LD_BLOCKS.STORE_FORWARD; hand "Golden/Raptor Cove (ADL/RPL P)"; Linux core.c intel_pmu_init (ALDERLAKE*, RAPTORLAKE*: intel_pmu_init_glc, PMU_FL_MEM_LOADS_AUX, intel_pmu_pebs_data_source_adl), ds.c intel_glc_pebs_event_constraints */
 		.name = "Golden/Raptor Cove (ADL/RPL P)", .family = 6, .model = 0x9a, .core_type = 0x40,
 		.native = 0x1, .steppings = 0xffff, .pebs_fmt = 0xff, .pebs_gp = 0x0,
 		.ll_event = 0x01cd, .ll_gp = 0xfe, .st_event = 0x02cd, .st_gp = 0x1, .aux_event = 0x8203,
 		.dsrc = DSRC_SKL, .quirks = Q_LL_NEEDS_AUX, .errata = NULL,
 		.src = "hardware.md §5.3 §6 §7.1; Linux core.c intel_pmu_hw_config (PMU_FL_MEM_LOADS_AUX); format 4 UNVERIFIED",
 	},
-	{	/* 06_9A perfmon ADL/events/alderlake_gracemont_core.json: MEM_UOPS_RETIRED.LOAD_LATENCY_*, MEM_UOPS_RETIRED.STORE_LATENCY; uarch.toml "Gracemont"; Linux core.c intel_pmu_init (ALDERLAKE* E-core: intel_pmu_init_grt, intel_pmu_pebs_data_source_adl), ds.c intel_grt_pebs_event_constraints */
+	{	/* 06_9A perfmon ADL/events/alderlake_gracemont_core.json: MEM_UOPS_RETIRED.LOAD_LATENCY_*, MEM_UOPS_RETIRED.STORE_LATENCY; hand "Gracemont"; Linux core.c intel_pmu_init (ALDERLAKE* E-core: intel_pmu_init_grt, intel_pmu_pebs_data_source_adl), ds.c intel_grt_pebs_event_constraints */
 		.name = "Gracemont", .family = 6, .model = 0x9a, .core_type = 0x20,
 		.native = 0x1, .steppings = 0xffff, .pebs_fmt = 0xff, .pebs_gp = 0x0,
 		.ll_event = 0x05d0, .ll_gp = 0x3, .st_event = 0x06d0, .st_gp = 0xf, .aux_event = 0x0000,
 		.dsrc = DSRC_GRT, .quirks = 0, .errata = NULL,
 		.src = "hardware.md §5.3 §6; Linux core.c intel_grt_extra_regs",
 	},
-	{	/* 06_9C perfmon EHL/events/elkhartlake_core.json: no memory event; uarch.toml "Tremont"; Linux core.c intel_pmu_init (ATOM_TREMONT*: slm_format_attr, intel_tnt_extra_regs) */
+	{	/* 06_9C perfmon EHL/events/elkhartlake_core.json: no memory event; hand "Tremont"; Linux core.c intel_pmu_init (ATOM_TREMONT*: slm_format_attr, intel_tnt_extra_regs) */
 		.name = "Tremont", .family = 6, .model = 0x9c, .core_type = 0x00,
 		.native = 0x0, .steppings = 0xffff, .pebs_fmt = 0x4, .pebs_gp = 0x0,
 		.ll_event = 0x0000, .ll_gp = 0x0, .st_event = 0x0000, .st_gp = 0x0, .aux_event = 0x0000,
 		.dsrc = DSRC_NONE, .quirks = 0, .errata = NULL,
 		.src = "hardware.md §4.1 §6; Linux core.c intel_tnt_extra_regs (no LDLAT entry). QEMU's Icelake-Server CPU model also reports 06_86",
 	},
-	{	/* 06_9E perfmon SKL/events/skylake_core.json: MEM_TRANS_RETIRED.LOAD_LATENCY_*, MEM_INST_RETIRED.ALL_STORES; uarch.toml "Skylake"; Linux core.c intel_pmu_init (SKYLAKE* etc.: intel_pmu_pebs_data_source_skl(false), PMU_FL_TFA), ds.c intel_skl_pebs_event_constraints */
+	{	/* 06_9E perfmon SKL/events/skylake_core.json: MEM_TRANS_RETIRED.LOAD_LATENCY_*, MEM_INST_RETIRED.ALL_STORES; hand "Skylake"; Linux core.c intel_pmu_init (SKYLAKE* etc.: intel_pmu_pebs_data_source_skl(false), PMU_FL_TFA), ds.c intel_skl_pebs_event_constraints */
 		.name = "Skylake", .family = 6, .model = 0x9e, .core_type = 0x00,
 		.native = 0x0, .steppings = 0xffff, .pebs_fmt = 0x3, .pebs_gp = 0xf,
 		.ll_event = 0x01cd, .ll_gp = 0xf, .st_event = 0x82d0, .st_gp = 0xf, .aux_event = 0x0000,
 		.dsrc = DSRC_SKL, .quirks = Q_TFA_PMC3, .errata = NULL,
 		.src = "hardware.md §4.1 §5.3 §6 §7.1; Linux core.c tfa_get_event_constraints",
 	},
-	{	/* 06_A5 perfmon SKL/events/skylake_core.json: MEM_TRANS_RETIRED.LOAD_LATENCY_*, MEM_INST_RETIRED.ALL_STORES; uarch.toml "Skylake"; Linux core.c intel_pmu_init (SKYLAKE* etc.: intel_pmu_pebs_data_source_skl(false), PMU_FL_TFA), ds.c intel_skl_pebs_event_constraints */
+	{	/* 06_A5 perfmon SKL/events/skylake_core.json: MEM_TRANS_RETIRED.LOAD_LATENCY_*, MEM_INST_RETIRED.ALL_STORES; hand "Skylake"; Linux core.c intel_pmu_init (SKYLAKE* etc.: intel_pmu_pebs_data_source_skl(false), PMU_FL_TFA), ds.c intel_skl_pebs_event_constraints */
 		.name = "Skylake", .family = 6, .model = 0xa5, .core_type = 0x00,
 		.native = 0x0, .steppings = 0xffff, .pebs_fmt = 0x3, .pebs_gp = 0xf,
 		.ll_event = 0x01cd, .ll_gp = 0xf, .st_event = 0x82d0, .st_gp = 0xf, .aux_event = 0x0000,
 		.dsrc = DSRC_SKL, .quirks = Q_TFA_PMC3, .errata = NULL,
 		.src = "hardware.md §4.1 §5.3 §6 §7.1; Linux core.c tfa_get_event_constraints",
 	},
-	{	/* 06_A6 perfmon SKL/events/skylake_core.json: MEM_TRANS_RETIRED.LOAD_LATENCY_*, MEM_INST_RETIRED.ALL_STORES; uarch.toml "Skylake"; Linux core.c intel_pmu_init (SKYLAKE* etc.: intel_pmu_pebs_data_source_skl(false), PMU_FL_TFA), ds.c intel_skl_pebs_event_constraints */
+	{	/* 06_A6 perfmon SKL/events/skylake_core.json: MEM_TRANS_RETIRED.LOAD_LATENCY_*, MEM_INST_RETIRED.ALL_STORES; hand "Skylake"; Linux core.c intel_pmu_init (SKYLAKE* etc.: intel_pmu_pebs_data_source_skl(false), PMU_FL_TFA), ds.c intel_skl_pebs_event_constraints */
 		.name = "Skylake", .family = 6, .model = 0xa6, .core_type = 0x00,
 		.native = 0x0, .steppings = 0xffff, .pebs_fmt = 0x3, .pebs_gp = 0xf,
 		.ll_event = 0x01cd, .ll_gp = 0xf, .st_event = 0x82d0, .st_gp = 0xf, .aux_event = 0x0000,
 		.dsrc = DSRC_SKL, .quirks = Q_TFA_PMC3, .errata = NULL,
 		.src = "hardware.md §4.1 §5.3 §6 §7.1; Linux core.c tfa_get_event_constraints",
 	},
-	{	/* 06_A7 perfmon RKL/events/rocketlake_core.json: MEM_TRANS_RETIRED.LOAD_LATENCY_*, MEM_INST_RETIRED.ALL_STORES; uarch.toml "Ice/Tiger Lake"; Linux core.c intel_pmu_init (ICELAKE/_L, TIGERLAKE/_L, ROCKETLAKE: intel_pmu_pebs_data_source_skl(false)), ds.c intel_icl_pebs_event_constraints */
+	{	/* 06_A7 perfmon RKL/events/rocketlake_core.json: MEM_TRANS_RETIRED.LOAD_LATENCY_*, MEM_INST_RETIRED.ALL_STORES; hand "Ice/Tiger Lake"; Linux core.c intel_pmu_init (ICELAKE/_L, TIGERLAKE/_L, ROCKETLAKE: intel_pmu_pebs_data_source_skl(false)), ds.c intel_icl_pebs_event_constraints */
 		.name = "Ice/Tiger Lake", .family = 6, .model = 0xa7, .core_type = 0x00,
 		.native = 0x0, .steppings = 0xffff, .pebs_fmt = 0x4, .pebs_gp = 0x0,
 		.ll_event = 0x01cd, .ll_gp = 0xff, .st_event = 0x82d0, .st_gp = 0xf, .aux_event = 0x0000,
 		.dsrc = DSRC_SKL, .quirks = 0, .errata = NULL,
 		.src = "hardware.md §4.1 §5.3 §6; Linux ds.c intel_icl_pebs_event_constraints",
 	},
-	{	/* 06_AA perfmon MTL/events/meteorlake_redwoodcove_core.json: MEM_TRANS_RETIRED.LOAD_LATENCY_*, MEM_TRANS_RETIRED.STORE_SAMPLE; uarch.toml "Redwood Cove (MTL P)"; Linux core.c intel_pmu_init (METEORLAKE*, ARROWLAKE_U: intel_pmu_init_glc, intel_pmu_pebs_data_source_mtl), ds.c intel_glc_pebs_event_constraints */
+	{	/* 06_AA perfmon MTL/events/meteorlake_redwoodcove_core.json: MEM_TRANS_RETIRED.LOAD_LATENCY_*, MEM_TRANS_RETIRED.STORE_SAMPLE; hand "Redwood Cove (MTL P)"; Linux core.c intel_pmu_init (METEORLAKE*, ARROWLAKE_U: intel_pmu_init_glc, intel_pmu_pebs_data_source_mtl), ds.c intel_glc_pebs_event_constraints */
 		.name = "Redwood Cove (MTL P)", .family = 6, .model = 0xaa, .core_type = 0x40,
 		.native = 0x2, .steppings = 0xffff, .pebs_fmt = 0xff, .pebs_gp = 0x0,
 		.ll_event = 0x01cd, .ll_gp = 0xfe, .st_event = 0x02cd, .st_gp = 0x1, .aux_event = 0x0000,
 		.dsrc = DSRC_SKL, .quirks = 0, .errata = NULL,
 		.src = "hardware.md §5.3 §6; Linux core.c intel_pmu_init (METEORLAKE: no aux event); format 5 UNVERIFIED",
 	},
-	{	/* 06_AA perfmon MTL/events/meteorlake_crestmont_core.json: MEM_UOPS_RETIRED.LOAD_LATENCY_*, MEM_UOPS_RETIRED.STORE_LATENCY; uarch.toml "Crestmont (MTL E)"; Linux core.c intel_pmu_init (METEORLAKE* E-core: intel_pmu_init_grt, intel_cmt_extra_regs, intel_pmu_pebs_data_source_mtl), ds.c intel_grt_pebs_event_constraints */
+	{	/* 06_AA perfmon MTL/events/meteorlake_crestmont_core.json: MEM_UOPS_RETIRED.LOAD_LATENCY_*, MEM_UOPS_RETIRED.STORE_LATENCY; hand "Crestmont (MTL E)"; Linux core.c intel_pmu_init (METEORLAKE* E-core: intel_pmu_init_grt, intel_cmt_extra_regs, intel_pmu_pebs_data_source_mtl), ds.c intel_grt_pebs_event_constraints */
 		.name = "Crestmont (MTL E)", .family = 6, .model = 0xaa, .core_type = 0x20,
 		.native = 0x2, .steppings = 0xffff, .pebs_fmt = 0xff, .pebs_gp = 0x0,
 		.ll_event = 0x05d0, .ll_gp = 0x3, .st_event = 0x06d0, .st_gp = 0xf, .aux_event = 0x0000,
 		.dsrc = DSRC_CMT, .quirks = 0, .errata = NULL,
 		.src = "hardware.md §5.3 §6; Linux ds.c cmt_latency_data; format 5 UNVERIFIED",
 	},
-	{	/* 06_AC perfmon MTL/events/meteorlake_redwoodcove_core.json: MEM_TRANS_RETIRED.LOAD_LATENCY_*, MEM_TRANS_RETIRED.STORE_SAMPLE; uarch.toml "Redwood Cove (MTL P)"; Linux core.c intel_pmu_init (METEORLAKE*, ARROWLAKE_U: intel_pmu_init_glc, intel_pmu_pebs_data_source_mtl), ds.c intel_glc_pebs_event_constraints */
+	{	/* 06_AC perfmon MTL/events/meteorlake_redwoodcove_core.json: MEM_TRANS_RETIRED.LOAD_LATENCY_*, MEM_TRANS_RETIRED.STORE_SAMPLE; hand "Redwood Cove (MTL P)"; Linux core.c intel_pmu_init (METEORLAKE*, ARROWLAKE_U: intel_pmu_init_glc, intel_pmu_pebs_data_source_mtl), ds.c intel_glc_pebs_event_constraints */
 		.name = "Redwood Cove (MTL P)", .family = 6, .model = 0xac, .core_type = 0x40,
 		.native = 0x2, .steppings = 0xffff, .pebs_fmt = 0xff, .pebs_gp = 0x0,
 		.ll_event = 0x01cd, .ll_gp = 0xfe, .st_event = 0x02cd, .st_gp = 0x1, .aux_event = 0x0000,
 		.dsrc = DSRC_SKL, .quirks = 0, .errata = NULL,
 		.src = "hardware.md §5.3 §6; Linux core.c intel_pmu_init (METEORLAKE: no aux event); format 5 UNVERIFIED",
 	},
-	{	/* 06_AC perfmon MTL/events/meteorlake_crestmont_core.json: MEM_UOPS_RETIRED.LOAD_LATENCY_*, MEM_UOPS_RETIRED.STORE_LATENCY; uarch.toml "Crestmont (MTL E)"; Linux core.c intel_pmu_init (METEORLAKE* E-core: intel_pmu_init_grt, intel_cmt_extra_regs, intel_pmu_pebs_data_source_mtl), ds.c intel_grt_pebs_event_constraints */
+	{	/* 06_AC perfmon MTL/events/meteorlake_crestmont_core.json: MEM_UOPS_RETIRED.LOAD_LATENCY_*, MEM_UOPS_RETIRED.STORE_LATENCY; hand "Crestmont (MTL E)"; Linux core.c intel_pmu_init (METEORLAKE* E-core: intel_pmu_init_grt, intel_cmt_extra_regs, intel_pmu_pebs_data_source_mtl), ds.c intel_grt_pebs_event_constraints */
 		.name = "Crestmont (MTL E)", .family = 6, .model = 0xac, .core_type = 0x20,
 		.native = 0x2, .steppings = 0xffff, .pebs_fmt = 0xff, .pebs_gp = 0x0,
 		.ll_event = 0x05d0, .ll_gp = 0x3, .st_event = 0x06d0, .st_gp = 0xf, .aux_event = 0x0000,
 		.dsrc = DSRC_CMT, .quirks = 0, .errata = NULL,
 		.src = "hardware.md §5.3 §6; Linux ds.c cmt_latency_data; format 5 UNVERIFIED",
 	},
-	{	/* 06_AD perfmon GNR/events/graniterapids_core.json: MEM_TRANS_RETIRED.LOAD_LATENCY_*, MEM_TRANS_RETIRED.STORE_SAMPLE; uarch.toml "Granite Rapids"; Linux core.c intel_pmu_init (GRANITERAPIDS_X/_D: glc_common, skl(true)), ds.c intel_glc_pebs_event_constraints */
+	{	/* 06_AD perfmon GNR/events/graniterapids_core.json: MEM_TRANS_RETIRED.LOAD_LATENCY_*, MEM_TRANS_RETIRED.STORE_SAMPLE; hand "Granite Rapids"; Linux core.c intel_pmu_init (GRANITERAPIDS_X/_D: glc_common, skl(true)), ds.c intel_glc_pebs_event_constraints */
 		.name = "Granite Rapids", .family = 6, .model = 0xad, .core_type = 0x00,
 		.native = 0x0, .steppings = 0xffff, .pebs_fmt = 0xff, .pebs_gp = 0x0,
 		.ll_event = 0x01cd, .ll_gp = 0xfe, .st_event = 0x02cd, .st_gp = 0x1, .aux_event = 0x0000,
 		.dsrc = DSRC_SKL_PMEM, .quirks = 0, .errata = NULL,
 		.src = "hardware.md §5.3 §6; Linux core.c intel_pmu_init (no PMU_FL_MEM_LOADS_AUX for GNR); format 4 UNVERIFIED",
 	},
-	{	/* 06_AE perfmon GNR/events/graniterapids_core.json: MEM_TRANS_RETIRED.LOAD_LATENCY_*, MEM_TRANS_RETIRED.STORE_SAMPLE; uarch.toml "Granite Rapids"; Linux core.c intel_pmu_init (GRANITERAPIDS_X/_D: glc_common, skl(true)), ds.c intel_glc_pebs_event_constraints */
+	{	/* 06_AE perfmon GNR/events/graniterapids_core.json: MEM_TRANS_RETIRED.LOAD_LATENCY_*, MEM_TRANS_RETIRED.STORE_SAMPLE; hand "Granite Rapids"; Linux core.c intel_pmu_init (GRANITERAPIDS_X/_D: glc_common, skl(true)), ds.c intel_glc_pebs_event_constraints */
 		.name = "Granite Rapids", .family = 6, .model = 0xae, .core_type = 0x00,
 		.native = 0x0, .steppings = 0xffff, .pebs_fmt = 0xff, .pebs_gp = 0x0,
 		.ll_event = 0x01cd, .ll_gp = 0xfe, .st_event = 0x02cd, .st_gp = 0x1, .aux_event = 0x0000,
 		.dsrc = DSRC_SKL_PMEM, .quirks = 0, .errata = NULL,
 		.src = "hardware.md §5.3 §6; Linux core.c intel_pmu_init (no PMU_FL_MEM_LOADS_AUX for GNR); format 4 UNVERIFIED",
 	},
-	{	/* 06_AF perfmon SRF/events/sierraforest_core.json: MEM_UOPS_RETIRED.LOAD_LATENCY_*, MEM_UOPS_RETIRED.STORE_LATENCY; uarch.toml "Crestmont"; Linux core.c intel_pmu_init (ATOM_CRESTMONT/_X: intel_pmu_pebs_data_source_cmt), ds.c intel_grt_pebs_event_constraints */
+	{	/* 06_AF perfmon SRF/events/sierraforest_core.json: MEM_UOPS_RETIRED.LOAD_LATENCY_*, MEM_UOPS_RETIRED.STORE_LATENCY; hand "Crestmont"; Linux core.c intel_pmu_init (ATOM_CRESTMONT/_X: intel_pmu_pebs_data_source_cmt), ds.c intel_grt_pebs_event_constraints */
 		.name = "Crestmont", .family = 6, .model = 0xaf, .core_type = 0x00,
 		.native = 0x0, .steppings = 0xffff, .pebs_fmt = 0xff, .pebs_gp = 0x0,
 		.ll_event = 0x05d0, .ll_gp = 0x3, .st_event = 0x06d0, .st_gp = 0xf, .aux_event = 0x0000,
 		.dsrc = DSRC_CMT, .quirks = 0, .errata = NULL,
 		.src = "hardware.md §5.3 §6; Linux ds.c cmt_latency_data, core.c intel_cmt_extra_regs; format 5 UNVERIFIED",
 	},
-	{	/* 06_B5 perfmon MTL/events/meteorlake_redwoodcove_core.json: MEM_TRANS_RETIRED.LOAD_LATENCY_*, MEM_TRANS_RETIRED.STORE_SAMPLE; uarch.toml "Redwood Cove (MTL P)"; Linux core.c intel_pmu_init (METEORLAKE*, ARROWLAKE_U: intel_pmu_init_glc, intel_pmu_pebs_data_source_mtl), ds.c intel_glc_pebs_event_constraints */
+	{	/* 06_B5 perfmon MTL/events/meteorlake_redwoodcove_core.json: MEM_TRANS_RETIRED.LOAD_LATENCY_*, MEM_TRANS_RETIRED.STORE_SAMPLE; hand "Redwood Cove (MTL P)"; Linux core.c intel_pmu_init (METEORLAKE*, ARROWLAKE_U: intel_pmu_init_glc, intel_pmu_pebs_data_source_mtl), ds.c intel_glc_pebs_event_constraints */
 		.name = "Redwood Cove (MTL P)", .family = 6, .model = 0xb5, .core_type = 0x40,
 		.native = 0x2, .steppings = 0xffff, .pebs_fmt = 0xff, .pebs_gp = 0x0,
 		.ll_event = 0x01cd, .ll_gp = 0xfe, .st_event = 0x02cd, .st_gp = 0x1, .aux_event = 0x0000,
 		.dsrc = DSRC_SKL, .quirks = 0, .errata = NULL,
 		.src = "hardware.md §5.3 §6; Linux core.c intel_pmu_init (METEORLAKE: no aux event); format 5 UNVERIFIED",
 	},
-	{	/* 06_B5 perfmon MTL/events/meteorlake_crestmont_core.json: MEM_UOPS_RETIRED.LOAD_LATENCY_*, MEM_UOPS_RETIRED.STORE_LATENCY; uarch.toml "Crestmont (MTL E)"; Linux core.c intel_pmu_init (METEORLAKE* E-core: intel_pmu_init_grt, intel_cmt_extra_regs, intel_pmu_pebs_data_source_mtl), ds.c intel_grt_pebs_event_constraints */
+	{	/* 06_B5 perfmon MTL/events/meteorlake_crestmont_core.json: MEM_UOPS_RETIRED.LOAD_LATENCY_*, MEM_UOPS_RETIRED.STORE_LATENCY; hand "Crestmont (MTL E)"; Linux core.c intel_pmu_init (METEORLAKE* E-core: intel_pmu_init_grt, intel_cmt_extra_regs, intel_pmu_pebs_data_source_mtl), ds.c intel_grt_pebs_event_constraints */
 		.name = "Crestmont (MTL E)", .family = 6, .model = 0xb5, .core_type = 0x20,
 		.native = 0x2, .steppings = 0xffff, .pebs_fmt = 0xff, .pebs_gp = 0x0,
 		.ll_event = 0x05d0, .ll_gp = 0x3, .st_event = 0x06d0, .st_gp = 0xf, .aux_event = 0x0000,
 		.dsrc = DSRC_CMT, .quirks = 0, .errata = NULL,
 		.src = "hardware.md §5.3 §6; Linux ds.c cmt_latency_data; format 5 UNVERIFIED",
 	},
-	{	/* 06_B6 perfmon GRR/events/grandridge_core.json: MEM_UOPS_RETIRED.LOAD_LATENCY_*, MEM_UOPS_RETIRED.STORE_LATENCY; uarch.toml "Crestmont"; Linux core.c intel_pmu_init (ATOM_CRESTMONT/_X: intel_pmu_pebs_data_source_cmt), ds.c intel_grt_pebs_event_constraints */
+	{	/* 06_B6 perfmon GRR/events/grandridge_core.json: MEM_UOPS_RETIRED.LOAD_LATENCY_*, MEM_UOPS_RETIRED.STORE_LATENCY; hand "Crestmont"; Linux core.c intel_pmu_init (ATOM_CRESTMONT/_X: intel_pmu_pebs_data_source_cmt), ds.c intel_grt_pebs_event_constraints */
 		.name = "Crestmont", .family = 6, .model = 0xb6, .core_type = 0x00,
 		.native = 0x0, .steppings = 0xffff, .pebs_fmt = 0xff, .pebs_gp = 0x0,
 		.ll_event = 0x05d0, .ll_gp = 0x3, .st_event = 0x06d0, .st_gp = 0xf, .aux_event = 0x0000,
 		.dsrc = DSRC_CMT, .quirks = 0, .errata = NULL,
 		.src = "hardware.md §5.3 §6; Linux ds.c cmt_latency_data, core.c intel_cmt_extra_regs; format 5 UNVERIFIED",
 	},
-	{	/* 06_B7 perfmon ADL/events/alderlake_goldencove_core.json: MEM_TRANS_RETIRED.LOAD_LATENCY_*, MEM_TRANS_RETIRED.STORE_SAMPLE, LD_BLOCKS.STORE_FORWARD; uarch.toml "Golden/Raptor Cove (ADL/RPL P)"; Linux core.c intel_pmu_init (ALDERLAKE*, RAPTORLAKE*: intel_pmu_init_glc, PMU_FL_MEM_LOADS_AUX, intel_pmu_pebs_data_source_adl), ds.c intel_glc_pebs_event_constraints */
+	{	/* 06_B7 perfmon ADL/events/alderlake_goldencove_core.json: MEM_TRANS_RETIRED.LOAD_LATENCY_*, MEM_TRANS_RETIRED.STORE_SAMPLE, LD_BLOCKS.STORE_FORWARD; hand "Golden/Raptor Cove (ADL/RPL P)"; Linux core.c intel_pmu_init (ALDERLAKE*, RAPTORLAKE*: intel_pmu_init_glc, PMU_FL_MEM_LOADS_AUX, intel_pmu_pebs_data_source_adl), ds.c intel_glc_pebs_event_constraints */
 		.name = "Golden/Raptor Cove (ADL/RPL P)", .family = 6, .model = 0xb7, .core_type = 0x40,
 		.native = 0x1, .steppings = 0xffff, .pebs_fmt = 0xff, .pebs_gp = 0x0,
 		.ll_event = 0x01cd, .ll_gp = 0xfe, .st_event = 0x02cd, .st_gp = 0x1, .aux_event = 0x8203,
 		.dsrc = DSRC_SKL, .quirks = Q_LL_NEEDS_AUX, .errata = NULL,
 		.src = "hardware.md §5.3 §6 §7.1; Linux core.c intel_pmu_hw_config (PMU_FL_MEM_LOADS_AUX); format 4 UNVERIFIED",
 	},
-	{	/* 06_B7 perfmon ADL/events/alderlake_gracemont_core.json: MEM_UOPS_RETIRED.LOAD_LATENCY_*, MEM_UOPS_RETIRED.STORE_LATENCY; uarch.toml "Gracemont"; Linux core.c intel_pmu_init (ALDERLAKE* E-core: intel_pmu_init_grt, intel_pmu_pebs_data_source_adl), ds.c intel_grt_pebs_event_constraints */
+	{	/* 06_B7 perfmon ADL/events/alderlake_gracemont_core.json: MEM_UOPS_RETIRED.LOAD_LATENCY_*, MEM_UOPS_RETIRED.STORE_LATENCY; hand "Gracemont"; Linux core.c intel_pmu_init (ALDERLAKE* E-core: intel_pmu_init_grt, intel_pmu_pebs_data_source_adl), ds.c intel_grt_pebs_event_constraints */
 		.name = "Gracemont", .family = 6, .model = 0xb7, .core_type = 0x20,
 		.native = 0x1, .steppings = 0xffff, .pebs_fmt = 0xff, .pebs_gp = 0x0,
 		.ll_event = 0x05d0, .ll_gp = 0x3, .st_event = 0x06d0, .st_gp = 0xf, .aux_event = 0x0000,
 		.dsrc = DSRC_GRT, .quirks = 0, .errata = NULL,
 		.src = "hardware.md §5.3 §6; Linux core.c intel_grt_extra_regs",
 	},
-	{	/* 06_BA perfmon ADL/events/alderlake_goldencove_core.json: MEM_TRANS_RETIRED.LOAD_LATENCY_*, MEM_TRANS_RETIRED.STORE_SAMPLE, LD_BLOCKS.STORE_FORWARD; uarch.toml "Golden/Raptor Cove (ADL/RPL P)"; Linux core.c intel_pmu_init (ALDERLAKE*, RAPTORLAKE*: intel_pmu_init_glc, PMU_FL_MEM_LOADS_AUX, intel_pmu_pebs_data_source_adl), ds.c intel_glc_pebs_event_constraints */
+	{	/* 06_BA perfmon ADL/events/alderlake_goldencove_core.json: MEM_TRANS_RETIRED.LOAD_LATENCY_*, MEM_TRANS_RETIRED.STORE_SAMPLE, LD_BLOCKS.STORE_FORWARD; hand "Golden/Raptor Cove (ADL/RPL P)"; Linux core.c intel_pmu_init (ALDERLAKE*, RAPTORLAKE*: intel_pmu_init_glc, PMU_FL_MEM_LOADS_AUX, intel_pmu_pebs_data_source_adl), ds.c intel_glc_pebs_event_constraints */
 		.name = "Golden/Raptor Cove (ADL/RPL P)", .family = 6, .model = 0xba, .core_type = 0x40,
 		.native = 0x1, .steppings = 0xffff, .pebs_fmt = 0xff, .pebs_gp = 0x0,
 		.ll_event = 0x01cd, .ll_gp = 0xfe, .st_event = 0x02cd, .st_gp = 0x1, .aux_event = 0x8203,
 		.dsrc = DSRC_SKL, .quirks = Q_LL_NEEDS_AUX, .errata = NULL,
 		.src = "hardware.md §5.3 §6 §7.1; Linux core.c intel_pmu_hw_config (PMU_FL_MEM_LOADS_AUX); format 4 UNVERIFIED",
 	},
-	{	/* 06_BA perfmon ADL/events/alderlake_gracemont_core.json: MEM_UOPS_RETIRED.LOAD_LATENCY_*, MEM_UOPS_RETIRED.STORE_LATENCY; uarch.toml "Gracemont"; Linux core.c intel_pmu_init (ALDERLAKE* E-core: intel_pmu_init_grt, intel_pmu_pebs_data_source_adl), ds.c intel_grt_pebs_event_constraints */
+	{	/* 06_BA perfmon ADL/events/alderlake_gracemont_core.json: MEM_UOPS_RETIRED.LOAD_LATENCY_*, MEM_UOPS_RETIRED.STORE_LATENCY; hand "Gracemont"; Linux core.c intel_pmu_init (ALDERLAKE* E-core: intel_pmu_init_grt, intel_pmu_pebs_data_source_adl), ds.c intel_grt_pebs_event_constraints */
 		.name = "Gracemont", .family = 6, .model = 0xba, .core_type = 0x20,
 		.native = 0x1, .steppings = 0xffff, .pebs_fmt = 0xff, .pebs_gp = 0x0,
 		.ll_event = 0x05d0, .ll_gp = 0x3, .st_event = 0x06d0, .st_gp = 0xf, .aux_event = 0x0000,
 		.dsrc = DSRC_GRT, .quirks = 0, .errata = NULL,
 		.src = "hardware.md §5.3 §6; Linux core.c intel_grt_extra_regs",
 	},
-	{	/* 06_BD perfmon LNL/events/lunarlake_lioncove_core.json: MEM_TRANS_RETIRED.LOAD_LATENCY_*, MEM_TRANS_RETIRED.STORE_SAMPLE; uarch.toml "Lion Cove"; Linux core.c intel_pmu_init (LUNARLAKE_M/ARROWLAKE/ARROWLAKE_H: intel_pmu_init_lnc), ds.c intel_lnc_pebs_event_constraints */
+	{	/* 06_BD perfmon LNL/events/lunarlake_lioncove_core.json: MEM_TRANS_RETIRED.LOAD_LATENCY_*, MEM_TRANS_RETIRED.STORE_SAMPLE; hand "Lion Cove"; Linux core.c intel_pmu_init (LUNARLAKE_M/ARROWLAKE/ARROWLAKE_H: intel_pmu_init_lnc), ds.c intel_lnc_pebs_event_constraints */
 		.name = "Lion Cove", .family = 6, .model = 0xbd, .core_type = 0x40,
 		.native = 0x3, .steppings = 0xffff, .pebs_fmt = 0x6, .pebs_gp = 0x0,
 		.ll_event = 0x01cd, .ll_gp = 0x3fc, .st_event = 0x02cd, .st_gp = 0x3, .aux_event = 0x0000,
 		.dsrc = DSRC_LNC, .quirks = 0, .errata = NULL,
 		.src = "hardware.md §4.1 §5.4 §6; Linux ds.c lnc_latency_data",
 	},
-	{	/* 06_BD perfmon LNL/events/lunarlake_skymont_core.json: MEM_UOPS_RETIRED.LOAD_LATENCY_*, MEM_UOPS_RETIRED.STORE_LATENCY; uarch.toml "Skymont"; Linux core.c intel_pmu_init (LUNARLAKE_M/ARROWLAKE*: intel_pmu_init_skt), ds.c intel_grt_pebs_event_constraints */
+	{	/* 06_BD perfmon LNL/events/lunarlake_skymont_core.json: MEM_UOPS_RETIRED.LOAD_LATENCY_*, MEM_UOPS_RETIRED.STORE_LATENCY; hand "Skymont"; Linux core.c intel_pmu_init (LUNARLAKE_M/ARROWLAKE*: intel_pmu_init_skt), ds.c intel_grt_pebs_event_constraints */
 		.name = "Skymont", .family = 6, .model = 0xbd, .core_type = 0x20,
 		.native = 0x3, .steppings = 0xffff, .pebs_fmt = 0x6, .pebs_gp = 0x0,
 		.ll_event = 0x05d0, .ll_gp = 0x3, .st_event = 0x06d0, .st_gp = 0xf, .aux_event = 0x0000,
 		.dsrc = DSRC_CMT, .quirks = 0, .errata = NULL,
 		.src = "hardware.md §4.1 §5.3 §6; Linux ds.c cmt_latency_data",
 	},
-	{	/* 06_BE perfmon ADL/events/alderlake_gracemont_core.json: MEM_UOPS_RETIRED.LOAD_LATENCY_*, MEM_UOPS_RETIRED.STORE_LATENCY; uarch.toml "Gracemont (ADL-N)"; Linux core.c intel_pmu_init (ATOM_GRACEMONT: intel_pmu_pebs_data_source_grt), ds.c intel_grt_pebs_event_constraints */
+	{	/* 06_BE perfmon ADL/events/alderlake_gracemont_core.json: MEM_UOPS_RETIRED.LOAD_LATENCY_*, MEM_UOPS_RETIRED.STORE_LATENCY; hand "Gracemont (ADL-N)"; Linux core.c intel_pmu_init (ATOM_GRACEMONT: intel_pmu_pebs_data_source_grt), ds.c intel_grt_pebs_event_constraints */
 		.name = "Gracemont (ADL-N)", .family = 6, .model = 0xbe, .core_type = 0x00,
 		.native = 0x0, .steppings = 0xffff, .pebs_fmt = 0xff, .pebs_gp = 0x0,
 		.ll_event = 0x05d0, .ll_gp = 0x3, .st_event = 0x06d0, .st_gp = 0xf, .aux_event = 0x0000,
 		.dsrc = DSRC_GRT, .quirks = 0, .errata = NULL,
 		.src = "hardware.md §5.3 §6; ADL-N is not hybrid (no CPUID.1AH core type)",
 	},
-	{	/* 06_BF perfmon ADL/events/alderlake_goldencove_core.json: MEM_TRANS_RETIRED.LOAD_LATENCY_*, MEM_TRANS_RETIRED.STORE_SAMPLE, LD_BLOCKS.STORE_FORWARD; uarch.toml "Golden/Raptor Cove (ADL/RPL P)"; Linux core.c intel_pmu_init (ALDERLAKE*, RAPTORLAKE*: intel_pmu_init_glc, PMU_FL_MEM_LOADS_AUX, intel_pmu_pebs_data_source_adl), ds.c intel_glc_pebs_event_constraints */
+	{	/* 06_BF perfmon ADL/events/alderlake_goldencove_core.json: MEM_TRANS_RETIRED.LOAD_LATENCY_*, MEM_TRANS_RETIRED.STORE_SAMPLE, LD_BLOCKS.STORE_FORWARD; hand "Golden/Raptor Cove (ADL/RPL P)"; Linux core.c intel_pmu_init (ALDERLAKE*, RAPTORLAKE*: intel_pmu_init_glc, PMU_FL_MEM_LOADS_AUX, intel_pmu_pebs_data_source_adl), ds.c intel_glc_pebs_event_constraints */
 		.name = "Golden/Raptor Cove (ADL/RPL P)", .family = 6, .model = 0xbf, .core_type = 0x40,
 		.native = 0x1, .steppings = 0xffff, .pebs_fmt = 0xff, .pebs_gp = 0x0,
 		.ll_event = 0x01cd, .ll_gp = 0xfe, .st_event = 0x02cd, .st_gp = 0x1, .aux_event = 0x8203,
 		.dsrc = DSRC_SKL, .quirks = Q_LL_NEEDS_AUX, .errata = NULL,
 		.src = "hardware.md §5.3 §6 §7.1; Linux core.c intel_pmu_hw_config (PMU_FL_MEM_LOADS_AUX); format 4 UNVERIFIED",
 	},
-	{	/* 06_BF perfmon ADL/events/alderlake_gracemont_core.json: MEM_UOPS_RETIRED.LOAD_LATENCY_*, MEM_UOPS_RETIRED.STORE_LATENCY; uarch.toml "Gracemont"; Linux core.c intel_pmu_init (ALDERLAKE* E-core: intel_pmu_init_grt, intel_pmu_pebs_data_source_adl), ds.c intel_grt_pebs_event_constraints */
+	{	/* 06_BF perfmon ADL/events/alderlake_gracemont_core.json: MEM_UOPS_RETIRED.LOAD_LATENCY_*, MEM_UOPS_RETIRED.STORE_LATENCY; hand "Gracemont"; Linux core.c intel_pmu_init (ALDERLAKE* E-core: intel_pmu_init_grt, intel_pmu_pebs_data_source_adl), ds.c intel_grt_pebs_event_constraints */
 		.name = "Gracemont", .family = 6, .model = 0xbf, .core_type = 0x20,
 		.native = 0x1, .steppings = 0xffff, .pebs_fmt = 0xff, .pebs_gp = 0x0,
 		.ll_event = 0x05d0, .ll_gp = 0x3, .st_event = 0x06d0, .st_gp = 0xf, .aux_event = 0x0000,
 		.dsrc = DSRC_GRT, .quirks = 0, .errata = NULL,
 		.src = "hardware.md §5.3 §6; Linux core.c intel_grt_extra_regs",
 	},
-	{	/* 06_C5 perfmon ARL/events/arrowlake_lioncove_core.json: MEM_TRANS_RETIRED.LOAD_LATENCY_*, MEM_TRANS_RETIRED.STORE_SAMPLE; uarch.toml "Lion Cove"; Linux core.c intel_pmu_init (LUNARLAKE_M/ARROWLAKE/ARROWLAKE_H: intel_pmu_init_lnc), ds.c intel_lnc_pebs_event_constraints */
+	{	/* 06_C5 perfmon ARL/events/arrowlake_lioncove_core.json: MEM_TRANS_RETIRED.LOAD_LATENCY_*, MEM_TRANS_RETIRED.STORE_SAMPLE; hand "Lion Cove"; Linux core.c intel_pmu_init (LUNARLAKE_M/ARROWLAKE/ARROWLAKE_H: intel_pmu_init_lnc), ds.c intel_lnc_pebs_event_constraints */
 		.name = "Lion Cove", .family = 6, .model = 0xc5, .core_type = 0x40,
 		.native = 0x3, .steppings = 0xffff, .pebs_fmt = 0x6, .pebs_gp = 0x0,
 		.ll_event = 0x01cd, .ll_gp = 0x3fc, .st_event = 0x02cd, .st_gp = 0x3, .aux_event = 0x0000,
 		.dsrc = DSRC_LNC, .quirks = 0, .errata = NULL,
 		.src = "hardware.md §4.1 §5.4 §6; Linux ds.c lnc_latency_data",
 	},
-	{	/* 06_C5 perfmon ARL/events/arrowlake_crestmont_core.json: MEM_UOPS_RETIRED.LOAD_LATENCY_*, MEM_UOPS_RETIRED.STORE_LATENCY; uarch.toml "Crestmont (ARL-H LP E)"; Linux core.c intel_pmu_init (ARROWLAKE_H: X86_HYBRID_PMU_TINY_IDX, intel_pmu_init_grt, intel_cmt_extra_regs), ds.c intel_grt_pebs_event_constraints */
-		.name = "Crestmont (ARL-H LP E)", .family = 6, .model = 0xc5, .core_type = 0x20,
-		.native = 0x2, .steppings = 0xffff, .pebs_fmt = 0x6, .pebs_gp = 0x0,
-		.ll_event = 0x05d0, .ll_gp = 0x3, .st_event = 0x06d0, .st_gp = 0xf, .aux_event = 0x0000,
-		.dsrc = DSRC_CMT, .quirks = 0, .errata = NULL,
-		.src = "hardware.md §4.1 §5.3; Linux core.c intel_pmu_init (ARROWLAKE_H: tiny PMU, intel_pmu_pebs_data_source_arl_h); CPUID.1AH native model 2",
-	},
-	{	/* 06_C5 perfmon ARL/events/arrowlake_skymont_core.json: MEM_UOPS_RETIRED.LOAD_LATENCY_*, MEM_UOPS_RETIRED.STORE_LATENCY; uarch.toml "Skymont"; Linux core.c intel_pmu_init (LUNARLAKE_M/ARROWLAKE*: intel_pmu_init_skt), ds.c intel_grt_pebs_event_constraints */
+	{	/* 06_C5 perfmon ARL/events/arrowlake_skymont_core.json: MEM_UOPS_RETIRED.LOAD_LATENCY_*, MEM_UOPS_RETIRED.STORE_LATENCY; hand "Skymont"; Linux core.c intel_pmu_init (LUNARLAKE_M/ARROWLAKE*: intel_pmu_init_skt), ds.c intel_grt_pebs_event_constraints */
 		.name = "Skymont", .family = 6, .model = 0xc5, .core_type = 0x20,
 		.native = 0x3, .steppings = 0xffff, .pebs_fmt = 0x6, .pebs_gp = 0x0,
 		.ll_event = 0x05d0, .ll_gp = 0x3, .st_event = 0x06d0, .st_gp = 0xf, .aux_event = 0x0000,
 		.dsrc = DSRC_CMT, .quirks = 0, .errata = NULL,
 		.src = "hardware.md §4.1 §5.3 §6; Linux ds.c cmt_latency_data",
 	},
-	{	/* 06_C6 perfmon ARL/events/arrowlake_lioncove_core.json: MEM_TRANS_RETIRED.LOAD_LATENCY_*, MEM_TRANS_RETIRED.STORE_SAMPLE; uarch.toml "Lion Cove"; Linux core.c intel_pmu_init (LUNARLAKE_M/ARROWLAKE/ARROWLAKE_H: intel_pmu_init_lnc), ds.c intel_lnc_pebs_event_constraints */
+	{	/* 06_C5 perfmon ARL/events/arrowlake_crestmont_core.json: MEM_UOPS_RETIRED.LOAD_LATENCY_*, MEM_UOPS_RETIRED.STORE_LATENCY; hand "Crestmont (ARL-H LP E)"; Linux core.c intel_pmu_init (ARROWLAKE_H: X86_HYBRID_PMU_TINY_IDX, intel_pmu_init_grt, intel_cmt_extra_regs), ds.c intel_grt_pebs_event_constraints */
+		.name = "Crestmont (ARL-H LP E)", .family = 6, .model = 0xc5, .core_type = 0x20,
+		.native = 0x2, .steppings = 0xffff, .pebs_fmt = 0x6, .pebs_gp = 0x0,
+		.ll_event = 0x05d0, .ll_gp = 0x3, .st_event = 0x06d0, .st_gp = 0xf, .aux_event = 0x0000,
+		.dsrc = DSRC_CMT, .quirks = 0, .errata = NULL,
+		.src = "hardware.md §4.1 §5.3; Linux core.c intel_pmu_init (ARROWLAKE_H: tiny PMU, intel_pmu_pebs_data_source_arl_h); CPUID.1AH native model 2",
+	},
+	{	/* 06_C6 perfmon ARL/events/arrowlake_lioncove_core.json: MEM_TRANS_RETIRED.LOAD_LATENCY_*, MEM_TRANS_RETIRED.STORE_SAMPLE; hand "Lion Cove"; Linux core.c intel_pmu_init (LUNARLAKE_M/ARROWLAKE/ARROWLAKE_H: intel_pmu_init_lnc), ds.c intel_lnc_pebs_event_constraints */
 		.name = "Lion Cove", .family = 6, .model = 0xc6, .core_type = 0x40,
 		.native = 0x3, .steppings = 0xffff, .pebs_fmt = 0x6, .pebs_gp = 0x0,
 		.ll_event = 0x01cd, .ll_gp = 0x3fc, .st_event = 0x02cd, .st_gp = 0x3, .aux_event = 0x0000,
 		.dsrc = DSRC_LNC, .quirks = 0, .errata = NULL,
 		.src = "hardware.md §4.1 §5.4 §6; Linux ds.c lnc_latency_data",
 	},
-	{	/* 06_C6 perfmon ARL/events/arrowlake_skymont_core.json: MEM_UOPS_RETIRED.LOAD_LATENCY_*, MEM_UOPS_RETIRED.STORE_LATENCY; uarch.toml "Skymont"; Linux core.c intel_pmu_init (LUNARLAKE_M/ARROWLAKE*: intel_pmu_init_skt), ds.c intel_grt_pebs_event_constraints */
+	{	/* 06_C6 perfmon ARL/events/arrowlake_skymont_core.json: MEM_UOPS_RETIRED.LOAD_LATENCY_*, MEM_UOPS_RETIRED.STORE_LATENCY; hand "Skymont"; Linux core.c intel_pmu_init (LUNARLAKE_M/ARROWLAKE*: intel_pmu_init_skt), ds.c intel_grt_pebs_event_constraints */
 		.name = "Skymont", .family = 6, .model = 0xc6, .core_type = 0x20,
 		.native = 0x3, .steppings = 0xffff, .pebs_fmt = 0x6, .pebs_gp = 0x0,
 		.ll_event = 0x05d0, .ll_gp = 0x3, .st_event = 0x06d0, .st_gp = 0xf, .aux_event = 0x0000,
 		.dsrc = DSRC_CMT, .quirks = 0, .errata = NULL,
 		.src = "hardware.md §4.1 §5.3 §6; Linux ds.c cmt_latency_data",
 	},
-	{	/* 06_CC perfmon PTL/events/pantherlake_cougarcove_core.json: MEM_TRANS_RETIRED.LOAD_LATENCY_*, MEM_TRANS_RETIRED.STORE_SAMPLE; uarch.toml "Panther Lake (arch PEBS)"; Linux core.c intel_pmu_init (PANTHERLAKE_L, WILDCATLAKE_L: goto lnl_common, intel_pmu_init_lnc), ds.c intel_lnc_pebs_event_constraints */
+	{	/* 06_CC perfmon PTL/events/pantherlake_cougarcove_core.json: MEM_TRANS_RETIRED.LOAD_LATENCY_*, MEM_TRANS_RETIRED.STORE_SAMPLE; hand "Panther Lake (arch PEBS)"; Linux core.c intel_pmu_init (PANTHERLAKE_L, WILDCATLAKE_L: goto lnl_common, intel_pmu_init_lnc), ds.c intel_lnc_pebs_event_constraints */
 		.name = "Panther Lake (arch PEBS)", .family = 6, .model = 0xcc, .core_type = 0x40,
 		.native = 0x4, .steppings = 0xffff, .pebs_fmt = 0xf, .pebs_gp = 0x0,
 		.ll_event = 0x01cd, .ll_gp = 0x3fc, .st_event = 0x02cd, .st_gp = 0x3, .aux_event = 0x0000,
 		.dsrc = DSRC_LNC, .quirks = 0, .errata = NULL,
 		.src = "hardware.md §4.1 §4.8 §5.4; Linux ds.c intel_pebs_init (format 0xF); Panther Lake and Wildcat Lake enabling patches (2025: the lnl_common path)",
 	},
-	{	/* 06_CC perfmon PTL/events/pantherlake_darkmont_core.json: MEM_UOPS_RETIRED.LOAD_LATENCY_*, MEM_UOPS_RETIRED.STORE_LATENCY; uarch.toml "Darkmont (PTL E, arch PEBS)"; Linux core.c intel_pmu_init (PANTHERLAKE_L, WILDCATLAKE_L: lnl_common, intel_pmu_init_skt), ds.c intel_grt_pebs_event_constraints */
+	{	/* 06_CC perfmon PTL/events/pantherlake_darkmont_core.json: MEM_UOPS_RETIRED.LOAD_LATENCY_*, MEM_UOPS_RETIRED.STORE_LATENCY; hand "Darkmont (PTL E, arch PEBS)"; Linux core.c intel_pmu_init (PANTHERLAKE_L, WILDCATLAKE_L: lnl_common, intel_pmu_init_skt), ds.c intel_grt_pebs_event_constraints */
 		.name = "Darkmont (PTL E, arch PEBS)", .family = 6, .model = 0xcc, .core_type = 0x20,
 		.native = 0x4, .steppings = 0xffff, .pebs_fmt = 0xf, .pebs_gp = 0x0,
 		.ll_event = 0x05d0, .ll_gp = 0x3, .st_event = 0x06d0, .st_gp = 0xf, .aux_event = 0x0000,
 		.dsrc = DSRC_CMT, .quirks = 0, .errata = NULL,
 		.src = "hardware.md §4.1 §4.8 §5.3; Linux Panther Lake enabling (lnl_common: E-core intel_pmu_init_skt, cmt data source)",
 	},
-	{	/* 06_CF perfmon EMR/events/emeraldrapids_core.json: MEM_TRANS_RETIRED.LOAD_LATENCY_*, MEM_TRANS_RETIRED.STORE_SAMPLE, LD_BLOCKS.STORE_FORWARD; uarch.toml "Sapphire/Emerald Rapids"; Linux core.c intel_pmu_init (SAPPHIRERAPIDS_X/EMERALDRAPIDS_X: PMU_FL_MEM_LOADS_AUX, glc_common), ds.c intel_glc_pebs_event_constraints */
+	{	/* 06_CF perfmon EMR/events/emeraldrapids_core.json: MEM_TRANS_RETIRED.LOAD_LATENCY_*, MEM_TRANS_RETIRED.STORE_SAMPLE, LD_BLOCKS.STORE_FORWARD; hand "Sapphire/Emerald Rapids"; Linux core.c intel_pmu_init (SAPPHIRERAPIDS_X/EMERALDRAPIDS_X: PMU_FL_MEM_LOADS_AUX, glc_common), ds.c intel_glc_pebs_event_constraints */
 		.name = "Sapphire/Emerald Rapids", .family = 6, .model = 0xcf, .core_type = 0x00,
 		.native = 0x0, .steppings = 0xffff, .pebs_fmt = 0xff, .pebs_gp = 0x0,
 		.ll_event = 0x01cd, .ll_gp = 0xfe, .st_event = 0x02cd, .st_gp = 0x1, .aux_event = 0x8203,
 		.dsrc = DSRC_SKL_PMEM, .quirks = Q_LL_NEEDS_AUX, .errata = NULL,
 		.src = "hardware.md §5.3 §6 §7.1; Linux core.c intel_pmu_hw_config (PMU_FL_MEM_LOADS_AUX); format 4 UNVERIFIED (hardware.md §4.1)",
 	},
-	{	/* 06_D5 perfmon PTL/events/pantherlake_cougarcove_core.json: MEM_TRANS_RETIRED.LOAD_LATENCY_*, MEM_TRANS_RETIRED.STORE_SAMPLE; uarch.toml "Panther Lake (arch PEBS)"; Linux core.c intel_pmu_init (PANTHERLAKE_L, WILDCATLAKE_L: goto lnl_common, intel_pmu_init_lnc), ds.c intel_lnc_pebs_event_constraints */
+	{	/* 06_D5 perfmon PTL/events/pantherlake_cougarcove_core.json: MEM_TRANS_RETIRED.LOAD_LATENCY_*, MEM_TRANS_RETIRED.STORE_SAMPLE; hand "Panther Lake (arch PEBS)"; Linux core.c intel_pmu_init (PANTHERLAKE_L, WILDCATLAKE_L: goto lnl_common, intel_pmu_init_lnc), ds.c intel_lnc_pebs_event_constraints */
 		.name = "Panther Lake (arch PEBS)", .family = 6, .model = 0xd5, .core_type = 0x40,
 		.native = 0x4, .steppings = 0xffff, .pebs_fmt = 0xf, .pebs_gp = 0x0,
 		.ll_event = 0x01cd, .ll_gp = 0x3fc, .st_event = 0x02cd, .st_gp = 0x3, .aux_event = 0x0000,
 		.dsrc = DSRC_LNC, .quirks = 0, .errata = NULL,
 		.src = "hardware.md §4.1 §4.8 §5.4; Linux ds.c intel_pebs_init (format 0xF); Panther Lake and Wildcat Lake enabling patches (2025: the lnl_common path)",
 	},
-	{	/* 06_D5 perfmon PTL/events/pantherlake_darkmont_core.json: MEM_UOPS_RETIRED.LOAD_LATENCY_*, MEM_UOPS_RETIRED.STORE_LATENCY; uarch.toml "Darkmont (PTL E, arch PEBS)"; Linux core.c intel_pmu_init (PANTHERLAKE_L, WILDCATLAKE_L: lnl_common, intel_pmu_init_skt), ds.c intel_grt_pebs_event_constraints */
+	{	/* 06_D5 perfmon PTL/events/pantherlake_darkmont_core.json: MEM_UOPS_RETIRED.LOAD_LATENCY_*, MEM_UOPS_RETIRED.STORE_LATENCY; hand "Darkmont (PTL E, arch PEBS)"; Linux core.c intel_pmu_init (PANTHERLAKE_L, WILDCATLAKE_L: lnl_common, intel_pmu_init_skt), ds.c intel_grt_pebs_event_constraints */
 		.name = "Darkmont (PTL E, arch PEBS)", .family = 6, .model = 0xd5, .core_type = 0x20,
 		.native = 0x4, .steppings = 0xffff, .pebs_fmt = 0xf, .pebs_gp = 0x0,
 		.ll_event = 0x05d0, .ll_gp = 0x3, .st_event = 0x06d0, .st_gp = 0xf, .aux_event = 0x0000,
 		.dsrc = DSRC_CMT, .quirks = 0, .errata = NULL,
 		.src = "hardware.md §4.1 §4.8 §5.3; Linux Panther Lake enabling (lnl_common: E-core intel_pmu_init_skt, cmt data source)",
 	},
-	{	/* 06_DD perfmon CWF/events/clearwaterforest_core.json: MEM_UOPS_RETIRED.LOAD_LATENCY_*, MEM_UOPS_RETIRED.STORE_LATENCY; uarch.toml "Clearwater Forest (arch PEBS)"; Linux arch-PEBS series (2025): Clearwater Forest on the Darkmont (grt/cmt) E-core path */
+	{	/* 06_DD perfmon CWF/events/clearwaterforest_core.json: MEM_UOPS_RETIRED.LOAD_LATENCY_*, MEM_UOPS_RETIRED.STORE_LATENCY; hand "Clearwater Forest (arch PEBS)"; Linux arch-PEBS series (2025): Clearwater Forest on the Darkmont (grt/cmt) E-core path */
 		.name = "Clearwater Forest (arch PEBS)", .family = 6, .model = 0xdd, .core_type = 0x00,
 		.native = 0x0, .steppings = 0xffff, .pebs_fmt = 0xf, .pebs_gp = 0x0,
 		.ll_event = 0x05d0, .ll_gp = 0x3, .st_event = 0x06d0, .st_gp = 0xf, .aux_event = 0x0000,
 		.dsrc = DSRC_CMT, .quirks = 0, .errata = NULL,
 		.src = "hardware.md §4.1 §4.8; Linux ds.c intel_pebs_init (format 0xF), arch-PEBS patch series (2025)",
 	},
-	{	/* 06_E5 perfmon PTL/events/pantherlake_cougarcove_core.json: MEM_TRANS_RETIRED.LOAD_LATENCY_*, MEM_TRANS_RETIRED.STORE_SAMPLE; uarch.toml "Panther Lake (arch PEBS)"; not in Linux */
+	{	/* 06_E5 perfmon PTL/events/pantherlake_cougarcove_core.json: MEM_TRANS_RETIRED.LOAD_LATENCY_*, MEM_TRANS_RETIRED.STORE_SAMPLE; hand "Panther Lake (arch PEBS)"; not in Linux */
 		.name = "Panther Lake (arch PEBS)", .family = 6, .model = 0xe5, .core_type = 0x40,
 		.native = 0x4, .steppings = 0xffff, .pebs_fmt = 0xf, .pebs_gp = 0x0,
 		.ll_event = 0x01cd, .ll_gp = 0x3fc, .st_event = 0x02cd, .st_gp = 0x3, .aux_event = 0x0000,
 		.dsrc = DSRC_LNC, .quirks = 0, .errata = NULL,
 		.src = "hardware.md §4.1 §4.8 §5.4; Linux ds.c intel_pebs_init (format 0xF); Panther Lake and Wildcat Lake enabling patches (2025: the lnl_common path)",
 	},
-	{	/* 06_E5 perfmon PTL/events/pantherlake_darkmont_core.json: MEM_UOPS_RETIRED.LOAD_LATENCY_*, MEM_UOPS_RETIRED.STORE_LATENCY; uarch.toml "Darkmont (PTL E, arch PEBS)"; not in Linux */
+	{	/* 06_E5 perfmon PTL/events/pantherlake_darkmont_core.json: MEM_UOPS_RETIRED.LOAD_LATENCY_*, MEM_UOPS_RETIRED.STORE_LATENCY; hand "Darkmont (PTL E, arch PEBS)"; not in Linux */
 		.name = "Darkmont (PTL E, arch PEBS)", .family = 6, .model = 0xe5, .core_type = 0x20,
 		.native = 0x4, .steppings = 0xffff, .pebs_fmt = 0xf, .pebs_gp = 0x0,
 		.ll_event = 0x05d0, .ll_gp = 0xff, .st_event = 0x06d0, .st_gp = 0xff, .aux_event = 0x0000,
 		.dsrc = DSRC_CMT, .quirks = 0, .errata = NULL,
 		.src = "hardware.md §4.1 §4.8 §5.3; Linux Panther Lake enabling (lnl_common: E-core intel_pmu_init_skt, cmt data source)",
 	},
-	{	/* 12_01 perfmon NVL/events/novalake_coyotecove_core.json: MEM_TRANS_RETIRED.LOAD_LATENCY_*, MEM_TRANS_RETIRED.STORE_SAMPLE; uarch.toml "Nova Lake (Coyote Cove)"; not in Linux */
+	{	/* 12_01 perfmon NVL/events/novalake_coyotecove_core.json: MEM_TRANS_RETIRED.LOAD_LATENCY_*, MEM_TRANS_RETIRED.STORE_SAMPLE; hand "Nova Lake (Coyote Cove)"; not in Linux */
 		.name = "Nova Lake (Coyote Cove)", .family = 18, .model = 0x01, .core_type = 0x40,
 		.native = 0x5, .steppings = 0xffff, .pebs_fmt = 0xff, .pebs_gp = 0x0,
 		.ll_event = 0x01cd, .ll_gp = 0xfc, .st_event = 0x02cd, .st_gp = 0x3, .aux_event = 0x0000,
 		.dsrc = DSRC_NONE, .quirks = 0, .errata = NULL,
 		.src = "perfmon only: no Linux model case in the reference tree; data-source table unknown (raw only); format 0xF UNVERIFIED",
 	},
-	{	/* 12_01 perfmon NVL/events/novalake_arcticwolf_core.json: no memory event; uarch.toml "Nova Lake (Arctic Wolf)"; not in Linux */
+	{	/* 12_01 perfmon NVL/events/novalake_arcticwolf_core.json: no memory event; hand "Nova Lake (Arctic Wolf)"; not in Linux */
 		.name = "Nova Lake (Arctic Wolf)", .family = 18, .model = 0x01, .core_type = 0x20,
 		.native = 0x5, .steppings = 0xffff, .pebs_fmt = 0xff, .pebs_gp = 0x0,
 		.ll_event = 0x0000, .ll_gp = 0x0, .st_event = 0x0000, .st_gp = 0x0, .aux_event = 0x0000,
@@ -691,14 +691,14 @@ const struct pebs_uarch pebs_uarch_table[] = {
 		.no_ll = "perfmon lists no load-latency event for Arctic Wolf and Linux has no model case",
 		.src = "perfmon only: its Arctic Wolf event file has no memory events; format 0xF UNVERIFIED",
 	},
-	{	/* 12_03 perfmon NVL/events/novalake_coyotecove_core.json: MEM_TRANS_RETIRED.LOAD_LATENCY_*, MEM_TRANS_RETIRED.STORE_SAMPLE; uarch.toml "Nova Lake (Coyote Cove)"; not in Linux */
+	{	/* 12_03 perfmon NVL/events/novalake_coyotecove_core.json: MEM_TRANS_RETIRED.LOAD_LATENCY_*, MEM_TRANS_RETIRED.STORE_SAMPLE; hand "Nova Lake (Coyote Cove)"; not in Linux */
 		.name = "Nova Lake (Coyote Cove)", .family = 18, .model = 0x03, .core_type = 0x40,
 		.native = 0x5, .steppings = 0xffff, .pebs_fmt = 0xff, .pebs_gp = 0x0,
 		.ll_event = 0x01cd, .ll_gp = 0xfc, .st_event = 0x02cd, .st_gp = 0x3, .aux_event = 0x0000,
 		.dsrc = DSRC_NONE, .quirks = 0, .errata = NULL,
 		.src = "perfmon only: no Linux model case in the reference tree; data-source table unknown (raw only); format 0xF UNVERIFIED",
 	},
-	{	/* 12_03 perfmon NVL/events/novalake_arcticwolf_core.json: no memory event; uarch.toml "Nova Lake (Arctic Wolf)"; not in Linux */
+	{	/* 12_03 perfmon NVL/events/novalake_arcticwolf_core.json: no memory event; hand "Nova Lake (Arctic Wolf)"; not in Linux */
 		.name = "Nova Lake (Arctic Wolf)", .family = 18, .model = 0x03, .core_type = 0x20,
 		.native = 0x5, .steppings = 0xffff, .pebs_fmt = 0xff, .pebs_gp = 0x0,
 		.ll_event = 0x0000, .ll_gp = 0x0, .st_event = 0x0000, .st_gp = 0x0, .aux_event = 0x0000,
@@ -706,7 +706,7 @@ const struct pebs_uarch pebs_uarch_table[] = {
 		.no_ll = "perfmon lists no load-latency event for Arctic Wolf and Linux has no model case",
 		.src = "perfmon only: its Arctic Wolf event file has no memory events; format 0xF UNVERIFIED",
 	},
-	{	/* 13_01 no perfmon event file; uarch.toml "Diamond Rapids (arch PEBS)"; Linux tip d2bdcde9626c (DMR: Panther Cove, Table C); counter constraints from CPUID leaf 0x23 (arch PEBS), none in ds.c */
+	{	/* 13_01 no perfmon event file; hand "Diamond Rapids (arch PEBS)"; Linux tip d2bdcde9626c (DMR: Panther Cove, Table C); counter constraints from CPUID leaf 0x23 (arch PEBS), none in ds.c */
 		.name = "Diamond Rapids (arch PEBS)", .family = 19, .model = 0x01, .core_type = 0x00,
 		.native = 0x0, .steppings = 0xffff, .pebs_fmt = 0xf, .pebs_gp = 0x0,
 		.ll_event = 0x01cd, .ll_gp = 0x0, .st_event = 0x02cd, .st_gp = 0x0, .aux_event = 0x0000,
@@ -719,196 +719,196 @@ const unsigned pebs_uarch_count = sizeof(pebs_uarch_table) / sizeof(pebs_uarch_t
 /* Hybrid models list the P-core row first (lookup with PEBS_CORE_ANY). */
 const struct pebs_model pebs_model_table[] = {
 	{ .family = 0x06, .model = 0x0F, .core = PEBS_CORE_P, .format = 0, .name = "Merom",
-	  .table = PEBS_DS_NONE, .store = PEBS_ST_NONE, .split_latency = false, .blocked = false },	/* uarch.toml "Core 2 (Merom)" */
+	  .table = PEBS_DS_NONE, .store = PEBS_ST_NONE, .split_latency = false, .blocked = false },	/* hand "Core 2 (Merom)" */
 	{ .family = 0x06, .model = 0x16, .core = PEBS_CORE_P, .format = 0, .name = "Merom-L",
-	  .table = PEBS_DS_NONE, .store = PEBS_ST_NONE, .split_latency = false, .blocked = false },	/* uarch.toml "Core 2 (Penryn)" */
+	  .table = PEBS_DS_NONE, .store = PEBS_ST_NONE, .split_latency = false, .blocked = false },	/* hand "Core 2 (Penryn)" */
 	{ .family = 0x06, .model = 0x17, .core = PEBS_CORE_P, .format = 0, .name = "Penryn",
-	  .table = PEBS_DS_NONE, .store = PEBS_ST_NONE, .split_latency = false, .blocked = false },	/* uarch.toml "Core 2 (Penryn)" */
+	  .table = PEBS_DS_NONE, .store = PEBS_ST_NONE, .split_latency = false, .blocked = false },	/* hand "Core 2 (Penryn)" */
 	{ .family = 0x06, .model = 0x1A, .core = PEBS_CORE_P, .format = 1, .name = "Nehalem-EP",
-	  .table = PEBS_DS_NHM, .store = PEBS_ST_NONE, .split_latency = false, .blocked = false },	/* uarch.toml "Nehalem/Westmere" */
+	  .table = PEBS_DS_NHM, .store = PEBS_ST_NONE, .split_latency = false, .blocked = false },	/* hand "Nehalem/Westmere" */
 	{ .family = 0x06, .model = 0x1C, .core = PEBS_CORE_E, .format = 0, .name = "Bonnell",
-	  .table = PEBS_DS_NONE, .store = PEBS_ST_NONE, .split_latency = false, .blocked = false },	/* uarch.toml "Bonnell" */
+	  .table = PEBS_DS_NONE, .store = PEBS_ST_NONE, .split_latency = false, .blocked = false },	/* hand "Bonnell" */
 	{ .family = 0x06, .model = 0x1D, .core = PEBS_CORE_P, .format = 0, .name = "Dunnington",
-	  .table = PEBS_DS_NONE, .store = PEBS_ST_NONE, .split_latency = false, .blocked = false },	/* uarch.toml "Core 2 (Penryn)" */
+	  .table = PEBS_DS_NONE, .store = PEBS_ST_NONE, .split_latency = false, .blocked = false },	/* hand "Core 2 (Penryn)" */
 	{ .family = 0x06, .model = 0x1E, .core = PEBS_CORE_P, .format = 1, .name = "Nehalem",
-	  .table = PEBS_DS_NHM, .store = PEBS_ST_NONE, .split_latency = false, .blocked = false },	/* uarch.toml "Nehalem/Westmere" */
+	  .table = PEBS_DS_NHM, .store = PEBS_ST_NONE, .split_latency = false, .blocked = false },	/* hand "Nehalem/Westmere" */
 	{ .family = 0x06, .model = 0x1F, .core = PEBS_CORE_P, .format = 1, .name = "Nehalem-G",
-	  .table = PEBS_DS_NHM, .store = PEBS_ST_NONE, .split_latency = false, .blocked = false },	/* uarch.toml "Nehalem/Westmere" */
+	  .table = PEBS_DS_NHM, .store = PEBS_ST_NONE, .split_latency = false, .blocked = false },	/* hand "Nehalem/Westmere" */
 	{ .family = 0x06, .model = 0x25, .core = PEBS_CORE_P, .format = 1, .name = "Westmere",
-	  .table = PEBS_DS_NHM, .store = PEBS_ST_NONE, .split_latency = false, .blocked = false },	/* uarch.toml "Nehalem/Westmere" */
+	  .table = PEBS_DS_NHM, .store = PEBS_ST_NONE, .split_latency = false, .blocked = false },	/* hand "Nehalem/Westmere" */
 	{ .family = 0x06, .model = 0x26, .core = PEBS_CORE_E, .format = 0, .name = "Bonnell-Mid",
-	  .table = PEBS_DS_NONE, .store = PEBS_ST_NONE, .split_latency = false, .blocked = false },	/* uarch.toml "Bonnell" */
+	  .table = PEBS_DS_NONE, .store = PEBS_ST_NONE, .split_latency = false, .blocked = false },	/* hand "Bonnell" */
 	{ .family = 0x06, .model = 0x27, .core = PEBS_CORE_E, .format = 0, .name = "Saltwell-Mid",
-	  .table = PEBS_DS_NONE, .store = PEBS_ST_NONE, .split_latency = false, .blocked = false },	/* uarch.toml "Bonnell" */
+	  .table = PEBS_DS_NONE, .store = PEBS_ST_NONE, .split_latency = false, .blocked = false },	/* hand "Bonnell" */
 	{ .family = 0x06, .model = 0x2A, .core = PEBS_CORE_P, .format = 1, .name = "Sandy Bridge",
-	  .table = PEBS_DS_SNB, .store = PEBS_ST_PRECISE, .split_latency = false, .blocked = false },	/* uarch.toml "Sandy/Ivy Bridge" */
+	  .table = PEBS_DS_SNB, .store = PEBS_ST_PRECISE, .split_latency = false, .blocked = false },	/* hand "Sandy/Ivy Bridge" */
 	{ .family = 0x06, .model = 0x2C, .core = PEBS_CORE_P, .format = 1, .name = "Westmere-EP",
-	  .table = PEBS_DS_NHM, .store = PEBS_ST_NONE, .split_latency = false, .blocked = false },	/* uarch.toml "Nehalem/Westmere" */
+	  .table = PEBS_DS_NHM, .store = PEBS_ST_NONE, .split_latency = false, .blocked = false },	/* hand "Nehalem/Westmere" */
 	{ .family = 0x06, .model = 0x2D, .core = PEBS_CORE_P, .format = 1, .name = "Sandy Bridge-X",
-	  .table = PEBS_DS_SNB, .store = PEBS_ST_PRECISE, .split_latency = false, .blocked = false },	/* uarch.toml "Sandy/Ivy Bridge" */
+	  .table = PEBS_DS_SNB, .store = PEBS_ST_PRECISE, .split_latency = false, .blocked = false },	/* hand "Sandy/Ivy Bridge" */
 	{ .family = 0x06, .model = 0x2E, .core = PEBS_CORE_P, .format = 1, .name = "Nehalem-EX",
-	  .table = PEBS_DS_NHM, .store = PEBS_ST_NONE, .split_latency = false, .blocked = false },	/* uarch.toml "Nehalem/Westmere" */
+	  .table = PEBS_DS_NHM, .store = PEBS_ST_NONE, .split_latency = false, .blocked = false },	/* hand "Nehalem/Westmere" */
 	{ .family = 0x06, .model = 0x2F, .core = PEBS_CORE_P, .format = 1, .name = "Westmere-EX",
-	  .table = PEBS_DS_NHM, .store = PEBS_ST_NONE, .split_latency = false, .blocked = false },	/* uarch.toml "Nehalem/Westmere" */
+	  .table = PEBS_DS_NHM, .store = PEBS_ST_NONE, .split_latency = false, .blocked = false },	/* hand "Nehalem/Westmere" */
 	{ .family = 0x06, .model = 0x35, .core = PEBS_CORE_E, .format = 0, .name = "Saltwell-Tablet",
-	  .table = PEBS_DS_NONE, .store = PEBS_ST_NONE, .split_latency = false, .blocked = false },	/* uarch.toml "Bonnell" */
+	  .table = PEBS_DS_NONE, .store = PEBS_ST_NONE, .split_latency = false, .blocked = false },	/* hand "Bonnell" */
 	{ .family = 0x06, .model = 0x36, .core = PEBS_CORE_E, .format = 0, .name = "Saltwell",
-	  .table = PEBS_DS_NONE, .store = PEBS_ST_NONE, .split_latency = false, .blocked = false },	/* uarch.toml "Bonnell" */
+	  .table = PEBS_DS_NONE, .store = PEBS_ST_NONE, .split_latency = false, .blocked = false },	/* hand "Bonnell" */
 	{ .family = 0x06, .model = 0x37, .core = PEBS_CORE_E, .format = 2, .name = "Silvermont",
-	  .table = PEBS_DS_NONE, .store = PEBS_ST_NONE, .split_latency = false, .blocked = false },	/* uarch.toml "Silvermont" */
+	  .table = PEBS_DS_NONE, .store = PEBS_ST_NONE, .split_latency = false, .blocked = false },	/* hand "Silvermont" */
 	{ .family = 0x06, .model = 0x3A, .core = PEBS_CORE_P, .format = 1, .name = "Ivy Bridge",
-	  .table = PEBS_DS_SNB, .store = PEBS_ST_PRECISE, .split_latency = false, .blocked = false },	/* uarch.toml "Sandy/Ivy Bridge" */
+	  .table = PEBS_DS_SNB, .store = PEBS_ST_PRECISE, .split_latency = false, .blocked = false },	/* hand "Sandy/Ivy Bridge" */
 	{ .family = 0x06, .model = 0x3C, .core = PEBS_CORE_P, .format = 2, .name = "Haswell",
-	  .table = PEBS_DS_SNB, .store = PEBS_ST_DATALA, .split_latency = false, .blocked = false },	/* uarch.toml "Haswell/Broadwell" */
+	  .table = PEBS_DS_SNB, .store = PEBS_ST_DATALA, .split_latency = false, .blocked = false },	/* hand "Haswell/Broadwell" */
 	{ .family = 0x06, .model = 0x3D, .core = PEBS_CORE_P, .format = 2, .name = "Broadwell",
-	  .table = PEBS_DS_SNB, .store = PEBS_ST_DATALA, .split_latency = false, .blocked = false },	/* uarch.toml "Haswell/Broadwell" */
+	  .table = PEBS_DS_SNB, .store = PEBS_ST_DATALA, .split_latency = false, .blocked = false },	/* hand "Haswell/Broadwell" */
 	{ .family = 0x06, .model = 0x3E, .core = PEBS_CORE_P, .format = 1, .name = "Ivy Bridge-X",
-	  .table = PEBS_DS_SNB, .store = PEBS_ST_PRECISE, .split_latency = false, .blocked = false },	/* uarch.toml "Sandy/Ivy Bridge" */
+	  .table = PEBS_DS_SNB, .store = PEBS_ST_PRECISE, .split_latency = false, .blocked = false },	/* hand "Sandy/Ivy Bridge" */
 	{ .family = 0x06, .model = 0x3F, .core = PEBS_CORE_P, .format = 2, .name = "Haswell-X",
-	  .table = PEBS_DS_SNB, .store = PEBS_ST_DATALA, .split_latency = false, .blocked = false },	/* uarch.toml "Haswell/Broadwell" */
+	  .table = PEBS_DS_SNB, .store = PEBS_ST_DATALA, .split_latency = false, .blocked = false },	/* hand "Haswell/Broadwell" */
 	{ .family = 0x06, .model = 0x45, .core = PEBS_CORE_P, .format = 2, .name = "Haswell-L",
-	  .table = PEBS_DS_SNB, .store = PEBS_ST_DATALA, .split_latency = false, .blocked = false },	/* uarch.toml "Haswell/Broadwell" */
+	  .table = PEBS_DS_SNB, .store = PEBS_ST_DATALA, .split_latency = false, .blocked = false },	/* hand "Haswell/Broadwell" */
 	{ .family = 0x06, .model = 0x46, .core = PEBS_CORE_P, .format = 2, .name = "Haswell-G",
-	  .table = PEBS_DS_SNB, .store = PEBS_ST_DATALA, .split_latency = false, .blocked = false },	/* uarch.toml "Haswell/Broadwell" */
+	  .table = PEBS_DS_SNB, .store = PEBS_ST_DATALA, .split_latency = false, .blocked = false },	/* hand "Haswell/Broadwell" */
 	{ .family = 0x06, .model = 0x47, .core = PEBS_CORE_P, .format = 2, .name = "Broadwell-G",
-	  .table = PEBS_DS_SNB, .store = PEBS_ST_DATALA, .split_latency = false, .blocked = false },	/* uarch.toml "Haswell/Broadwell" */
+	  .table = PEBS_DS_SNB, .store = PEBS_ST_DATALA, .split_latency = false, .blocked = false },	/* hand "Haswell/Broadwell" */
 	{ .family = 0x06, .model = 0x4A, .core = PEBS_CORE_E, .format = 2, .name = "Silvermont-Mid",
-	  .table = PEBS_DS_NONE, .store = PEBS_ST_NONE, .split_latency = false, .blocked = false },	/* uarch.toml "Silvermont" */
+	  .table = PEBS_DS_NONE, .store = PEBS_ST_NONE, .split_latency = false, .blocked = false },	/* hand "Silvermont" */
 	{ .family = 0x06, .model = 0x4C, .core = PEBS_CORE_E, .format = 2, .name = "Airmont",
-	  .table = PEBS_DS_NONE, .store = PEBS_ST_NONE, .split_latency = false, .blocked = false },	/* uarch.toml "Silvermont" */
+	  .table = PEBS_DS_NONE, .store = PEBS_ST_NONE, .split_latency = false, .blocked = false },	/* hand "Silvermont" */
 	{ .family = 0x06, .model = 0x4D, .core = PEBS_CORE_E, .format = 2, .name = "Silvermont-D",
-	  .table = PEBS_DS_NONE, .store = PEBS_ST_NONE, .split_latency = false, .blocked = false },	/* uarch.toml "Silvermont" */
+	  .table = PEBS_DS_NONE, .store = PEBS_ST_NONE, .split_latency = false, .blocked = false },	/* hand "Silvermont" */
 	{ .family = 0x06, .model = 0x4E, .core = PEBS_CORE_P, .format = 3, .name = "Skylake-L",
-	  .table = PEBS_DS_SKL, .store = PEBS_ST_DATALA, .split_latency = false, .blocked = false },	/* uarch.toml "Skylake" */
+	  .table = PEBS_DS_SKL, .store = PEBS_ST_DATALA, .split_latency = false, .blocked = false },	/* hand "Skylake" */
 	{ .family = 0x06, .model = 0x4F, .core = PEBS_CORE_P, .format = 2, .name = "Broadwell-X",
-	  .table = PEBS_DS_SNB, .store = PEBS_ST_DATALA, .split_latency = false, .blocked = false },	/* uarch.toml "Haswell/Broadwell" */
+	  .table = PEBS_DS_SNB, .store = PEBS_ST_DATALA, .split_latency = false, .blocked = false },	/* hand "Haswell/Broadwell" */
 	{ .family = 0x06, .model = 0x55, .core = PEBS_CORE_P, .format = 3, .name = "Skylake-X/Cascade Lake",
-	  .table = PEBS_DS_SKL_PMEM, .store = PEBS_ST_DATALA, .split_latency = false, .blocked = false },	/* uarch.toml "Skylake-SP" */
+	  .table = PEBS_DS_SKL_PMEM, .store = PEBS_ST_DATALA, .split_latency = false, .blocked = false },	/* hand "Skylake-SP" */
 	{ .family = 0x06, .model = 0x56, .core = PEBS_CORE_P, .format = 2, .name = "Broadwell-D",
-	  .table = PEBS_DS_SNB, .store = PEBS_ST_DATALA, .split_latency = false, .blocked = false },	/* uarch.toml "Haswell/Broadwell" */
+	  .table = PEBS_DS_SNB, .store = PEBS_ST_DATALA, .split_latency = false, .blocked = false },	/* hand "Haswell/Broadwell" */
 	{ .family = 0x06, .model = 0x57, .core = PEBS_CORE_E, .format = 2, .name = "Knights Landing",
-	  .table = PEBS_DS_NONE, .store = PEBS_ST_NONE, .split_latency = false, .blocked = false },	/* uarch.toml "Knights Landing/Mill" */
+	  .table = PEBS_DS_NONE, .store = PEBS_ST_NONE, .split_latency = false, .blocked = false },	/* hand "Knights Landing/Mill" */
 	{ .family = 0x06, .model = 0x5A, .core = PEBS_CORE_E, .format = 2, .name = "Silvermont-Mid2",
-	  .table = PEBS_DS_NONE, .store = PEBS_ST_NONE, .split_latency = false, .blocked = false },	/* uarch.toml "Silvermont" */
+	  .table = PEBS_DS_NONE, .store = PEBS_ST_NONE, .split_latency = false, .blocked = false },	/* hand "Silvermont" */
 	{ .family = 0x06, .model = 0x5C, .core = PEBS_CORE_E, .format = 3, .name = "Goldmont",
-	  .table = PEBS_DS_NONE, .store = PEBS_ST_NONE, .split_latency = false, .blocked = false },	/* uarch.toml "Goldmont" */
+	  .table = PEBS_DS_NONE, .store = PEBS_ST_NONE, .split_latency = false, .blocked = false },	/* hand "Goldmont" */
 	{ .family = 0x06, .model = 0x5E, .core = PEBS_CORE_P, .format = 3, .name = "Skylake",
-	  .table = PEBS_DS_SKL, .store = PEBS_ST_DATALA, .split_latency = false, .blocked = false },	/* uarch.toml "Skylake" */
+	  .table = PEBS_DS_SKL, .store = PEBS_ST_DATALA, .split_latency = false, .blocked = false },	/* hand "Skylake" */
 	{ .family = 0x06, .model = 0x5F, .core = PEBS_CORE_E, .format = 3, .name = "Goldmont-D",
-	  .table = PEBS_DS_NONE, .store = PEBS_ST_NONE, .split_latency = false, .blocked = false },	/* uarch.toml "Goldmont" */
+	  .table = PEBS_DS_NONE, .store = PEBS_ST_NONE, .split_latency = false, .blocked = false },	/* hand "Goldmont" */
 	{ .family = 0x06, .model = 0x6A, .core = PEBS_CORE_P, .format = 4, .name = "Ice Lake-X",
-	  .table = PEBS_DS_SKL_PMEM, .store = PEBS_ST_DATALA, .split_latency = false, .blocked = false },	/* uarch.toml "Ice Lake-SP" */
+	  .table = PEBS_DS_SKL_PMEM, .store = PEBS_ST_DATALA, .split_latency = false, .blocked = false },	/* hand "Ice Lake-SP" */
 	{ .family = 0x06, .model = 0x6C, .core = PEBS_CORE_P, .format = 4, .name = "Ice Lake-D",
-	  .table = PEBS_DS_SKL_PMEM, .store = PEBS_ST_DATALA, .split_latency = false, .blocked = false },	/* uarch.toml "Ice Lake-SP" */
+	  .table = PEBS_DS_SKL_PMEM, .store = PEBS_ST_DATALA, .split_latency = false, .blocked = false },	/* hand "Ice Lake-SP" */
 	{ .family = 0x06, .model = 0x7A, .core = PEBS_CORE_E, .format = 3, .name = "Goldmont Plus",
-	  .table = PEBS_DS_NONE, .store = PEBS_ST_NONE, .split_latency = false, .blocked = false },	/* uarch.toml "Goldmont Plus" */
+	  .table = PEBS_DS_NONE, .store = PEBS_ST_NONE, .split_latency = false, .blocked = false },	/* hand "Goldmont Plus" */
 	{ .family = 0x06, .model = 0x7D, .core = PEBS_CORE_P, .format = 4, .name = "Ice Lake",
-	  .table = PEBS_DS_SKL, .store = PEBS_ST_DATALA, .split_latency = false, .blocked = false },	/* uarch.toml "Ice/Tiger Lake" */
+	  .table = PEBS_DS_SKL, .store = PEBS_ST_DATALA, .split_latency = false, .blocked = false },	/* hand "Ice/Tiger Lake" */
 	{ .family = 0x06, .model = 0x7E, .core = PEBS_CORE_P, .format = 4, .name = "Ice Lake-L",
-	  .table = PEBS_DS_SKL, .store = PEBS_ST_DATALA, .split_latency = false, .blocked = false },	/* uarch.toml "Ice/Tiger Lake" */
+	  .table = PEBS_DS_SKL, .store = PEBS_ST_DATALA, .split_latency = false, .blocked = false },	/* hand "Ice/Tiger Lake" */
 	{ .family = 0x06, .model = 0x85, .core = PEBS_CORE_E, .format = 2, .name = "Knights Mill",
-	  .table = PEBS_DS_NONE, .store = PEBS_ST_NONE, .split_latency = false, .blocked = false },	/* uarch.toml "Knights Landing/Mill" */
+	  .table = PEBS_DS_NONE, .store = PEBS_ST_NONE, .split_latency = false, .blocked = false },	/* hand "Knights Landing/Mill" */
 	{ .family = 0x06, .model = 0x86, .core = PEBS_CORE_E, .format = 4, .name = "Tremont-D",
-	  .table = PEBS_DS_NONE, .store = PEBS_ST_NONE, .split_latency = false, .blocked = false },	/* uarch.toml "Tremont" */
+	  .table = PEBS_DS_NONE, .store = PEBS_ST_NONE, .split_latency = false, .blocked = false },	/* hand "Tremont" */
 	{ .family = 0x06, .model = 0x8C, .core = PEBS_CORE_P, .format = 4, .name = "Tiger Lake-L",
-	  .table = PEBS_DS_SKL, .store = PEBS_ST_DATALA, .split_latency = false, .blocked = false },	/* uarch.toml "Ice/Tiger Lake" */
+	  .table = PEBS_DS_SKL, .store = PEBS_ST_DATALA, .split_latency = false, .blocked = false },	/* hand "Ice/Tiger Lake" */
 	{ .family = 0x06, .model = 0x8D, .core = PEBS_CORE_P, .format = 4, .name = "Tiger Lake",
-	  .table = PEBS_DS_SKL, .store = PEBS_ST_DATALA, .split_latency = false, .blocked = false },	/* uarch.toml "Ice/Tiger Lake" */
+	  .table = PEBS_DS_SKL, .store = PEBS_ST_DATALA, .split_latency = false, .blocked = false },	/* hand "Ice/Tiger Lake" */
 	{ .family = 0x06, .model = 0x8E, .core = PEBS_CORE_P, .format = 3, .name = "Kaby Lake-L",
-	  .table = PEBS_DS_SKL, .store = PEBS_ST_DATALA, .split_latency = false, .blocked = false },	/* uarch.toml "Skylake" */
+	  .table = PEBS_DS_SKL, .store = PEBS_ST_DATALA, .split_latency = false, .blocked = false },	/* hand "Skylake" */
 	{ .family = 0x06, .model = 0x8F, .core = PEBS_CORE_P, .format = 4, .name = "Sapphire Rapids",
-	  .table = PEBS_DS_SKL_PMEM, .store = PEBS_ST_TABLE, .split_latency = true, .blocked = true },	/* uarch.toml "Sapphire/Emerald Rapids" */
+	  .table = PEBS_DS_SKL_PMEM, .store = PEBS_ST_TABLE, .split_latency = true, .blocked = true },	/* hand "Sapphire/Emerald Rapids" */
 	{ .family = 0x06, .model = 0x96, .core = PEBS_CORE_E, .format = 4, .name = "Tremont",
-	  .table = PEBS_DS_NONE, .store = PEBS_ST_NONE, .split_latency = false, .blocked = false },	/* uarch.toml "Tremont" */
+	  .table = PEBS_DS_NONE, .store = PEBS_ST_NONE, .split_latency = false, .blocked = false },	/* hand "Tremont" */
 	{ .family = 0x06, .model = 0x97, .core = PEBS_CORE_P, .format = 4, .name = "Alder Lake-S P",
-	  .table = PEBS_DS_SKL, .store = PEBS_ST_TABLE, .split_latency = true, .blocked = true },	/* uarch.toml "Golden/Raptor Cove (ADL/RPL P)" */
+	  .table = PEBS_DS_SKL, .store = PEBS_ST_TABLE, .split_latency = true, .blocked = true },	/* hand "Golden/Raptor Cove (ADL/RPL P)" */
 	{ .family = 0x06, .model = 0x97, .core = PEBS_CORE_E, .format = 4, .name = "Alder Lake-S E",
-	  .table = PEBS_DS_GRT, .store = PEBS_ST_TABLE, .split_latency = true, .blocked = true },	/* uarch.toml "Gracemont" */
+	  .table = PEBS_DS_GRT, .store = PEBS_ST_TABLE, .split_latency = true, .blocked = true },	/* hand "Gracemont" */
 	{ .family = 0x06, .model = 0x9A, .core = PEBS_CORE_P, .format = 4, .name = "Alder Lake-L P",
-	  .table = PEBS_DS_SKL, .store = PEBS_ST_TABLE, .split_latency = true, .blocked = true },	/* uarch.toml "Golden/Raptor Cove (ADL/RPL P)" */
+	  .table = PEBS_DS_SKL, .store = PEBS_ST_TABLE, .split_latency = true, .blocked = true },	/* hand "Golden/Raptor Cove (ADL/RPL P)" */
 	{ .family = 0x06, .model = 0x9A, .core = PEBS_CORE_E, .format = 4, .name = "Alder Lake-L E",
-	  .table = PEBS_DS_GRT, .store = PEBS_ST_TABLE, .split_latency = true, .blocked = true },	/* uarch.toml "Gracemont" */
+	  .table = PEBS_DS_GRT, .store = PEBS_ST_TABLE, .split_latency = true, .blocked = true },	/* hand "Gracemont" */
 	{ .family = 0x06, .model = 0x9C, .core = PEBS_CORE_E, .format = 4, .name = "Tremont-L",
-	  .table = PEBS_DS_NONE, .store = PEBS_ST_NONE, .split_latency = false, .blocked = false },	/* uarch.toml "Tremont" */
+	  .table = PEBS_DS_NONE, .store = PEBS_ST_NONE, .split_latency = false, .blocked = false },	/* hand "Tremont" */
 	{ .family = 0x06, .model = 0x9E, .core = PEBS_CORE_P, .format = 3, .name = "Kaby/Coffee Lake",
-	  .table = PEBS_DS_SKL, .store = PEBS_ST_DATALA, .split_latency = false, .blocked = false },	/* uarch.toml "Skylake" */
+	  .table = PEBS_DS_SKL, .store = PEBS_ST_DATALA, .split_latency = false, .blocked = false },	/* hand "Skylake" */
 	{ .family = 0x06, .model = 0xA5, .core = PEBS_CORE_P, .format = 3, .name = "Comet Lake",
-	  .table = PEBS_DS_SKL, .store = PEBS_ST_DATALA, .split_latency = false, .blocked = false },	/* uarch.toml "Skylake" */
+	  .table = PEBS_DS_SKL, .store = PEBS_ST_DATALA, .split_latency = false, .blocked = false },	/* hand "Skylake" */
 	{ .family = 0x06, .model = 0xA6, .core = PEBS_CORE_P, .format = 3, .name = "Comet Lake-L",
-	  .table = PEBS_DS_SKL, .store = PEBS_ST_DATALA, .split_latency = false, .blocked = false },	/* uarch.toml "Skylake" */
+	  .table = PEBS_DS_SKL, .store = PEBS_ST_DATALA, .split_latency = false, .blocked = false },	/* hand "Skylake" */
 	{ .family = 0x06, .model = 0xA7, .core = PEBS_CORE_P, .format = 4, .name = "Rocket Lake",
-	  .table = PEBS_DS_SKL, .store = PEBS_ST_DATALA, .split_latency = false, .blocked = false },	/* uarch.toml "Ice/Tiger Lake" */
+	  .table = PEBS_DS_SKL, .store = PEBS_ST_DATALA, .split_latency = false, .blocked = false },	/* hand "Ice/Tiger Lake" */
 	{ .family = 0x06, .model = 0xAA, .core = PEBS_CORE_P, .format = 5, .name = "Meteor Lake-L P",
-	  .table = PEBS_DS_SKL, .store = PEBS_ST_TABLE, .split_latency = true, .blocked = true },	/* uarch.toml "Redwood Cove (MTL P)" */
+	  .table = PEBS_DS_SKL, .store = PEBS_ST_TABLE, .split_latency = true, .blocked = true },	/* hand "Redwood Cove (MTL P)" */
 	{ .family = 0x06, .model = 0xAA, .core = PEBS_CORE_E, .format = 5, .name = "Meteor Lake-L E",
-	  .table = PEBS_DS_CMT, .store = PEBS_ST_TABLE, .split_latency = true, .blocked = true },	/* uarch.toml "Crestmont (MTL E)" */
+	  .table = PEBS_DS_CMT, .store = PEBS_ST_TABLE, .split_latency = true, .blocked = true },	/* hand "Crestmont (MTL E)" */
 	{ .family = 0x06, .model = 0xAC, .core = PEBS_CORE_P, .format = 5, .name = "Meteor Lake P",
-	  .table = PEBS_DS_SKL, .store = PEBS_ST_TABLE, .split_latency = true, .blocked = true },	/* uarch.toml "Redwood Cove (MTL P)" */
+	  .table = PEBS_DS_SKL, .store = PEBS_ST_TABLE, .split_latency = true, .blocked = true },	/* hand "Redwood Cove (MTL P)" */
 	{ .family = 0x06, .model = 0xAC, .core = PEBS_CORE_E, .format = 5, .name = "Meteor Lake E",
-	  .table = PEBS_DS_CMT, .store = PEBS_ST_TABLE, .split_latency = true, .blocked = true },	/* uarch.toml "Crestmont (MTL E)" */
+	  .table = PEBS_DS_CMT, .store = PEBS_ST_TABLE, .split_latency = true, .blocked = true },	/* hand "Crestmont (MTL E)" */
 	{ .family = 0x06, .model = 0xAD, .core = PEBS_CORE_P, .format = 4, .name = "Granite Rapids-X",
-	  .table = PEBS_DS_SKL_PMEM, .store = PEBS_ST_TABLE, .split_latency = true, .blocked = true },	/* uarch.toml "Granite Rapids" */
+	  .table = PEBS_DS_SKL_PMEM, .store = PEBS_ST_TABLE, .split_latency = true, .blocked = true },	/* hand "Granite Rapids" */
 	{ .family = 0x06, .model = 0xAE, .core = PEBS_CORE_P, .format = 4, .name = "Granite Rapids-D",
-	  .table = PEBS_DS_SKL_PMEM, .store = PEBS_ST_TABLE, .split_latency = true, .blocked = true },	/* uarch.toml "Granite Rapids" */
+	  .table = PEBS_DS_SKL_PMEM, .store = PEBS_ST_TABLE, .split_latency = true, .blocked = true },	/* hand "Granite Rapids" */
 	{ .family = 0x06, .model = 0xAF, .core = PEBS_CORE_E, .format = 5, .name = "Sierra Forest",
-	  .table = PEBS_DS_CMT, .store = PEBS_ST_TABLE, .split_latency = true, .blocked = true },	/* uarch.toml "Crestmont" */
+	  .table = PEBS_DS_CMT, .store = PEBS_ST_TABLE, .split_latency = true, .blocked = true },	/* hand "Crestmont" */
 	{ .family = 0x06, .model = 0xB5, .core = PEBS_CORE_P, .format = 5, .name = "Arrow Lake-U P",
-	  .table = PEBS_DS_SKL, .store = PEBS_ST_TABLE, .split_latency = true, .blocked = true },	/* uarch.toml "Redwood Cove (MTL P)" */
+	  .table = PEBS_DS_SKL, .store = PEBS_ST_TABLE, .split_latency = true, .blocked = true },	/* hand "Redwood Cove (MTL P)" */
 	{ .family = 0x06, .model = 0xB5, .core = PEBS_CORE_E, .format = 5, .name = "Arrow Lake-U E",
-	  .table = PEBS_DS_CMT, .store = PEBS_ST_TABLE, .split_latency = true, .blocked = true },	/* uarch.toml "Crestmont (MTL E)" */
+	  .table = PEBS_DS_CMT, .store = PEBS_ST_TABLE, .split_latency = true, .blocked = true },	/* hand "Crestmont (MTL E)" */
 	{ .family = 0x06, .model = 0xB6, .core = PEBS_CORE_E, .format = 5, .name = "Grand Ridge",
-	  .table = PEBS_DS_CMT, .store = PEBS_ST_TABLE, .split_latency = true, .blocked = true },	/* uarch.toml "Crestmont" */
+	  .table = PEBS_DS_CMT, .store = PEBS_ST_TABLE, .split_latency = true, .blocked = true },	/* hand "Crestmont" */
 	{ .family = 0x06, .model = 0xB7, .core = PEBS_CORE_P, .format = 4, .name = "Raptor Lake P",
-	  .table = PEBS_DS_SKL, .store = PEBS_ST_TABLE, .split_latency = true, .blocked = true },	/* uarch.toml "Golden/Raptor Cove (ADL/RPL P)" */
+	  .table = PEBS_DS_SKL, .store = PEBS_ST_TABLE, .split_latency = true, .blocked = true },	/* hand "Golden/Raptor Cove (ADL/RPL P)" */
 	{ .family = 0x06, .model = 0xB7, .core = PEBS_CORE_E, .format = 4, .name = "Raptor Lake E",
-	  .table = PEBS_DS_GRT, .store = PEBS_ST_TABLE, .split_latency = true, .blocked = true },	/* uarch.toml "Gracemont" */
+	  .table = PEBS_DS_GRT, .store = PEBS_ST_TABLE, .split_latency = true, .blocked = true },	/* hand "Gracemont" */
 	{ .family = 0x06, .model = 0xBA, .core = PEBS_CORE_P, .format = 4, .name = "Raptor Lake-P P",
-	  .table = PEBS_DS_SKL, .store = PEBS_ST_TABLE, .split_latency = true, .blocked = true },	/* uarch.toml "Golden/Raptor Cove (ADL/RPL P)" */
+	  .table = PEBS_DS_SKL, .store = PEBS_ST_TABLE, .split_latency = true, .blocked = true },	/* hand "Golden/Raptor Cove (ADL/RPL P)" */
 	{ .family = 0x06, .model = 0xBA, .core = PEBS_CORE_E, .format = 4, .name = "Raptor Lake-P E",
-	  .table = PEBS_DS_GRT, .store = PEBS_ST_TABLE, .split_latency = true, .blocked = true },	/* uarch.toml "Gracemont" */
+	  .table = PEBS_DS_GRT, .store = PEBS_ST_TABLE, .split_latency = true, .blocked = true },	/* hand "Gracemont" */
 	{ .family = 0x06, .model = 0xBD, .core = PEBS_CORE_P, .format = 6, .name = "Lunar Lake P",
-	  .table = PEBS_DS_LNC, .store = PEBS_ST_TABLE, .split_latency = true, .blocked = true },	/* uarch.toml "Lion Cove" */
+	  .table = PEBS_DS_LNC, .store = PEBS_ST_TABLE, .split_latency = true, .blocked = true },	/* hand "Lion Cove" */
 	{ .family = 0x06, .model = 0xBD, .core = PEBS_CORE_E, .format = 6, .name = "Lunar Lake E",
-	  .table = PEBS_DS_CMT, .store = PEBS_ST_TABLE, .split_latency = true, .blocked = true },	/* uarch.toml "Skymont" */
+	  .table = PEBS_DS_CMT, .store = PEBS_ST_TABLE, .split_latency = true, .blocked = true },	/* hand "Skymont" */
 	{ .family = 0x06, .model = 0xBE, .core = PEBS_CORE_E, .format = 4, .name = "Alder Lake-N",
-	  .table = PEBS_DS_GRT, .store = PEBS_ST_TABLE, .split_latency = true, .blocked = true },	/* uarch.toml "Gracemont (ADL-N)" */
+	  .table = PEBS_DS_GRT, .store = PEBS_ST_TABLE, .split_latency = true, .blocked = true },	/* hand "Gracemont (ADL-N)" */
 	{ .family = 0x06, .model = 0xBF, .core = PEBS_CORE_P, .format = 4, .name = "Raptor Lake-S P",
-	  .table = PEBS_DS_SKL, .store = PEBS_ST_TABLE, .split_latency = true, .blocked = true },	/* uarch.toml "Golden/Raptor Cove (ADL/RPL P)" */
+	  .table = PEBS_DS_SKL, .store = PEBS_ST_TABLE, .split_latency = true, .blocked = true },	/* hand "Golden/Raptor Cove (ADL/RPL P)" */
 	{ .family = 0x06, .model = 0xBF, .core = PEBS_CORE_E, .format = 4, .name = "Raptor Lake-S E",
-	  .table = PEBS_DS_GRT, .store = PEBS_ST_TABLE, .split_latency = true, .blocked = true },	/* uarch.toml "Gracemont" */
+	  .table = PEBS_DS_GRT, .store = PEBS_ST_TABLE, .split_latency = true, .blocked = true },	/* hand "Gracemont" */
 	{ .family = 0x06, .model = 0xC5, .core = PEBS_CORE_P, .format = 6, .name = "Arrow Lake-H P",
-	  .table = PEBS_DS_LNC, .store = PEBS_ST_TABLE, .split_latency = true, .blocked = true },	/* uarch.toml "Lion Cove" */
+	  .table = PEBS_DS_LNC, .store = PEBS_ST_TABLE, .split_latency = true, .blocked = true },	/* hand "Lion Cove" */
 	{ .family = 0x06, .model = 0xC5, .core = PEBS_CORE_E, .format = 6, .name = "Arrow Lake-H E",
-	  .table = PEBS_DS_CMT, .store = PEBS_ST_TABLE, .split_latency = true, .blocked = true },	/* uarch.toml "Crestmont (ARL-H LP E)" */
+	  .table = PEBS_DS_CMT, .store = PEBS_ST_TABLE, .split_latency = true, .blocked = true },	/* hand "Skymont" */
 	{ .family = 0x06, .model = 0xC6, .core = PEBS_CORE_P, .format = 6, .name = "Arrow Lake P",
-	  .table = PEBS_DS_LNC, .store = PEBS_ST_TABLE, .split_latency = true, .blocked = true },	/* uarch.toml "Lion Cove" */
+	  .table = PEBS_DS_LNC, .store = PEBS_ST_TABLE, .split_latency = true, .blocked = true },	/* hand "Lion Cove" */
 	{ .family = 0x06, .model = 0xC6, .core = PEBS_CORE_E, .format = 6, .name = "Arrow Lake E",
-	  .table = PEBS_DS_CMT, .store = PEBS_ST_TABLE, .split_latency = true, .blocked = true },	/* uarch.toml "Skymont" */
+	  .table = PEBS_DS_CMT, .store = PEBS_ST_TABLE, .split_latency = true, .blocked = true },	/* hand "Skymont" */
 	{ .family = 0x06, .model = 0xCC, .core = PEBS_CORE_P, .format = 15, .name = "Panther Lake P",
-	  .table = PEBS_DS_LNC, .store = PEBS_ST_TABLE, .split_latency = true, .blocked = true },	/* uarch.toml "Panther Lake (arch PEBS)" */
+	  .table = PEBS_DS_LNC, .store = PEBS_ST_TABLE, .split_latency = true, .blocked = true },	/* hand "Panther Lake (arch PEBS)" */
 	{ .family = 0x06, .model = 0xCC, .core = PEBS_CORE_E, .format = 15, .name = "Panther Lake E",
-	  .table = PEBS_DS_CMT, .store = PEBS_ST_TABLE, .split_latency = true, .blocked = true },	/* uarch.toml "Darkmont (PTL E, arch PEBS)" */
+	  .table = PEBS_DS_CMT, .store = PEBS_ST_TABLE, .split_latency = true, .blocked = true },	/* hand "Darkmont (PTL E, arch PEBS)" */
 	{ .family = 0x06, .model = 0xCF, .core = PEBS_CORE_P, .format = 4, .name = "Emerald Rapids",
-	  .table = PEBS_DS_SKL_PMEM, .store = PEBS_ST_TABLE, .split_latency = true, .blocked = true },	/* uarch.toml "Sapphire/Emerald Rapids" */
+	  .table = PEBS_DS_SKL_PMEM, .store = PEBS_ST_TABLE, .split_latency = true, .blocked = true },	/* hand "Sapphire/Emerald Rapids" */
 	{ .family = 0x06, .model = 0xD5, .core = PEBS_CORE_P, .format = 15, .name = "Wildcat Lake P",
-	  .table = PEBS_DS_LNC, .store = PEBS_ST_TABLE, .split_latency = true, .blocked = true },	/* uarch.toml "Panther Lake (arch PEBS)" */
+	  .table = PEBS_DS_LNC, .store = PEBS_ST_TABLE, .split_latency = true, .blocked = true },	/* hand "Panther Lake (arch PEBS)" */
 	{ .family = 0x06, .model = 0xD5, .core = PEBS_CORE_E, .format = 15, .name = "Wildcat Lake E",
-	  .table = PEBS_DS_CMT, .store = PEBS_ST_TABLE, .split_latency = true, .blocked = true },	/* uarch.toml "Darkmont (PTL E, arch PEBS)" */
+	  .table = PEBS_DS_CMT, .store = PEBS_ST_TABLE, .split_latency = true, .blocked = true },	/* hand "Darkmont (PTL E, arch PEBS)" */
 	{ .family = 0x06, .model = 0xDD, .core = PEBS_CORE_E, .format = 15, .name = "Clearwater Forest",
-	  .table = PEBS_DS_CMT, .store = PEBS_ST_TABLE, .split_latency = true, .blocked = true },	/* uarch.toml "Clearwater Forest (arch PEBS)" */
+	  .table = PEBS_DS_CMT, .store = PEBS_ST_TABLE, .split_latency = true, .blocked = true },	/* hand "Clearwater Forest (arch PEBS)" */
 	{ .family = 0x06, .model = 0xE5, .core = PEBS_CORE_P, .format = 15, .name = "06_E5 P",
-	  .table = PEBS_DS_LNC, .store = PEBS_ST_TABLE, .split_latency = true, .blocked = true },	/* uarch.toml "Panther Lake (arch PEBS)" */
+	  .table = PEBS_DS_LNC, .store = PEBS_ST_TABLE, .split_latency = true, .blocked = true },	/* hand "Panther Lake (arch PEBS)" */
 	{ .family = 0x06, .model = 0xE5, .core = PEBS_CORE_E, .format = 15, .name = "06_E5 E",
-	  .table = PEBS_DS_CMT, .store = PEBS_ST_TABLE, .split_latency = true, .blocked = true },	/* uarch.toml "Darkmont (PTL E, arch PEBS)" */
+	  .table = PEBS_DS_CMT, .store = PEBS_ST_TABLE, .split_latency = true, .blocked = true },	/* hand "Darkmont (PTL E, arch PEBS)" */
 	{ .family = 0x12, .model = 0x01, .core = PEBS_CORE_P, .format = 15, .name = "Nova Lake P",
-	  .table = PEBS_DS_NONE, .store = PEBS_ST_NONE, .split_latency = true, .blocked = true },	/* uarch.toml "Nova Lake (Coyote Cove)" */
+	  .table = PEBS_DS_NONE, .store = PEBS_ST_NONE, .split_latency = true, .blocked = true },	/* hand "Nova Lake (Coyote Cove)" */
 	{ .family = 0x12, .model = 0x01, .core = PEBS_CORE_E, .format = 15, .name = "Nova Lake E",
-	  .table = PEBS_DS_NONE, .store = PEBS_ST_NONE, .split_latency = true, .blocked = true },	/* uarch.toml "Nova Lake (Arctic Wolf)" */
+	  .table = PEBS_DS_NONE, .store = PEBS_ST_NONE, .split_latency = true, .blocked = true },	/* hand "Nova Lake (Arctic Wolf)" */
 	{ .family = 0x12, .model = 0x03, .core = PEBS_CORE_P, .format = 15, .name = "Nova Lake-L P",
-	  .table = PEBS_DS_NONE, .store = PEBS_ST_NONE, .split_latency = true, .blocked = true },	/* uarch.toml "Nova Lake (Coyote Cove)" */
+	  .table = PEBS_DS_NONE, .store = PEBS_ST_NONE, .split_latency = true, .blocked = true },	/* hand "Nova Lake (Coyote Cove)" */
 	{ .family = 0x12, .model = 0x03, .core = PEBS_CORE_E, .format = 15, .name = "Nova Lake-L E",
-	  .table = PEBS_DS_NONE, .store = PEBS_ST_NONE, .split_latency = true, .blocked = true },	/* uarch.toml "Nova Lake (Arctic Wolf)" */
+	  .table = PEBS_DS_NONE, .store = PEBS_ST_NONE, .split_latency = true, .blocked = true },	/* hand "Nova Lake (Arctic Wolf)" */
 	{ .family = 0x13, .model = 0x01, .core = PEBS_CORE_P, .format = 15, .name = "Diamond Rapids",
-	  .table = PEBS_DS_NONE, .store = PEBS_ST_NONE, .split_latency = true, .blocked = true },	/* uarch.toml "Diamond Rapids (arch PEBS)" */
+	  .table = PEBS_DS_NONE, .store = PEBS_ST_NONE, .split_latency = true, .blocked = true },	/* hand "Diamond Rapids (arch PEBS)" */
 };
 const unsigned pebs_model_count = sizeof(pebs_model_table) / sizeof(pebs_model_table[0]);

@@ -3,16 +3,17 @@
 
 Usage: tools/gen-tables.py [--check]   (run from the repository root; `make tables`)
 
-Reads data/perfmon (tools/perfmon-snapshot.py), data/tables/uarch.toml (hand facts + Linux's
-per-model choices) and data/tables/models.toml (names); writes pebs/pmu_tables.c (one event
+Reads data/perfmon (tools/perfmon-snapshot.py), the hand table data/tables/uarch-*.toml (hand
+facts + Linux's per-model choices), notes.toml (resolutions) and models.toml (names); writes pebs/pmu_tables.c (one event
 row per family/model/core type, one data-source row per family/model/P-or-E core) and
 docs/tables.md (coverage and every disagreement with its resolution). --check writes
 nothing and fails when either file differs from what it would write (tests/scripts/
 tables.t). Rules, in docs/tables.md: events come from perfmon where it lists them, counter
 masks are the intersection of perfmon's and Linux's, and every difference between perfmon,
-Linux and the hand table must have a [[note]] in uarch.toml saying which one is followed.
+Linux and the hand table must have a [[note]] in notes.toml saying which one is followed.
 """
 import csv
+import glob
 import json
 import os
 import re
@@ -87,11 +88,14 @@ def perfmon_event(events, name, path, ll):
 
 class Tables:
     def __init__(self):
-        with open("data/tables/uarch.toml", "rb") as f:
-            hand = tomllib.load(f)
+        self.uarchs = []
+        for path in sorted(glob.glob("data/tables/uarch-*.toml")):
+            with open(path, "rb") as f:
+                self.uarchs += tomllib.load(f)["uarch"]
+        with open("data/tables/notes.toml", "rb") as f:
+            self.notes = tomllib.load(f)["note"]
         with open("data/tables/models.toml", "rb") as f:
             self.names = tomllib.load(f)["names"]
-        self.uarchs, self.notes = hand["uarch"], hand.get("note", [])
         self.events = {}
         self.rows, self.diffs, self.uncovered = [], [], []
 
@@ -174,7 +178,7 @@ class Tables:
                 row = self.make_row(u, m, fam, mod)
                 self.diff(u, row, "model", "no event file", "model case", "row from Linux")
                 self.merge(row)
-        self.rows.sort(key=lambda r: (r["family"], r["model"], -r["core_type"], r["native"]))
+        self.rows.sort(key=lambda r: (r["family"], r["model"], -r["core_type"], -r["native"]))
         for u in self.uarchs:
             for k in u.get("linux", {}).get("models", []):
                 if u.get("perfmon") and not any(r["key"] == k and r["hand"] is u
@@ -206,7 +210,7 @@ def main():
     out = {OUT_C: tables_doc.c_file(t, origin), OUT_MD: tables_doc.md_file(t, origin)}
     missing = tables_doc.unresolved(t)
     if missing:
-        die("disagreements without a [[note]] in data/tables/uarch.toml:\n  " +
+        die("disagreements without a [[note]] in data/tables/notes.toml:\n  " +
             "\n  ".join(missing))
     stale = [p for p, text in out.items() if not os.path.exists(p) or open(p).read() != text]
     if "--check" in sys.argv[1:]:

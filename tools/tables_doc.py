@@ -11,7 +11,7 @@ HEADER_C = """\
  *
  * Inputs: Intel perfmon {commit} ({date}), vendored in data/perfmon (mapfile.csv and the
  * core event files: EventCode, UMask, Counter/PEBScounters, MSRIndex 0x3F6, Errata), and the
- * hand table data/tables/uarch.toml (data-source table and layout, quirks, PEBS format, and
+ * hand table data/tables/uarch-*.toml (data-source table and layout, quirks, PEBS format, and
  * Linux's per-model choices from arch/x86/events/intel/core.c intel_pmu_init and ds.c).
  * Each row's comment names its perfmon file and events and its hand entry; counter masks are
  * perfmon's and Linux's intersection. Disagreements and what is followed: docs/tables.md.
@@ -41,7 +41,7 @@ def row_comment(r):
     where = ("perfmon " + ", ".join(r["files"]) + (": " + ", ".join(evs) if evs else
                                                    ": no memory event")) if r["files"] \
         else "no perfmon event file"
-    text = f"{r['key']} {where}; uarch.toml \"{u['name']}\"{linux}"
+    text = f"{r['key']} {where}; hand \"{u['name']}\"{linux}"
     return text.replace("*/", "* /")	# never end the C comment early
 
 
@@ -105,7 +105,7 @@ def ds_row(d):
     return (f"\t{{ .family = 0x{d['family']:02x}, .model = 0x{d['model']:02X}, "
             f".core = PEBS_CORE_{d['core']}, .format = {d['format']}, .name = {c_str(d['name'])},"
             f"\n\t  .table = PEBS_DS_{d['table']}, .store = PEBS_ST_{d['store']}, "
-            f".split_latency = {b}, .blocked = {k} }},\t/* uarch.toml \"{d['uarch']}\" */")
+            f".split_latency = {b}, .blocked = {k} }},\t/* hand \"{d['uarch']}\" */")
 
 
 def c_file(t, origin):

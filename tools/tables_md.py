@@ -15,7 +15,8 @@ generator, not this file. `make test` fails when this page or `pebs/pmu_tables.c
   and hybrid core type (CPUID.1AH:EAX[31:24], native model EAX[23:0]) use; the event file gives
   the load-latency event (the one with MSRIndex 0x3F6), the store-sampling event, their
   counters (PEBScounters, else Counter) and errata.
-- **The hand table** (`data/tables/uarch.toml`, names in `data/tables/models.toml`): what
+- **The hand table** (`data/tables/uarch-*.toml`, names in `data/tables/models.toml`; fields in
+  `data/tables/README.md`): what
   perfmon does not say: the data-source table and aux layout (docs/hardware.md §5), quirks
   and errata work-arounds (§7.1), the PEBS record format (§4.1), and **Linux's per-model
   choices** (arch/x86/events/intel/core.c `intel_pmu_init`, ds.c PEBS constraints and
@@ -36,7 +37,7 @@ generator, not this file. `make test` fails when this page or `pebs/pmu_tables.c
    the P- and E-core rows are separate everywhere and chosen by the CPUID.1AH core type
    (`pebs_uarch_find`, `pebs_model_lookup`; `pebs-decode --core p|e`).
 5. Every difference between perfmon, Linux and the hand table must have a `[[note]]` in
-   `uarch.toml` (which source is followed and why), or the generator fails.
+   `data/tables/notes.toml` (which source is followed and why), or the generator fails.
 6. A model no row knows falls back to the architectural path (baseline PEBS, perfmon v5+)
    or to a SKIP naming the reason, as before.
 """

@@ -2,10 +2,11 @@
 # tables.t: the generated per-model PMU tables (docs/tables.md). (1) Staleness: `make tables`
 # would change nothing, and a copy of the inputs with one edit makes --check fail. (2)
 # Reconciliation, read back from the committed pebs/pmu_tables.c (not from the generator's
-# own data structures): every row against Linux's per-model record in data/tables/uarch.toml
+# own data structures): every row against Linux's per-model record in data/tables/uarch-*.toml
 # and against the vendored perfmon event file it cites; every mapfile core type and every
 # Linux model has a row; every event row has a data-source row of the same core.
 import csv
+import glob
 import json
 import os
 import re
@@ -52,7 +53,7 @@ r = gen(tmp, "--check")
 ok(r.returncode == 1 and "pmu_tables.c is stale" in r.stderr, "a hand-edited table is stale",
    r.stderr)
 gen(tmp)
-toml = os.path.join(tmp, "data/tables/uarch.toml")
+toml = os.path.join(tmp, "data/tables/uarch-core.toml")
 text = open(toml).read().replace('name = "Skylake"\nperfmon', 'name = "Skylake!"\nperfmon', 1)
 open(toml, "w").write(text)
 r = gen(tmp, "--check")
@@ -69,7 +70,7 @@ rows = []
 for m in ROW.finditer(ev_part):
     f = {k: v for k, v in FIELD.findall(m.group("body"))}
     files = re.findall(r"[\w-]+/events/\w+\.json", m.group("cmt"))
-    hand = re.search(r'uarch\.toml "([^"]+)"', m.group("cmt")).group(1)
+    hand = re.search(r'hand "([^"]+)"', m.group("cmt")).group(1)
     rows.append({"key": m.group("key"), "hand": hand, "files": files,
                  **{k: int(f[k], 0) for k in ("family", "model", "core_type", "native",
                                               "ll_event", "ll_gp", "st_event", "st_gp",
@@ -79,8 +80,9 @@ ds = {}
 for m in re.finditer(r"\.family = (\w+), \.model = (\w+), \.core = PEBS_CORE_(\w)"
                      r".*?\.table = PEBS_DS_(\w+)", ds_part, re.S):
     ds[(int(m.group(1), 0), int(m.group(2), 0), m.group(3))] = m.group(4)
-hand = tomllib.load(open("data/tables/uarch.toml", "rb"))
-notes = {(x["uarch"], x["field"]) for x in hand.get("note", [])}
+hand = {"uarch": [u for p in sorted(glob.glob("data/tables/uarch-*.toml"))
+                  for u in tomllib.load(open(p, "rb"))["uarch"]]}
+notes = {(x["uarch"], x["field"]) for x in tomllib.load(open("data/tables/notes.toml", "rb"))["note"]}
 ok(len(rows) == src.count("\t{\t/* ") and rows, f"parsed {len(rows)} event rows")
 
 
