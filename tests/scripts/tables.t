@@ -16,17 +16,11 @@ import sys
 import tempfile
 import tomllib
 
-n = failed = 0
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from tap import Tap  # noqa: E402
 
-
-def ok(cond, name, diag=None):
-    global n, failed
-    n += 1
-    print(("ok %d - %s" if cond else "not ok %d - %s") % (n, name))
-    if not cond:
-        failed += 1
-        for line in str(diag or "").splitlines():
-            print("# " + line)
+tap = Tap()
+ok = tap.ok
 
 
 def gen(root, *args):
@@ -147,5 +141,4 @@ lmodels = {k for u in hand["uarch"] for k in u.get("linux", {}).get("models", []
 have = {r["key"] for r in rows}
 ok(lmodels <= have, f"every Linux model in the hand table ({len(lmodels)}) has a row",
    " ".join(sorted(lmodels - have)))
-print(f"1..{n}")
-sys.exit(1 if failed else 0)
+sys.exit(tap.done())
