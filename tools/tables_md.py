@@ -15,9 +15,9 @@ generator, not this file. `make test` fails when this page or `pebs/pmu_tables.c
   and hybrid core type (CPUID.1AH:EAX[31:24], native model EAX[23:0]) use; the event file gives
   the load-latency event (the one with MSRIndex 0x3F6), the store-sampling event, their
   counters (PEBScounters, else Counter) and errata.
-- **The hand table** (`data/tables/uarch-*.toml`, names in `data/tables/models.toml`; fields in
-  `data/tables/README.md`): what
-  perfmon does not say: the data-source table and aux layout (docs/hardware.md §5), quirks
+- **The hand table** (`data/tables/uarch-*.toml`, names in `data/tables/models.toml`, fields
+  in `data/tables/README.md`): what perfmon does not say: the data-source table and aux
+  layout (docs/hardware.md §5), quirks
   and errata work-arounds (§7.1), the PEBS record format (§4.1), and **Linux's per-model
   choices** (arch/x86/events/intel/core.c `intel_pmu_init`, ds.c PEBS constraints and
   `intel_pmu_pebs_data_source_*`), each entry citing its Linux function or SDM section.
@@ -55,7 +55,8 @@ def coverage(t, ds):
     out = ["## Coverage", "",
            f"- {len(rows)} event rows ({perfmon} from perfmon event files, "
            f"{len(rows) - perfmon} from Linux alone) over {len(models)} family/model pairs, "
-           f"{len(hybrid)} of them hybrid; {len(ds)} data-source rows.",
+           f"{len(hybrid)} of them hybrid; {len(ds)} data-source rows (one per family/model/"
+           f"P-or-E core: Arrow Lake-H's two E-core kinds share theirs).",
            f"- Rows without a load-latency event say why (printed by the capability probe):"]
     seen = {}
     for r in rows:
