@@ -47,6 +47,17 @@ def fmt_models(keys):
     return ", ".join(sorted(set(keys)))
 
 
+def shared(rows):
+    """Models whose core type has two event rows (told apart by the native model id)."""
+    seen, out = set(), []
+    for r in rows:
+        k = (r["key"], r["core_type"])
+        if k in seen:
+            out.append(f"{r['key']} core 0x{r['core_type']:x}")
+        seen.add(k)
+    return ", ".join(out)
+
+
 def coverage(t, ds):
     rows = t.rows
     models = {(r["family"], r["model"]) for r in rows}
@@ -56,7 +67,7 @@ def coverage(t, ds):
            f"- {len(rows)} event rows ({perfmon} from perfmon event files, "
            f"{len(rows) - perfmon} from Linux alone) over {len(models)} family/model pairs, "
            f"{len(hybrid)} of them hybrid; {len(ds)} data-source rows (one per family/model/"
-           f"P-or-E core: Arrow Lake-H's two E-core kinds share theirs).",
+           f"P-or-E core; shared by two event rows on {shared(rows) or 'no model'}).",
            f"- Rows without a load-latency event say why (printed by the capability probe):"]
     seen = {}
     for r in rows:
