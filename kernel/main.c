@@ -24,6 +24,7 @@
 #include "loads/kload.h"
 #include "loads/kpebs.h"
 #include "pebs/caps.h"
+#include "smp/smp.h"
 
 #include <string.h>
 
@@ -33,7 +34,7 @@ uint64_t boot_info_addr;
 
 static struct serial_port serial;
 /* TSC at the boot phases (docs/output.md `# boot:`): read raw, converted once tsc_hz is known */
-enum { PH_KMAIN, PH_TSC, PH_TSC_DONE, PH_MM_DONE, PH_APIC_DONE, PH_HEADER, PH_N };
+enum { PH_KMAIN, PH_TSC, PH_TSC_DONE, PH_MM_DONE, PH_APIC_DONE, PH_SMP_DONE, PH_HEADER, PH_N };
 static uint64_t phase_tsc[PH_N];
 static char console_warning[96];	/* printed once the KTAP header is out */
 
@@ -60,11 +61,11 @@ static void print_boot_phases(void)
 
 	phase_tsc[PH_HEADER] = rdtsc();
 	ktap_diag("startup: %llu ms kmain to header: console and command line %llu ms, tsc "
-		  "calibration %llu ms, memory %llu ms, apic %llu ms, rest %llu ms (firmware and "
-		  "loader: not measured)", phase_ms(PH_KMAIN, PH_HEADER),
+		  "calibration %llu ms, memory %llu ms, apic %llu ms, smp %llu ms, rest %llu ms (firmware "
+		  "and loader: not measured)", phase_ms(PH_KMAIN, PH_HEADER),
 		  phase_ms(PH_KMAIN, PH_TSC), phase_ms(PH_TSC, PH_TSC_DONE),
 		  phase_ms(PH_TSC_DONE, PH_MM_DONE), phase_ms(PH_MM_DONE, PH_APIC_DONE),
-		  phase_ms(PH_APIC_DONE, PH_HEADER));
+		  phase_ms(PH_APIC_DONE, PH_SMP_DONE), phase_ms(PH_SMP_DONE, PH_HEADER));
 	ktap_diag("timing: %s (%s), %u ms per load kernel%s%s", tp->brief ? "brief" : "full",
 		  tp->why, tp->budget_ms, tp->unjudged ? ", verdicts SKIP: " : ", verdicts judged",
 		  tp->unjudged ? tp->unjudged : "");
@@ -90,6 +91,7 @@ static void print_header(void)
 	ktap_diag("paging: %s pages, NX %s", cpu.page1g ? "1 GiB" : "2 MiB",
 		  cpu.nx ? "on" : "unavailable");
 	apic_print_header();
+	smp_print_header();
 	print_boot_phases();
 }
 
@@ -139,6 +141,8 @@ void kmain(uint32_t magic, uint64_t info)
 	phase_tsc[PH_MM_DONE] = rdtsc();
 	apic_init();	/* after mm (the xAPIC page is mapped uncached); says why if it cannot */
 	phase_tsc[PH_APIC_DONE] = rdtsc();
+	smp_init();	/* after apic (INIT/SIPI through the ICR); its waits are bounded */
+	phase_tsc[PH_SMP_DONE] = rdtsc();
 	print_header();
 	platform_print_header(&boot_info);
 	pebs_caps_print(pebs_caps_init());

@@ -14,6 +14,7 @@ const struct option_desc option_table[] = {
 	{ "inject", "gp_msr | gp | ud | pf | de | stack: fault for tests=inject (ktests/inject.c)" },
 	{ "verbose", "print more diagnostics" },
 	{ "apic", "auto | x2apic | xapic" },
+	{ "cpus", "bsp | types | all | LIST (e.g. 0,2-3): the CPUs per-CPU tests run on (default types)" },
 	{ "pmi", "vector | nmi: how the PMU interrupt is delivered" },
 	{ "ldlat", "load-latency threshold in core cycles, 3..65535 (default: hardware minimum 3)" },
 	{ "sav", "PEBS sample-after value (counter reset -N), 1..2^31-1 (default 10007)" },
