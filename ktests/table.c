@@ -21,6 +21,8 @@ const struct ktest_desc ktest_table[] = {
 	  .on_request = true, .help = "a deliberately hung test is caught by the APIC-timer watchdog" },
 	{ .name = "inject", .fn = test_inject, .needs = NEED_NONE, .timeout_ms = 2000,
 	  .on_request = true, .help = "fault injection (inject=...)" },
+	{ .name = "smp", .fn = test_smp, .needs = NEED_APIC, .timeout_ms = 5000,
+	  .help = "application processors: online, APIC id as in the MADT, run code, AP fault" },
 	{ .name = "pmu", .fn = test_pmu, .needs = NEED_NONE, .timeout_ms = 10000,
 	  .help = "PMU/PEBS capabilities, gates, instruction counting, PEBS load-latency records" },
 	{ .name = "load_l1", .fn = test_load_l1, .needs = NEED_NONE, .timeout_ms = 20000,

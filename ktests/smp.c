@@ -1,0 +1,110 @@
+/*
+ * smp.c: test `smp`: every application processor the MADT lists as enabled came online (SDM
+ * Vol. 3A 9.4 "MP Initialization"), reads the APIC ID the MADT gave it from its own local
+ * APIC, runs code handed to it and returns the result, and an unexpected exception on an AP
+ * is reported with its CPU number while the AP and the run go on. SKIPs with the reason
+ * when the machine has one CPU (-smp 1) or no AP could be started.
+ */
+#include "ktests/tests.h"
+#include "apic/apic.h"
+#include "kernel/hw.h"
+#include "kernel/traps.h"
+#include "smp/smp.h"
+
+#define WORDS 512
+#define CALL_MS 1000
+
+struct job {
+	const uint32_t *in;
+	uint64_t sum;		/* weighted sum of in[] */
+	unsigned cpu;		/* smp_this_cpu() as the AP saw it */
+	uint32_t apic;		/* apic_id() read on the AP */
+	uint64_t tsc;
+};
+
+static uint32_t data[WORDS];
+
+static uint64_t weigh(const uint32_t *in)
+{
+	uint64_t s = 0;
+
+	for (unsigned i = 0; i < WORDS; i++)
+		s = s * 31 + in[i];
+	return s;
+}
+
+static void job_run(void *arg)
+{
+	struct job *j = arg;
+
+	j->sum = weigh(j->in);
+	j->cpu = smp_this_cpu();
+	j->apic = apic_id();
+	j->tsc = rdtsc();
+}
+
+static void job_fault(void *arg)
+{
+	(void)arg;
+	__asm__ volatile("ud2");	/* an unexpected #UD on the AP, on purpose */
+}
+
+static void check_cpu(struct ktest *t, unsigned i, uint64_t want)
+{
+	struct percpu *pc = smp_cpu(i);
+	struct job j = { .in = data };
+	int r;
+
+	if (!kt_check(t, pc->state == CPU_ONLINE, "cpu%u_online", i)) {
+		kt_info(t, "cpu%u (APIC id %u): %s", i, pc->apic_id, pc->why ? pc->why : "?");
+		kt_skip_sub(t, "cpu_apic_id", "cpu%u is not online", i);
+		kt_skip_sub(t, "cpu_runs_code", "cpu%u is not online", i);
+		return;
+	}
+	if (!kt_check(t, pc->apic_id_seen == pc->apic_id, "cpu%u_apic_id_matches_madt", i))
+		kt_info(t, "cpu%u: MADT APIC id %u, its local APIC says %u", i, pc->apic_id,
+			pc->apic_id_seen);
+	r = smp_call(i, job_run, &j, CALL_MS);
+	if (!kt_check(t, r == SMP_CALL_DONE && j.sum == want && j.cpu == i &&
+			     j.apic == pc->apic_id && j.tsc != 0, "cpu%u_runs_code", i))
+		kt_info(t, "cpu%u: call result %d, sum %s, cpu %u, APIC id %u", i, r,
+			j.sum == want ? "right" : "wrong", j.cpu, j.apic);
+}
+
+enum kt_result test_smp(struct ktest *t)
+{
+	unsigned last = 0;
+	uint64_t want;
+	int r;
+
+	if (smp_why_none())
+		return kt_skip(t, "no AP started: %s", smp_why_none());
+	if (smp_cpu_count() == 1)
+		return kt_skip(t, "one CPU: the MADT lists no other enabled processor");
+	for (unsigned i = 0; i < WORDS; i++)
+		data[i] = i * 2654435761u;
+	want = weigh(data);
+	kt_info(t, "%u CPUs online of %u in the MADT, %u left out", smp_online_count(),
+		smp_madt_count(), smp_left_out());
+	kt_check(t, smp_cpu_count() + smp_left_out() == smp_madt_count(),
+		 "every_enabled_madt_cpu_accounted_for");
+	for (unsigned i = 1; i < smp_cpu_count(); i++) {
+		check_cpu(t, i, want);
+		if (smp_cpu(i)->state == CPU_ONLINE)
+			last = i;
+	}
+	if (!last) {
+		kt_skip_sub(t, "ap_fault_reported", "no AP online");
+		return kt_verdict(t);
+	}
+	kt_info(t, "cpu%u: a deliberate #UD follows; its dump names the CPU", last);
+	r = smp_call(last, job_fault, NULL, CALL_MS);
+	kt_check(t, r == VEC_UD, "ap_fault_reported");
+	{
+		struct job j = { .in = data };
+
+		r = smp_call(last, job_run, &j, CALL_MS);
+		kt_check(t, r == SMP_CALL_DONE && j.sum == want, "ap_runs_after_fault");
+	}
+	return kt_verdict(t);
+}
