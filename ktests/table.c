@@ -39,6 +39,10 @@ const struct ktest_desc ktest_table[] = {
 	  .help = "chase + stores (store records)" },
 	{ .name = "load_stlb", .fn = test_load_stlb, .needs = NEED_NONE, .timeout_ms = 30000,
 	  .help = "one load per 4 KiB page: STLB misses" },
+	{ .name = "load_snoop", .fn = test_load_snoop, .needs = NEED_NONE, .timeout_ms = 10000,
+	  .help = "loads of lines another core read last (clean snoop hit): timing, PEBS" },
+	{ .name = "load_hitm", .fn = test_load_hitm, .needs = NEED_NONE, .timeout_ms = 10000,
+	  .help = "loads of lines another core wrote last (HITM): timing, PEBS" },
 	{ .name = "load_curve", .fn = test_load_curve, .needs = NEED_NONE, .timeout_ms = 120000,
 	  .on_request = true, .help = "latency curve (sweep=short|full)" },
 };
