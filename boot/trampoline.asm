@@ -53,8 +53,9 @@ smp_tramp_pm32:
 	rdmsr
 	or eax, [ebx + smp_tramp_params - smp_tramp_start + TP_EFER]
 	wrmsr
-	mov eax, cr0
-	or eax, (1 << 31) | (1 << 16) | 1     ; PG, WP, PE
+	; CR0 after INIT has CD and NW set (SDM Vol. 3A 10.1.1, Table 10-1): a fresh value turns
+	; caching on (CD = NW = 0), as Linux's trampoline_64.S does with CR0_STATE
+	mov eax, (1 << 31) | (1 << 16) | (1 << 5) | (1 << 4) | 1   ; PG, WP, NE, ET, PE
 	mov cr0, eax
 	jmp far [ebx + smp_tramp_params - smp_tramp_start + TP_JMP64]
 

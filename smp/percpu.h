@@ -15,6 +15,9 @@
 #include "kernel/jump.h"
 #include "smp/topology.h"
 
+/* IA32_GS_BASE (SDM Vol. 4 Table 2-2, MSR C000_0101H): each CPU's struct percpu */
+#define MSR_IA32_GS_BASE 0xc0000101u
+
 enum cpu_state {
 	CPU_ABSENT,		/* not started (not enabled in the MADT, or left out) */
 	CPU_STARTING,		/* INIT/SIPI sent */

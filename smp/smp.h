@@ -59,7 +59,7 @@ void smp_print_header(void);
 void smp_ap_install(void);
 /* CPUID 1FH (else 0BH, else 1) and 1AH of the CPU this runs on into pc. */
 void smp_probe_topology(struct percpu *pc);
-extern uint64_t smp_bsp_cr4, smp_bsp_pat;
+extern uint64_t smp_bsp_cr0, smp_bsp_cr4, smp_bsp_pat;
 extern uint64_t smp_tramp_pa;
 
 #endif

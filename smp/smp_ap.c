@@ -2,7 +2,7 @@
  * smp_ap.c: an application processor's side (SDM Vol. 3A 9.4.4.2 "Typical AP Initialization
  * Sequence"). smp_ap_main, called from boot/trampoline.asm in 64-bit mode on the AP's own
  * stack, loads the AP's GDT/TSS and IDT, points IA32_GS_BASE at its struct percpu, copies
- * the boot CPU's CR4 and PAT, enables its local APIC in the boot CPU's mode (11.12.1: x2APIC
+ * the boot CPU's CR0, CR4 and PAT, enables its local APIC in the boot CPU's mode (11.12.1: x2APIC
  * by setting IA32_APIC_BASE.EXTD), reads its topology and core type, and reports online.
  * Then it waits in HLT for work (smp.h mailbox). An unexpected exception on an AP prints
  * "# cpu N ..." and the register dump, is handed back as the call's result, and the AP goes
@@ -21,10 +21,9 @@
 #include "kernel/traps.h"
 #include "kernel/tsc.h"
 
-#define MSR_IA32_GS_BASE 0xc0000101u
 #define MSR_IA32_PAT     0x277u
 
-uint64_t smp_bsp_cr4, smp_bsp_pat;
+uint64_t smp_bsp_cr0, smp_bsp_cr4, smp_bsp_pat;
 
 static struct percpu *this_pc(void)
 {
@@ -124,6 +123,7 @@ void smp_ap_main(struct percpu *pc)
 	gdt_load_cpu(pc->gdt, pc->ist_top);
 	idt_load_copy(pc->idt);
 	wrmsr(MSR_IA32_GS_BASE, (uint64_t)(uintptr_t)pc);
+	write_cr0(smp_bsp_cr0);	/* the boot CPU's cache and FPU bits */
 	write_cr4(smp_bsp_cr4);
 	if (smp_bsp_pat)
 		wrmsr_safe(MSR_IA32_PAT, smp_bsp_pat);
@@ -162,6 +162,7 @@ void smp_ap_install(void)
 {
 	idt_set_handler(SMP_VEC_WAKE, wake_isr);
 	trap_set_cpu_hook(ap_fault);
+	smp_bsp_cr0 = read_cr0();
 	smp_bsp_cr4 = read_cr4();
 	if (rdmsr_safe(MSR_IA32_PAT, &smp_bsp_pat))
 		smp_bsp_pat = 0;

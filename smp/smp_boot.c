@@ -228,7 +228,7 @@ void smp_init(void)
 	bsp.apic_id = bsp.apic_id_seen = apic_id();
 	smp_probe_topology(&bsp);
 	cpus[0] = &bsp;
-	wrmsr_safe(0xc0000101u, (uint64_t)(uintptr_t)&bsp);	/* IA32_GS_BASE */
+	wrmsr_safe(MSR_IA32_GS_BASE, (uint64_t)(uintptr_t)&bsp);
 	if (!smp_cpus_parse(arg, &req, &why))
 		kprintf("# warning: cpus=%s: %s; using types\n", arg, why);
 	start_all();
