@@ -7,9 +7,10 @@
  *                         helper's value; snoop: the boot CPU's, and the helper read it too)
  *   xcore_slower_than_l1  a cross-core load costs >= 3x a re-load of the same line (an L1
  *                         hit); SKIP where timing is not judged
- * then the PEBS step: SKIP with the reason, naming the data-source codes each model table
- * gives such loads (SDM Vol. 3B table 18-24 codes and the XSNP_HIT/XSNP_HITM rows of the
- * later tables, pebs/datasrc_tables.c). One CPU: the test SKIPs with the reason.
+ * then the PEBS step (loads/xcore_pebs.c; SKIP with the reason where PEBS cannot run), after
+ * a line naming the data-source codes each model table gives such loads (SDM Vol. 3B table
+ * 18-24 codes and the XSNP_HIT/XSNP_HITM rows of the later tables, pebs/datasrc_tables.c).
+ * One CPU: the test SKIPs with the reason.
  */
 #include "ktests/tests.h"
 #include "kernel/tsc.h"
@@ -45,7 +46,7 @@ static void print_run(struct ktest *t, const struct xcore_run *r)
 static enum kt_result xcore_test(struct ktest *t, const char *name, enum xcore_kind kind)
 {
 	const struct timing_plan *tp = kload_timing();
-	const char *emu = kload_timing_unjudgeable(), *nopebs = kload_pebs_unavailable();
+	const char *emu = kload_timing_unjudgeable();
 	struct xcore_run r = { .name = name, .kind = kind };
 	char codes[200];
 	int h = xcore_pick_helper(), rc;
@@ -75,12 +76,10 @@ static enum kt_result xcore_test(struct ktest *t, const char *name, enum xcore_k
 	xcore_expected_text(kind, codes, sizeof(codes));
 	kt_info(t, "%s: expected PEBS data sources (local cache, snoop %s) per table: %s", name,
 		kind == XCORE_SNOOP ? "Hit or Fwd" : "HitM", codes);
-	if (nopebs)
-		kt_skip_sub(t, "pebs_source", "%s", nopebs);
+	if (rc == 0)
+		xcore_pebs_step(t, &r);
 	else
-		kt_skip_sub(t, "pebs_source", "cross-core PEBS step not written yet: its records "
-			    "need filtering by data address (the handshake's own flag loads are "
-			    "cross-core too)");
+		kt_skip_sub(t, "pebs_source", "the kernel did not run: %s", r.why);
 	return kt_verdict(t);
 }
 

@@ -155,18 +155,20 @@ static void summarise(struct xcore_run *r, uint64_t *x, uint64_t *l1, uint64_t *
 	}
 }
 
-int xcore_run(struct xcore_run *r)
+static struct xsync s;
+static uint64_t x[XCORE_MAX_LOADS], l1[XCORE_MAX_LOADS], cc[XCORE_MAX_LOADS];
+static uint64_t (*core)(void *);
+static void *cctx;
+static uint64_t helper_sum;
+
+int xcore_begin(struct xcore_run *r)
 {
-	static struct xsync s;
-	static uint64_t x[XCORE_MAX_LOADS], l1[XCORE_MAX_LOADS], cc[XCORE_MAX_LOADS];
-	uint64_t lim = tsc_hz / 1000 * XCORE_STEP_MS, t_start, budget, helper_sum = 0;
-	void *cctx;
-	uint64_t (*core)(void *) = kload_core_clock(&cctx, &r->core_name);
 	unsigned n = r->want > XCORE_MAX_LOADS ? XCORE_MAX_LOADS : r->want;
-	int rc;
 
 	r->loads = r->bad_values = 0;
 	r->helper_sum_ok = false;
+	helper_sum = 0;
+	core = kload_core_clock(&cctx, &r->core_name);
 	memset((void *)&s, 0, sizeof(s));
 	s.lines = kalloc((uint64_t)n * LINE, PAGE_4K);
 	if (!s.lines)
@@ -178,41 +180,50 @@ int xcore_run(struct xcore_run *r)
 	if (!smp_call_start(r->helper, helper, &s))
 		return fail(r, "helper cpu%u is not online or still busy (%u loads timed)", r->helper, 0);
 	r->overhead = overhead_ticks();
-	budget = tsc_hz / 1000 * r->budget_ms;
-	t_start = rdtsc();
-	for (unsigned i = 1; i <= n; i++) {
-		volatile uint64_t *line = (volatile uint64_t *)(s.lines + (i - 1) * LINE);
-		uint64_t t0, t1, t2, c0 = 0, c1 = 0, v, want;
+	return 0;
+}
 
-		clflush(line);
-		mfence();
-		__atomic_store_n(&s.go, i, __ATOMIC_RELEASE);
-		if (!wait_ge(&s.ack, i, lim))
-			break;
-		if (core)
-			c0 = core(cctx);
-		t0 = rdtsc_ordered();
-		v = *line;
-		t1 = rdtsc_ordered();
-		if (core)
-			c1 = core(cctx);
-		(void)*line;
-		t2 = rdtsc_ordered();
-		want = r->kind == XCORE_HITM ? i * K_HELP : i * K_INIT;
-		r->bad_values += v != want;
-		helper_sum += i * K_INIT;
-		x[r->loads] = sub_floor(t1 - t0, r->overhead);
-		l1[r->loads] = sub_floor(t2 - t1, r->overhead);
-		cc[r->loads] = c1 - c0;
-		r->loads++;
-		if (r->loads >= 32 && rdtsc() - t_start > budget)
-			break;
-	}
+bool xcore_step(struct xcore_run *r)
+{
+	unsigned i = r->loads + 1;
+	volatile uint64_t *line = (volatile uint64_t *)(s.lines + (i - 1) * LINE);
+	uint64_t t0, t1, t2, c0 = 0, c1 = 0, v, want;
+
+	if (i > s.n)
+		return false;
+	clflush(line);
+	mfence();
+	__atomic_store_n(&s.go, i, __ATOMIC_RELEASE);
+	if (!wait_ge(&s.ack, i, tsc_hz / 1000 * XCORE_STEP_MS))
+		return false;
+	if (core)
+		c0 = core(cctx);
+	t0 = rdtsc_ordered();
+	v = *line;
+	t1 = rdtsc_ordered();
+	if (core)
+		c1 = core(cctx);
+	(void)*line;
+	t2 = rdtsc_ordered();
+	want = r->kind == XCORE_HITM ? i * K_HELP : i * K_INIT;
+	r->bad_values += v != want;
+	helper_sum += i * K_INIT;
+	x[r->loads] = sub_floor(t1 - t0, r->overhead);
+	l1[r->loads] = sub_floor(t2 - t1, r->overhead);
+	cc[r->loads] = c1 - c0;
+	r->loads++;
+	return true;
+}
+
+int xcore_end(struct xcore_run *r)
+{
+	int rc;
+
 	__atomic_store_n(&s.go, GO_STOP, __ATOMIC_RELEASE);	/* ends a helper still waiting */
 	rc = smp_call_wait(r->helper, 2 * XCORE_STEP_MS);
 	r->helper_sum_ok = r->kind != XCORE_SNOOP || s.sum == helper_sum;
 	summarise(r, x, l1, core ? cc : NULL);
-	if (r->loads < n && r->loads < 32)
+	if (r->loads < s.n && r->loads < 32)
 		return fail(r, "helper cpu%u did not answer line %u within the bound", r->helper,
 			    r->loads + 1);
 	if (rc != SMP_CALL_DONE)
@@ -222,4 +233,17 @@ int xcore_run(struct xcore_run *r)
 		return fail(r, "helper cpu%u timed out waiting for line %u", r->helper,
 			    (unsigned)s.fail);
 	return 0;
+}
+
+int xcore_run(struct xcore_run *r)
+{
+	uint64_t t_start, budget = tsc_hz / 1000 * r->budget_ms;
+
+	if (xcore_begin(r))
+		return -1;
+	t_start = rdtsc();
+	while (xcore_step(r))
+		if (r->loads >= 32 && rdtsc() - t_start > budget)
+			break;
+	return xcore_end(r);
 }

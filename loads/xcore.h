@@ -16,6 +16,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "pebs/aggregate.h"
 #include "pebs/datasrc.h"
 
 enum xcore_kind { XCORE_SNOOP, XCORE_HITM, XCORE_NONE };
@@ -47,6 +48,24 @@ struct xcore_run {
 int xcore_pick_helper(void);
 /* Run r (kind, helper, want, budget_ms set). 0 done; -1 with r->why. */
 int xcore_run(struct xcore_run *r);
+/* The same in parts (the PEBS step runs steps in chunks): begin allocates the lines and
+ * starts the helper (0, or -1 with r->why); step times the next line (false: all done, or
+ * the helper did not answer); end stops the helper and sums up (0, or -1 with r->why). */
+int xcore_begin(struct xcore_run *r);
+bool xcore_step(struct xcore_run *r);
+int xcore_end(struct xcore_run *r);
+
+/* The PEBS step (loads/xcore_pebs.c): the kernel again, under load-latency PEBS on the
+ * measuring CPU; the verdict as a subtest `pebs_source`, or a SKIP with the reason. */
+struct ktest;
+void xcore_pebs_step(struct ktest *t, struct xcore_run *r);
+/* The verdict on the aggregate (pure): the records served by another core's cache (L3 or
+ * "any cache" levels) with the kernel's snoop result must be at least a quarter (snoop: the
+ * handshake's flag line adds one HITM load per line) or half (HITM) of the cross-core
+ * records, and at least XCORE_PEBS_MIN of them. 1 pass, 0 fail, -1 too few records; the
+ * measured numbers in d. */
+#define XCORE_PEBS_MIN 8u
+int xcore_pebs_verdict(const struct pebs_agg *a, enum xcore_kind kind, char *d, unsigned n);
 
 /*
  * The load-latency data-source codes kernel `kind` should produce on a model (pure, from

@@ -65,3 +65,29 @@ void xcore_expected_text(enum xcore_kind kind, char *b, unsigned n)
 			o += (unsigned)fmt_snprintf(b + o, n - o, " none");
 	}
 }
+
+int xcore_pebs_verdict(const struct pebs_agg *a, enum xcore_kind kind, char *d, unsigned n)
+{
+	static const uint8_t lv[] = { PEBS_LVL_L3, PEBS_LVL_ANY_CACHE };
+	uint64_t hit = 0, hitm = 0, all = 0, want;
+	unsigned pct = kind == XCORE_HITM ? 50 : 25;
+
+	for (unsigned i = 0; i < sizeof(lv); i++) {
+		const struct pebs_agg_level *l = &a->lvl[lv[i]];
+
+		hit += (uint64_t)l->snoop[PEBS_SNOOP_HIT] + l->snoop[PEBS_SNOOP_FWD];
+		hitm += l->snoop[PEBS_SNOOP_HITM];
+		for (unsigned k = 0; k < PEBS_SNOOP_COUNT; k++)
+			all += l->snoop[k];
+	}
+	want = kind == XCORE_HITM ? hitm : kind == XCORE_SNOOP ? hit : 0;
+	fmt_snprintf(d, n, "%llu of %llu records from another core's cache are %s (want >= %u%%, "
+		     ">= %u records); Hit/Fwd %llu, HitM %llu; %llu records in all",
+		     (unsigned long long)want, (unsigned long long)all,
+		     kind == XCORE_HITM ? "HitM" : "Hit or Fwd", pct, XCORE_PEBS_MIN,
+		     (unsigned long long)hit, (unsigned long long)hitm,
+		     (unsigned long long)a->records);
+	if (all < XCORE_PEBS_MIN)
+		return -1;
+	return want >= XCORE_PEBS_MIN && want * 100 >= all * pct;
+}

@@ -4,7 +4,9 @@
  * 05H clean snoop hit, 06H/07H HITM; 07H exists on 06_2EH), Skylake-X (06H XSNP_HIT, 07H
  * XSNP_HITM; the DRAM and remote rows are not expected), Alder Lake's P- and E-core tables
  * (a hybrid part: two different answers), Lion Cove (8-bit codes: 0CH Fwd, 0DH/0FH HitM),
- * an unknown model (none), and the per-table text the KTAP line prints.
+ * an unknown model (none), the per-table text the KTAP line prints, and the PEBS verdict
+ * on aggregates shaped like the kernels' runs (the snoop kernel's flag line adds one HitM
+ * record per measured line).
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -75,12 +77,44 @@ static void test_text(void **state)
 	assert_true(strlen(small) < sizeof(small));
 }
 
+static void test_verdict(void **state)
+{
+	static struct pebs_agg a;
+	char d[256];
+
+	(void)state;
+	memset(&a, 0, sizeof(a));
+	a.records = 400;
+	a.lvl[PEBS_LVL_L1].snoop[PEBS_SNOOP_NONE] = 200;	/* not counted: not cross-core */
+	a.lvl[PEBS_LVL_L3].snoop[PEBS_SNOOP_HIT] = 90;	/* measured lines */
+	a.lvl[PEBS_LVL_L3].snoop[PEBS_SNOOP_HITM] = 100;	/* the ack flag */
+	a.lvl[PEBS_LVL_L3].snoop[PEBS_SNOOP_NONE] = 10;
+	assert_int_equal(xcore_pebs_verdict(&a, XCORE_SNOOP, d, sizeof(d)), 1);
+	assert_non_null(strstr(d, "90 of 200 records"));
+	assert_int_equal(xcore_pebs_verdict(&a, XCORE_HITM, d, sizeof(d)), 1);	/* 100/200 */
+	a.lvl[PEBS_LVL_L3].snoop[PEBS_SNOOP_NONE] = 110;	/* lines evicted: no snoop */
+	assert_int_equal(xcore_pebs_verdict(&a, XCORE_HITM, d, sizeof(d)), 0);
+	a.lvl[PEBS_LVL_L3].snoop[PEBS_SNOOP_HIT] = 40;		/* 40 of 250 < 25 % */
+	assert_int_equal(xcore_pebs_verdict(&a, XCORE_SNOOP, d, sizeof(d)), 0);
+	/* Fwd counts as a clean cross-core hit (Lion Cove, Gracemont), on "any cache" too */
+	a.lvl[PEBS_LVL_ANY_CACHE].snoop[PEBS_SNOOP_FWD] = 100;
+	assert_int_equal(xcore_pebs_verdict(&a, XCORE_SNOOP, d, sizeof(d)), 1);
+	memset(&a, 0, sizeof(a));
+	a.lvl[PEBS_LVL_L3].snoop[PEBS_SNOOP_HITM] = XCORE_PEBS_MIN - 1;
+	assert_int_equal(xcore_pebs_verdict(&a, XCORE_HITM, d, sizeof(d)), -1);
+	a.lvl[PEBS_LVL_RAM].snoop[PEBS_SNOOP_HITM] = 1000;	/* DRAM rows are not the point */
+	assert_int_equal(xcore_pebs_verdict(&a, XCORE_HITM, d, sizeof(d)), -1);
+	a.lvl[PEBS_LVL_L3].snoop[PEBS_SNOOP_MISS] = 100;
+	assert_int_equal(xcore_pebs_verdict(&a, XCORE_HITM, d, sizeof(d)), 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_nhm_skl),
 		cmocka_unit_test(test_hybrid_and_lnc),
 		cmocka_unit_test(test_text),
+		cmocka_unit_test(test_verdict),
 	};
 
 	return cmocka_run_group_tests_name("xcore_expect", tests, NULL, NULL);
