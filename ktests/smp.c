@@ -1,8 +1,10 @@
 /*
  * smp.c: test `smp`: every application processor the MADT lists as enabled came online (SDM
  * Vol. 3A 9.4 "MP Initialization"), reads the APIC ID the MADT gave it from its own local
- * APIC, runs code handed to it and returns the result, and an unexpected exception on an AP
- * is reported with its CPU number while the AP and the run go on. SKIPs with the reason
+ * APIC, runs code handed to it and returns the result, every CPU has its own place in the
+ * topology (package, core, thread from CPUID 1FH/0BH, whose x2APIC ID is the APIC ID; SDM
+ * Vol. 3A 9.9), and an unexpected exception on an AP is reported with its CPU number while the
+ * AP and the run go on. SKIPs with the reason
  * when the machine has one CPU (-smp 1) or no AP could be started.
  */
 #include "ktests/tests.h"
@@ -71,6 +73,36 @@ static void check_cpu(struct ktest *t, unsigned i, uint64_t want)
 			j.sum == want ? "right" : "wrong", j.cpu, j.apic);
 }
 
+/* Distinct (package, core, thread) per online CPU; the leaf's x2APIC ID is the APIC ID. */
+static void check_topology(struct ktest *t)
+{
+	unsigned clash = 0, idbad = 0;
+
+	for (unsigned i = 0; i < smp_cpu_count(); i++) {
+		const struct percpu *a = smp_cpu(i);
+
+		if (a->state != CPU_ONLINE)
+			continue;
+		if (a->topo.leaf >= 0xb && a->topo.x2apic_id != a->apic_id_seen) {
+			kt_info(t, "cpu%u: CPUID %02XH x2APIC ID %u, local APIC ID %u", i,
+				a->topo.leaf, a->topo.x2apic_id, a->apic_id_seen);
+			idbad++;
+		}
+		for (unsigned j = 0; j < i; j++) {
+			const struct percpu *b = smp_cpu(j);
+
+			if (b->state == CPU_ONLINE && a->topo.package == b->topo.package &&
+			    a->topo.core == b->topo.core && a->topo.thread == b->topo.thread) {
+				kt_info(t, "cpu%u and cpu%u: both package %u core %u thread %u", j,
+					i, a->topo.package, a->topo.core, a->topo.thread);
+				clash++;
+			}
+		}
+	}
+	kt_check(t, clash == 0 && idbad == 0, "topology_distinct # CPUID leaf %02XH",
+		 smp_cpu(0)->topo.leaf);
+}
+
 enum kt_result test_smp(struct ktest *t)
 {
 	unsigned last = 0;
@@ -93,6 +125,7 @@ enum kt_result test_smp(struct ktest *t)
 		if (smp_cpu(i)->state == CPU_ONLINE)
 			last = i;
 	}
+	check_topology(t);
 	if (!last) {
 		kt_skip_sub(t, "ap_fault_reported", "no AP online");
 		return kt_verdict(t);
