@@ -11,7 +11,7 @@ const struct option_desc option_table[] = {
 	{ "tests", "comma-separated globs of tests to run (default: all default tests)" },
 	{ "exit", "auto | port | halt: how the run ends (auto: isa-debug-exit under a hypervisor)" },
 	{ "end", "halt | reboot | poweroff: what a run on hardware does after its last line" },
-	{ "inject", "gp_msr | gp | ud | pf | de | stack: fault for tests=inject (ktests/inject.c)" },
+	{ "inject", "gp_msr | gp | ud | pf | de | stack: fault for tests=inject (ktests/inject.c); ap_silent: a processor that never answers (smp/)" },
 	{ "verbose", "print more diagnostics" },
 	{ "apic", "auto | x2apic | xapic" },
 	{ "cpus", "bsp | types | all | LIST (e.g. 0,2-3): the CPUs per-CPU tests run on (default types)" },

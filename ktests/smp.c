@@ -9,6 +9,7 @@
  */
 #include "ktests/tests.h"
 #include "apic/apic.h"
+#include "kernel/fmt.h"
 #include "kernel/hw.h"
 #include "kernel/traps.h"
 #include "smp/smp.h"
@@ -55,22 +56,31 @@ static void check_cpu(struct ktest *t, unsigned i, uint64_t want)
 {
 	struct percpu *pc = smp_cpu(i);
 	struct job j = { .in = data };
+	bool ok;
 	int r;
 
-	if (!kt_check(t, pc->state == CPU_ONLINE, "cpu%u_online", i)) {
+	if (pc->state != CPU_ONLINE) {
+		char n1[40], n2[40];
+
 		kt_info(t, "cpu%u (APIC id %u): %s", i, pc->apic_id, pc->why ? pc->why : "?");
-		kt_skip_sub(t, "cpu_apic_id", "cpu%u is not online", i);
-		kt_skip_sub(t, "cpu_runs_code", "cpu%u is not online", i);
+		kt_check(t, false, "cpu%u_online", i);
+		fmt_snprintf(n1, sizeof(n1), "cpu%u_apic_id_matches_madt", i);
+		fmt_snprintf(n2, sizeof(n2), "cpu%u_runs_code", i);
+		kt_skip_sub(t, n1, "cpu%u is not online", i);
+		kt_skip_sub(t, n2, "cpu%u is not online", i);
 		return;
 	}
-	if (!kt_check(t, pc->apic_id_seen == pc->apic_id, "cpu%u_apic_id_matches_madt", i))
+	kt_check(t, true, "cpu%u_online", i);
+	if (pc->apic_id_seen != pc->apic_id)
 		kt_info(t, "cpu%u: MADT APIC id %u, its local APIC says %u", i, pc->apic_id,
 			pc->apic_id_seen);
+	kt_check(t, pc->apic_id_seen == pc->apic_id, "cpu%u_apic_id_matches_madt", i);
 	r = smp_call(i, job_run, &j, CALL_MS);
-	if (!kt_check(t, r == SMP_CALL_DONE && j.sum == want && j.cpu == i &&
-			     j.apic == pc->apic_id && j.tsc != 0, "cpu%u_runs_code", i))
+	ok = r == SMP_CALL_DONE && j.sum == want && j.cpu == i && j.apic == pc->apic_id && j.tsc;
+	if (!ok)
 		kt_info(t, "cpu%u: call result %d, sum %s, cpu %u, APIC id %u", i, r,
 			j.sum == want ? "right" : "wrong", j.cpu, j.apic);
+	kt_check(t, ok, "cpu%u_runs_code", i);
 }
 
 /* Distinct (package, core, thread) per online CPU; the leaf's x2APIC ID is the APIC ID. */
@@ -116,7 +126,7 @@ enum kt_result test_smp(struct ktest *t)
 	for (unsigned i = 0; i < WORDS; i++)
 		data[i] = i * 2654435761u;
 	want = weigh(data);
-	kt_info(t, "%u CPUs online of %u in the MADT, %u left out", smp_online_count(),
+	kt_info(t, "%u CPUs online of %u in the MADT, %u not started (limits)", smp_online_count(),
 		smp_madt_count(), smp_left_out());
 	kt_check(t, smp_cpu_count() + smp_left_out() == smp_madt_count(),
 		 "every_enabled_madt_cpu_accounted_for");

@@ -171,6 +171,28 @@ static void start_ap(struct percpu *pc, volatile struct smp_tramp_params *tp)
 		pc->cpu, pc->apic_id, SMP_ONLINE_BOUND_MS, pc->why);
 }
 
+/* inject=ap_silent: one more "enabled" processor at an APIC ID nobody has, so the bounded
+ * wait, the report and the leaving-out of a CPU that never answers run for real. */
+static void inject_silent(const struct acpi_madt *m, volatile struct smp_tramp_params *tp)
+{
+	const char *inj = cmdline_get(&kcmdline, "inject");
+	struct acpi_cpu fake = { .enabled = true, .uid = 0xfe };
+	struct percpu *pc;
+
+	if (!inj || strcmp(inj, "ap_silent") || ncpus == SMP_MAX_CPUS)
+		return;
+	for (unsigned i = 0; i < m->ncpus; i++)
+		if (m->cpu[i].apic_id >= fake.apic_id)
+			fake.apic_id = m->cpu[i].apic_id + 1;
+	if (fake.apic_id > 0xfe || !(pc = new_cpu(&fake)))
+		return;
+	kprintf("# smp: inject=ap_silent: a processor with APIC id %u that does not exist\n",
+		fake.apic_id);
+	nmadt++;
+	cpus[ncpus++] = pc;
+	start_ap(pc, tp);
+}
+
 static void start_all(void)
 {
 	volatile struct smp_tramp_params *tp;
@@ -215,6 +237,7 @@ static void start_all(void)
 		cpus[ncpus++] = pc;
 		start_ap(pc, tp);
 	}
+	inject_silent(m, tp);
 }
 
 void smp_init(void)

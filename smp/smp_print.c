@@ -111,12 +111,14 @@ static void cpu_lines(void)
 		const struct percpu *pc = smp_cpu(i);
 		const char *ty = cpu_core_type_name(pc->core_type);
 
-		ktap_diag("smp-cpu: %u apic %u package %u core %u thread %u type %s node %u %s%s "
-			  "(SIPIs %u)", i, pc->apic_id, pc->topo.package, pc->topo.core,
-			  pc->topo.thread, *ty ? ty : "-", pc->node,
-			  pc->state == CPU_ONLINE ? "online" : "left out: ",
-			  pc->state == CPU_ONLINE ? "" : pc->why ? pc->why : "not started",
-			  pc->sipis);
+		if (pc->state != CPU_ONLINE) {
+			ktap_diag("smp-cpu: %u apic %u left out: %s (SIPIs %u)", i, pc->apic_id,
+				  pc->why ? pc->why : "not started", pc->sipis);
+			continue;
+		}
+		ktap_diag("smp-cpu: %u apic %u package %u core %u thread %u type %s node %u "
+			  "online (SIPIs %u)", i, pc->apic_id, pc->topo.package, pc->topo.core,
+			  pc->topo.thread, *ty ? ty : "-", pc->node, pc->sipis);
 	}
 	o = 0;
 	app(b, sizeof(b), &o, "cpus: %s:", smp_cpus_mode_name(smp_cpus()->mode));
