@@ -245,6 +245,12 @@ void smp_init(void)
 	const char *arg = cmdline_get(&kcmdline, "cpus"), *why;
 	struct smp_cpu_view v[SMP_MAX_CPUS];
 
+	ncpus = nonline = 1;	/* from scratch: a host test boots it more than once */
+	nmadt = nleft_out = 0;
+	why_none = NULL;
+	smp_tramp_pa = 0;
+	memset(&bsp, 0, sizeof(bsp));
+	memset(&delays, 0, sizeof(delays));
 	bsp.self = &bsp;
 	bsp.state = CPU_ONLINE;
 	bsp.fault_vector = -1;
