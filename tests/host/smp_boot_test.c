@@ -52,19 +52,30 @@ void smp_probe_topology(struct percpu *pc)
 	pc->topo.x2apic_id = pc->apic_id;
 	pc->topo.core = pc->apic_id;
 }
+static void *allocs[64];	/* the AP areas of one boot, freed before the next */
+static unsigned nallocs;
+
 void *kalloc(uint64_t bytes, uint64_t align)
 {
-	void *p = aligned_alloc(align, bytes);
+	void *p = nallocs < 64 ? aligned_alloc(align, bytes) : NULL;
 
-	if (p)
+	if (p) {
 		memset(p, 0, bytes);
+		allocs[nallocs++] = p;
+	}
 	return p;
+}
+
+static void free_allocs(void)
+{
+	while (nallocs)
+		free(allocs[--nallocs]);
 }
 uint64_t read_cr3(void) { return 0x1000; }
 void tsc_delay_us(uint64_t us) { vclock_advance(us * (tsc_hz / 1000000)); }
 
 enum ap_kind { AP_ONLINE, AP_SECOND_SIPI, AP_ALIVE_ONLY, AP_SILENT };
-#define MAXID 16
+#define MAXID 0x200
 static enum ap_kind kind[MAXID];
 static char seq[MAXID][16];		/* per APIC id: 'I' INIT, 'S' SIPI */
 static uint64_t t_init[MAXID], t_sipi[MAXID];
@@ -72,7 +83,8 @@ static unsigned sipis[MAXID], vector[MAXID];
 
 static void on_ipi(uint64_t icr)
 {
-	unsigned dm = (icr >> 8) & 7, id = (unsigned)(icr >> 56);
+	unsigned dm = (icr >> 8) & 7;
+	unsigned id = (unsigned)(apic_mode() == APIC_X2APIC ? icr >> 32 : icr >> 56);
 	size_t n;
 
 	if (id >= MAXID || (dm != APIC_DM_INIT && dm != 6))
@@ -113,18 +125,26 @@ static int setup(void **state)
 	return low == (void *)0x80000 ? 0 : -1;	/* the low pages the SIPI vector names */
 }
 
+static int teardown(void **state)
+{
+	(void)state;
+	free_allocs();
+	return 0;
+}
+
 static void add_cpu(uint32_t id, bool en, bool oc, bool x2)
 {
 	acpi.madt.cpu[acpi.madt.ncpus++] = (struct acpi_cpu){ .apic_id = id, .uid = id,
 		.enabled = en, .online_capable = oc, .x2apic = x2 };
 }
 
-static void boot(const char *cmdline)
+static void boot_mode(uint64_t base, const char *cmdline)
 {
+	free_allocs();
 	memset(seq, 0, sizeof(seq));
 	memset(sipis, 0, sizeof(sipis));
 	memset(kind, 0, sizeof(kind));
-	assert_true(env_boot(XB, false, 0, cmdline));
+	assert_true(env_boot(base, base == X2B, 0, cmdline));
 	cpu.vendor = VENDOR_INTEL;
 	cpu.family = 6;
 	cpu.nx = true;
@@ -141,6 +161,11 @@ static void boot(const char *cmdline)
 	boot_info_addr = 0x200000;
 	boot_info.total_size = 0x1000;
 	stub_console_reset();
+}
+
+static void boot(const char *cmdline)
+{
+	boot_mode(XB, cmdline);
 }
 
 static void test_sequence(void **state)
@@ -204,6 +229,23 @@ static void test_sequence(void **state)
 	assert_int_equal(v32, 0x9f000 + (smp_tramp_pm32 - smp_tramp_start));
 }
 
+/* x2APIC mode: 32-bit destinations, so an ID above 254 is started like any other */
+static void test_x2apic(void **state)
+{
+	(void)state;
+	boot_mode(X2B, "");
+	add_cpu(0, true, false, false);
+	add_cpu(0x1ff, true, false, true);
+	add_cpu(3, true, false, false);
+	smp_init();
+	assert_int_equal(apic_mode(), APIC_X2APIC);
+	assert_string_equal(seq[0x1ff], "IS");
+	assert_string_equal(seq[3], "IS");
+	assert_int_equal(smp_online_count(), 3);
+	assert_int_equal(smp_left_out(), 0);
+	assert_int_equal(lm.mmio_wrong_mode, 0);
+}
+
 static void test_refusals(void **state)
 {
 	(void)state;
@@ -237,8 +279,9 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_sequence),
+		cmocka_unit_test(test_x2apic),
 		cmocka_unit_test(test_refusals),
 	};
 
-	return cmocka_run_group_tests_name("smp_boot", tests, setup, NULL);
+	return cmocka_run_group_tests_name("smp_boot", tests, setup, teardown);
 }
