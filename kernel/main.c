@@ -61,8 +61,8 @@ static void print_boot_phases(void)
 
 	phase_tsc[PH_HEADER] = rdtsc();
 	ktap_diag("startup: %llu ms kmain to header: console and command line %llu ms, tsc "
-		  "calibration %llu ms, memory %llu ms, apic %llu ms, smp %llu ms, rest %llu ms (firmware "
-		  "and loader: not measured)", phase_ms(PH_KMAIN, PH_HEADER),
+		  "calibration %llu ms, memory %llu ms, apic %llu ms, smp %llu ms, rest %llu ms "
+		  "(firmware and loader: not measured)", phase_ms(PH_KMAIN, PH_HEADER),
 		  phase_ms(PH_KMAIN, PH_TSC), phase_ms(PH_TSC, PH_TSC_DONE),
 		  phase_ms(PH_TSC_DONE, PH_MM_DONE), phase_ms(PH_MM_DONE, PH_APIC_DONE),
 		  phase_ms(PH_APIC_DONE, PH_SMP_DONE), phase_ms(PH_SMP_DONE, PH_HEADER));
