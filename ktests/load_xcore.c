@@ -62,8 +62,9 @@ static enum kt_result xcore_test(struct ktest *t, const char *name, enum xcore_k
 	rc = xcore_run(&r);
 	if (r.loads)
 		print_run(t, &r);
-	if (!kt_check(t, rc == 0, "handshake_every_line"))
+	if (rc)
 		kt_info(t, "%s: %s", name, r.why);
+	kt_check(t, rc == 0, "handshake_every_line");
 	kt_check(t, r.loads && r.bad_values == 0 && r.helper_sum_ok, "values_from_helper # %u "
 		 "of %u loads wrong%s", r.bad_values, r.loads,
 		 r.helper_sum_ok ? "" : ", helper's read sum wrong");
