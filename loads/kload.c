@@ -267,6 +267,13 @@ void kload_set_core_clock(uint64_t (*read)(void *ctx), void *ctx, const char *na
 	core_name = name ? name : "core clock";
 }
 
+uint64_t (*kload_core_clock(void **ctx, const char **name))(void *ctx)
+{
+	*ctx = core_ctx;
+	*name = core_name;
+	return core_read;
+}
+
 void kload_set_pebs_check(kload_pebs_fn fn)
 {
 	pebs_check = fn;

@@ -103,6 +103,8 @@ uint64_t kload_ws_cap(uint64_t want, const char **note);
 
 /* Core-cycle counter hook; NULL read = none (TSC only). The PMU driver registers it. */
 void kload_set_core_clock(uint64_t (*read)(void *ctx), void *ctx, const char *name);
+/* The registered reader (NULL: none) with its context and name. */
+uint64_t (*kload_core_clock(void **ctx, const char **name))(void *ctx);
 
 /*
  * The PEBS verdict step of a load test: run `r`'s kernel again under the load-latency event
