@@ -163,7 +163,7 @@ static const struct pebs_model models[] = {
 	  .table = PEBS_DS_LNC, .store = PEBS_ST_TABLE, .split_latency = true, .blocked = true },
 	{ .family = 6, .model = 0xC5, .core = E, .format = 6, .name = "Arrow Lake-H E",
 	  .table = PEBS_DS_CMT, .store = PEBS_ST_TABLE, .split_latency = true, .blocked = true },
-	/* Panther Lake: architectural PEBS (0xF, not walked here) (§4.1, §5.3, §5.4) */
+	/* Panther Lake: architectural PEBS (0xF, pebs/arch_record.c) (§4.1, §5.3, §5.4) */
 	{ .family = 6, .model = 0xCC, .core = P, .format = 0xF, .name = "Panther Lake P",
 	  .table = PEBS_DS_LNC, .store = PEBS_ST_TABLE, .split_latency = true, .blocked = true },
 	{ .family = 6, .model = 0xCC, .core = E, .format = 0xF, .name = "Panther Lake E",
@@ -175,9 +175,12 @@ static const struct pebs_model models[] = {
 	  .table = PEBS_DS_NONE, .store = PEBS_ST_NONE },
 	{ .family = 6, .model = 0x9C, .core = E, .format = 4, .name = "Tremont-L",
 	  .table = PEBS_DS_NONE, .store = PEBS_ST_NONE },
-	/* Diamond Rapids: arch PEBS; Table C (§5.5) is not decoded: raw only */
+	/* Diamond Rapids: arch PEBS, Panther Cove L2-hit/OMR table (§5.5; docs/arch-pebs.md) */
 	{ .family = 0x13, .model = 0x01, .core = P, .format = 0xF, .name = "Diamond Rapids",
-	  .table = PEBS_DS_NONE, .store = PEBS_ST_NONE, .split_latency = true, .blocked = true },
+	  .table = PEBS_DS_PNC, .store = PEBS_ST_TABLE, .split_latency = true, .blocked = true },
+	/* Clearwater Forest: arch PEBS, Darkmont E-cores, Crestmont layout (docs/arch-pebs.md) */
+	{ .family = 6, .model = 0xDD, .core = E, .format = 0xF, .name = "Clearwater Forest",
+	  .table = PEBS_DS_CMT, .store = PEBS_ST_TABLE, .split_latency = true, .blocked = true },
 };
 
 const struct pebs_model *pebs_model_at(unsigned i)
@@ -280,6 +283,10 @@ void pebs_dsrc_decode(const struct pebs_model *m, enum pebs_event ev, uint64_t a
 			d->stlb_miss = bit(aux, 4);
 			d->locked = bit(aux, 5);
 		}
+		return;
+	}
+	if (m->table == PEBS_DS_PNC) {
+		pebs_dsrc_decode_pnc(aux, ev == PEBS_EV_STORE, d);
 		return;
 	}
 	if (m->table == PEBS_DS_NONE || m->table >= PEBS_DS_TABLE_COUNT)

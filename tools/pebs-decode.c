@@ -2,10 +2,13 @@
  * pebs-decode: decode raw PEBS records captured on another machine, with the same pebs/
  * decoder the kernel uses (record.c walker, datasrc.c tables; SDM Vol 3B ch.18 PEBS records).
  *
- *   pebs-decode --cpu FF_MM [--core p|e] [--format N] [--event load|store] [--summary] FILE|-
+ *   pebs-decode --cpu FF_MM [--core p|e] [--format N|arch] [--event load|store] [--summary] FILE|-
  *
  * One JSON object per record per line on stdout. Exit 0 when every record decoded, 1 when any
- * record had an error, 2 for bad arguments or an unreadable file (one line on stderr).
+ * record had an error (the first one is also named on stderr with its byte offset), 2 for bad
+ * arguments or an unreadable file (one line on stderr). --format arch is format 0xF
+ * (architectural PEBS, pebs/arch_record.c; docs/arch-pebs.md), also implied by --cpu for the
+ * models that report it.
  * --summary adds the per-level latency table (pebs_agg_print, perf names) on stderr.
  */
 #include <errno.h>
@@ -24,7 +27,7 @@ static const char *prog = "pebs-decode";
 
 static void usage_exit(const char *msg, const char *arg)
 {
-	fprintf(stderr, "%s: %s%s%s (usage: %s --cpu FF_MM [--core p|e] [--format N] "
+	fprintf(stderr, "%s: %s%s%s (usage: %s --cpu FF_MM [--core p|e] [--format N|arch] "
 		"[--event load|store] [--summary] FILE|-)\n", prog, msg, arg ? ": " : "",
 		arg ? arg : "", prog);
 	exit(2);
@@ -199,8 +202,11 @@ int main(int argc, char **argv)
 			char *end;
 			unsigned long f = strtoul(val, &end, 0);
 
+			if (!strcmp(val, "arch"))
+				f = PEBS_FMT_ARCH, end = (char *)"";
 			if (*val == '\0' || *end != '\0' || f > 15)
-				usage_exit("--format must be 0..15 (PERF_CAPABILITIES[11:8])", val);
+				usage_exit("--format must be 0..15 (PERF_CAPABILITIES[11:8]) or arch",
+					   val);
 			format = (int)f;
 		} else {
 			if (!strcmp(val, "load"))
@@ -232,8 +238,7 @@ int main(int argc, char **argv)
 	if (format < 0)
 		format = m->format;
 	if (!pebs_format_supported((unsigned)format)) {
-		fprintf(stderr, "%s: PEBS record format %d is not supported%s\n", prog, format,
-			format == 0xF ? " (architectural PEBS is not decoded yet)" : "");
+		fprintf(stderr, "%s: PEBS record format %d is not supported\n", prog, format);
 		return 2;
 	}
 
@@ -251,6 +256,9 @@ int main(int argc, char **argv)
 		pebs_dsrc_decode((r.valid & PEBS_F_AUX) ? m : NULL, ev, r.aux, &d);
 		print_record(&r, &d);
 		pebs_agg_add(&agg, &r, &d);
+		if (r.err && rc == 0)
+			fprintf(stderr, "%s: record %u at offset %u (0x%x): %s\n", prog, r.index,
+				r.offset, r.offset, pebs_rec_strerror(r.err));
 		if (r.err)
 			rc = 1;
 	}
