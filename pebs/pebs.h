@@ -33,6 +33,8 @@ struct pebs_config {
 	uint64_t sav;		/* sample-after value (counter reset = -sav) */
 	uint64_t buf_bytes;	/* PEBS buffer; 0: PEBS_BUF_DEFAULT */
 	uint64_t data_cfg;	/* extra adaptive groups; MEMINFO is always on for baseline */
+	bool counters;		/* pebs_counters=on: snapshot the PEBS counter and fixed
+				 * counter 1 in every record (format 6 / arch PEBS) */
 	pebs_sink_fn sink;
 	void *sink_ctx;
 };
@@ -48,6 +50,12 @@ struct pebs_stats {
 	uint64_t other_ovf;	/* GLOBAL_STATUS bits that are not ours (acked, counted) */
 };
 
+/* Architectural PEBS (format 0xF): the registers the session touches, as found at start and
+ * restored by pebs_stop (pebs/arch_program.c; docs/arch-pebs.md "Registers"). */
+struct pebs_arch_saved {
+	uint64_t base, index, cfg_c, fx_cfg_c, evtsel, pmc, ldlat, fixed_ctrl, global_ctrl;
+};
+
 struct pebs_session {
 	const struct pebs_caps *caps;
 	struct pebs_config cfg;
@@ -59,6 +67,9 @@ struct pebs_session {
 	int aux_counter;	/* GP counter carrying the auxiliary event, -1 none */
 	uint64_t evtsel, aux_evtsel, pebs_enable, global_ctrl, data_cfg, reset;
 	bool adaptive;
+	bool arch;		/* format 0xF: IA32_PEBS_BASE/INDEX + CFG_C, no DS area */
+	uint64_t cfg_c, arch_index;	/* as programmed */
+	struct pebs_arch_saved arch_saved;
 	bool active;
 	struct pebs_stats st;
 	char err[128];
@@ -85,6 +96,13 @@ void pebs_drain(struct pebs_session *s);
 /* Install / remove pebs_pmi as the apic/ PMI handler for session s (pmi.c). */
 void pebs_pmi_install(struct pebs_session *s);
 void pebs_pmi_uninstall(void);
+
+/* The architectural-PEBS path behind pebs_start / pebs_stop / pebs_drain (arch_program.c):
+ * program after validation and counter choice (GLOBAL_CTRL already 0); stop restores every
+ * register it touched. 0 or -1 with s->err. */
+int pebs_arch_program(struct pebs_session *s, uint16_t event);
+void pebs_arch_stop(struct pebs_session *s);
+void pebs_arch_drain(struct pebs_session *s);
 
 /* Mask of the GP counter value for writes, and the counter value for -n. */
 uint64_t pebs_counter_value(const struct pebs_caps *c, uint64_t n);

@@ -9,6 +9,7 @@
  */
 #include "pebs/pebs.h"
 #include "pebs/msr.h"
+#include "pebs/record.h"
 #include "apic/apic.h"
 #include "kernel/fmt.h"
 #include "kernel/hw.h"
@@ -125,7 +126,10 @@ static int validate(struct pebs_session *s)
 	if ((c->uarch->quirks & Q_MIN_PERIOD_32) && s->cfg.sav < 32)
 		return fail(s, "sav=%llu below the %s minimum period 32",
 			    (unsigned long long)s->cfg.sav, c->uarch->name);
-	if (c->pebs_fmt >= 4 && !c->baseline)
+	if (c->pebs_fmt == PEBS_FMT_ARCH && s->cfg.sav > 0x7fffffff)
+		return fail(s, "sav=%llu: the CFG_C reload value is 32 bits",
+			    (unsigned long long)s->cfg.sav);
+	if (c->pebs_fmt >= 4 && c->pebs_fmt <= 6 && !c->baseline)
 		return fail(s, "PEBS format %u without baseline not supported", c->pebs_fmt);
 	return 0;
 }
@@ -265,9 +269,24 @@ int pebs_start(struct pebs_session *s, const struct pebs_caps *c, const struct p
 	s->cfg = *cfg;
 	s->err[0] = '\0';
 	s->aux_counter = -1;
+	s->arch = false;
 	memset(&s->st, 0, sizeof(s->st));
 	if (validate(s) || choose(s, &event, &allowed))
 		return -1;
+	if (c->pebs_fmt == PEBS_FMT_ARCH) {	/* same session, other registers (arch_program.c) */
+		if (pebs_arch_program(s, event)) {
+			char keep[sizeof(s->err)];
+
+			memcpy(keep, s->err, sizeof(keep));
+			pebs_arch_stop(s);
+			memcpy(s->err, keep, sizeof(keep));
+			return -1;
+		}
+		s->active = true;
+		pebs_pmi_install(s);
+		wrmsr(MSR_IA32_PERF_GLOBAL_CTRL, s->global_ctrl);
+		return 0;
+	}
 	wrmsr(MSR_IA32_PERF_GLOBAL_CTRL, 0);	/* everything disabled while programming */
 	if (pebs_off(s) || alloc_buffers(s) || program(s, event)) {
 		char keep[sizeof(s->err)];
@@ -288,6 +307,12 @@ void pebs_stop(struct pebs_session *s)
 {
 	if (!s->active)
 		return;
+	if (s->arch) {
+		pebs_arch_stop(s);
+		s->active = false;
+		pebs_pmi_uninstall();
+		return;
+	}
 	teardown();
 	pebs_drain(s);
 	clear_programming(s);

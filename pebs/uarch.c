@@ -162,12 +162,20 @@ const struct pebs_uarch pebs_uarch_table[] = {
 		.st_gp = 0xf, .dsrc = DSRC_CMT,
 		.src = "hardware.md §4.1 §5.3 §6; Linux ds.c cmt_latency_data",
 	},
-	{	/* architectural PEBS (format 0xF): Panther Lake */
-		.name = "Panther Lake (arch PEBS)", .family = 6, .models = { 0xcc },
-		.core_type = ALL_CORES, .pebs_fmt = 0xf, .pebs_gp = 0, .ll_event = 0x01cd,
+	{	/* architectural PEBS (format 0xF): Panther Lake Cougar Cove P-cores, the Lion
+		 * Cove constraints (docs/arch-pebs.md "Parts") */
+		.name = "Cougar Cove (PTL P, arch PEBS)", .family = 6, .models = { 0xcc },
+		.core_type = P_CORE, .pebs_fmt = 0xf, .pebs_gp = 0, .ll_event = 0x01cd,
 		.ll_gp = 0x3fc, .st_event = 0x02cd, .st_gp = 0x3, .dsrc = DSRC_LNC,
 		.src = "hardware.md §4.1 §4.8 §5.4; Linux ds.c intel_pebs_init (format 0xF), "
-		       "Panther Lake PMU enabling patches (2025)",
+		       "intel_lnc_pebs_event_constraints; Panther Lake PMU enabling (2025)",
+	},
+	{	/* Panther Lake Darkmont E-cores: the Skymont/Crestmont events and layout */
+		.name = "Darkmont (PTL E, arch PEBS)", .family = 6, .models = { 0xcc },
+		.core_type = E_CORE, .pebs_fmt = 0xf, .pebs_gp = 0, .ll_event = 0x05d0,
+		.ll_gp = 0x3, .st_event = 0x06d0, .st_gp = 0xf, .dsrc = DSRC_CMT,
+		.src = "hardware.md §4.1 §4.8 §5.3; Linux ds.c cmt_latency_data, core.c "
+		       "intel_pmu_init (PANTHERLAKE_L, Skymont path); docs/arch-pebs.md",
 	},
 	{	/* architectural PEBS: Clearwater Forest (Darkmont E-cores) */
 		.name = "Clearwater Forest (arch PEBS)", .family = 6, .models = { 0xdd },
@@ -179,9 +187,10 @@ const struct pebs_uarch pebs_uarch_table[] = {
 	{	/* architectural PEBS: Diamond Rapids is DisplayFamily 19 */
 		.name = "Diamond Rapids (arch PEBS)", .family = 19, .models = { 0x01 },
 		.core_type = ALL_CORES, .pebs_fmt = 0xf, .pebs_gp = 0, .ll_event = 0x01cd,
-		.ll_gp = 0, .st_event = 0x02cd, .st_gp = 0, .dsrc = DSRC_PNC,
-		.src = "hardware.md §4.1 §5.5; Linux tip d2bdcde9626c \"Add support for PEBS "
-		       "memory auxiliary info field in DMR\"",
+		.ll_gp = 0xfc, .st_event = 0x02cd, .st_gp = 0x3, .dsrc = DSRC_PNC,
+		.src = "hardware.md §4.1 §5.5; Linux ds.c intel_pnc_pebs_event_constraints (tip "
+		       "d345b6bb8860 \"Add core PMU support for DMR\"), pnc_latency_data (tip "
+		       "d2bdcde9626c); docs/arch-pebs.md",
 	},
 };
 const unsigned pebs_uarch_count = sizeof(pebs_uarch_table) / sizeof(pebs_uarch_table[0]);

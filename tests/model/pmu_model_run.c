@@ -20,7 +20,7 @@ void model_init(const struct model_cpu *cpu)
 	memset(&M, 0, sizeof(M));
 	M.cpu = cpu;
 	M.fmt = PERF_CAP_PEBS_FMT(cpu->perf_cap);
-	M.baseline = (cpu->perf_cap & PERF_CAP_PEBS_BASELINE) && M.fmt >= 4;
+	M.baseline = (cpu->perf_cap & PERF_CAP_PEBS_BASELINE) && M.fmt >= 4 && M.fmt <= 6;
 	M.fw_write = cpu->perf_cap & PERF_CAP_FW_WRITE;
 	M.gp_mask = (1ull << cpu->gp_width) - 1;
 	M.delivery = true;
@@ -61,11 +61,10 @@ void cpuid_count(uint32_t leaf, uint32_t subleaf, struct cpuid_regs *r)
 {
 	const struct model_cpu *c = M.cpu;
 
-	(void)subleaf;
 	memset(r, 0, sizeof(*r));
 	switch (leaf) {
 	case 0:
-		r->eax = 0x1a;
+		r->eax = c->arch_caps ? 0x23 : 0x1a;
 		memcpy(&r->ebx, "Genu", 4), memcpy(&r->edx, "ineI", 4), memcpy(&r->ecx, "ntel", 4);
 		break;
 	case 1:
@@ -76,7 +75,13 @@ void cpuid_count(uint32_t leaf, uint32_t subleaf, struct cpuid_regs *r)
 		r->edx = (1u << 4) | (1u << 5) | (1u << 9) | (c->ds ? 1u << 21 : 0);
 		break;
 	case 7:
-		r->edx = c->core_type ? 1u << 15 : 0;
+		if (subleaf == 1)	/* ArchPerfmonExt: leaf 23H (docs/arch-pebs.md) */
+			r->eax = c->arch_caps ? 1u << 8 : 0;
+		else
+			r->edx = c->core_type ? 1u << 15 : 0;
+		break;
+	case 0x23:
+		model_arch_cpuid(subleaf, r);
 		break;
 	case 0xa:
 		if (!c->version)
@@ -140,6 +145,7 @@ void apic_pmi_rearm(void)
 		model_violate("LVTPC unmasked before GLOBAL_STATUS[62] was acked");
 	if (M.in_pmi && ds && model_mapped(M.ds_area, 0x40) && ds[5] >= ds[7] && ds[7])
 		model_violate("PMI re-armed with the PEBS index still at the threshold");
+	model_arch_rearm_check();
 	M.lvtpc_masked = false;
 	if (M.in_pmi)
 		model_logf("rearm");
@@ -251,6 +257,10 @@ static void assist(unsigned i, const struct model_load *ld)
 	uint64_t *ds = (uint64_t *)(uintptr_t)M.ds_area;
 	unsigned size = model_record_size(i);
 
+	if (M.fmt == 0xF) {
+		model_arch_assist(i, ld);	/* pmu_model_arch.c */
+		return;
+	}
 	M.st.assists++;
 	M.tsc += M.assist_ticks;
 	M.armed[i] = false;
@@ -279,7 +289,7 @@ static void count_gp(unsigned i, const struct model_load *ld)
 	M.pmc[i] = (M.pmc[i] + 1) & M.gp_mask;
 	if (M.pmc[i])
 		return;
-	if (M.pebs_enable & (1ull << i)) {
+	if ((M.pebs_enable & (1ull << i)) || model_arch_pebs_on(i)) {
 		M.armed[i] = true;	/* record on the next qualifying event (§8.2) */
 		return;
 	}
@@ -312,5 +322,9 @@ void model_feed(uint16_t event, uint64_t n, const struct model_load *ld)
 					model_raise();
 			}
 		}
+		/* CPU_CLK_UNHALTED.CORE: the cycles of the virtual clock (counter snapshots) */
+		if (c->n_fixed > 1 && (M.global_ctrl & GLOBAL_FIXED(1)) &&
+		    (M.fixed_ctrl & (FIXED_CTRL_OS(1) | FIXED_CTRL_USR(1))))
+			M.fixed[1] = (M.fixed[1] + M.event_ticks) & ((1ull << c->fixed_width) - 1);
 	}
 }
