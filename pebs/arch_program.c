@@ -58,7 +58,6 @@ static void save(struct pebs_session *s)
 	a->pmc = rd(pmc_msr(s));
 	a->ldlat = rd(MSR_PEBS_LD_LAT_THRESHOLD);
 	a->fixed_ctrl = rd(MSR_IA32_FIXED_CTR_CTRL);
-	a->global_ctrl = rd(MSR_IA32_PERF_GLOBAL_CTRL);
 }
 
 /* Bytes of one record with this CFG_C (header + basic + AUX + counter group). */
@@ -94,7 +93,7 @@ static int buffer(struct pebs_session *s, unsigned *code)
 	return 0;
 }
 
-int pebs_arch_program(struct pebs_session *s, uint16_t event)
+static int program(struct pebs_session *s, uint16_t event)
 {
 	const struct pebs_caps *c = s->caps;
 	uint64_t supported = (uint64_t)c->arch_caps << 32, want, thresh;
@@ -102,6 +101,11 @@ int pebs_arch_program(struct pebs_session *s, uint16_t event)
 
 	s->arch = true;
 	save(s);
+	if (s->cfg.sav > 0x7fffffff) {
+		fmt_snprintf(s->err, sizeof(s->err), "sav=%llu: the CFG_C reload value is 32 bits",
+			     (unsigned long long)s->cfg.sav);
+		return -1;
+	}
 	s->cfg_c = CFG_C_PEBS_EN | ((0 - s->cfg.sav) & CFG_C_RELOAD_MASK);
 	if (s->cfg.kind != PEBS_RAW)
 		s->cfg_c |= CFG_C_AUX;		/* data source, address, latency */
@@ -208,4 +212,24 @@ void pebs_arch_stop(struct pebs_session *s)
 		(void)wrmsr_safe(MSR_IA32_PEBS_INDEX, a->index);
 	wrmsr(MSR_IA32_PERF_GLOBAL_OVF_CTRL, rdmsr(MSR_IA32_PERF_GLOBAL_STATUS));
 	wrmsr(MSR_IA32_PERF_GLOBAL_CTRL, a->global_ctrl);
+	s->active = false;
+	pebs_pmi_uninstall();
+}
+
+int pebs_arch_start(struct pebs_session *s, uint16_t event)
+{
+	s->arch_saved.global_ctrl = rd(MSR_IA32_PERF_GLOBAL_CTRL);
+	wrmsr(MSR_IA32_PERF_GLOBAL_CTRL, 0);	/* everything disabled while programming */
+	if (program(s, event)) {
+		char keep[sizeof(s->err)];
+
+		__builtin_memcpy(keep, s->err, sizeof(keep));
+		pebs_arch_stop(s);
+		__builtin_memcpy(s->err, keep, sizeof(keep));
+		return -1;
+	}
+	s->active = true;
+	pebs_pmi_install(s);
+	wrmsr(MSR_IA32_PERF_GLOBAL_CTRL, s->global_ctrl);
+	return 0;
 }

@@ -98,9 +98,9 @@ void pebs_pmi_install(struct pebs_session *s);
 void pebs_pmi_uninstall(void);
 
 /* The architectural-PEBS path behind pebs_start / pebs_stop / pebs_drain (arch_program.c):
- * program after validation and counter choice (GLOBAL_CTRL already 0); stop restores every
- * register it touched. 0 or -1 with s->err. */
-int pebs_arch_program(struct pebs_session *s, uint16_t event);
+ * start after validation and counter choice (0, or -1 with s->err and nothing left enabled);
+ * stop drains, restores every register it touched and removes the PMI handler. */
+int pebs_arch_start(struct pebs_session *s, uint16_t event);
 void pebs_arch_stop(struct pebs_session *s);
 void pebs_arch_drain(struct pebs_session *s);
 

@@ -126,9 +126,6 @@ static int validate(struct pebs_session *s)
 	if ((c->uarch->quirks & Q_MIN_PERIOD_32) && s->cfg.sav < 32)
 		return fail(s, "sav=%llu below the %s minimum period 32",
 			    (unsigned long long)s->cfg.sav, c->uarch->name);
-	if (c->pebs_fmt == PEBS_FMT_ARCH && s->cfg.sav > 0x7fffffff)
-		return fail(s, "sav=%llu: the CFG_C reload value is 32 bits",
-			    (unsigned long long)s->cfg.sav);
 	if (c->pebs_fmt >= 4 && c->pebs_fmt <= 6 && !c->baseline)
 		return fail(s, "PEBS format %u without baseline not supported", c->pebs_fmt);
 	return 0;
@@ -273,20 +270,8 @@ int pebs_start(struct pebs_session *s, const struct pebs_caps *c, const struct p
 	memset(&s->st, 0, sizeof(s->st));
 	if (validate(s) || choose(s, &event, &allowed))
 		return -1;
-	if (c->pebs_fmt == PEBS_FMT_ARCH) {	/* same session, other registers (arch_program.c) */
-		if (pebs_arch_program(s, event)) {
-			char keep[sizeof(s->err)];
-
-			memcpy(keep, s->err, sizeof(keep));
-			pebs_arch_stop(s);
-			memcpy(s->err, keep, sizeof(keep));
-			return -1;
-		}
-		s->active = true;
-		pebs_pmi_install(s);
-		wrmsr(MSR_IA32_PERF_GLOBAL_CTRL, s->global_ctrl);
-		return 0;
-	}
+	if (c->pebs_fmt == PEBS_FMT_ARCH)	/* same session, other registers */
+		return pebs_arch_start(s, event);
 	wrmsr(MSR_IA32_PERF_GLOBAL_CTRL, 0);	/* everything disabled while programming */
 	if (pebs_off(s) || alloc_buffers(s) || program(s, event)) {
 		char keep[sizeof(s->err)];
@@ -309,8 +294,6 @@ void pebs_stop(struct pebs_session *s)
 		return;
 	if (s->arch) {
 		pebs_arch_stop(s);
-		s->active = false;
-		pebs_pmi_uninstall();
 		return;
 	}
 	teardown();

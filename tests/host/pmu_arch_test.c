@@ -87,6 +87,7 @@ static void cycle(const struct model_cpu *m, enum pebs_kind kind)
 	/* state as found: a threshold and a fixed counter someone else left programmed */
 	assert_int_equal(wrmsr_safe(MSR_PEBS_LD_LAT_THRESHOLD, 100), 0);
 	assert_int_equal(wrmsr_safe(MSR_IA32_FIXED_CTR_CTRL, 0x3), 0);
+	assert_int_equal(wrmsr_safe(MSR_IA32_PERF_GLOBAL_CTRL, GLOBAL_FIXED(0)), 0);
 	start(&s, &k, kind, false);
 	assert_true(s.arch);
 	assert_int_equal(model_msr(MSR_IA32_PEBS_BASE), (uint64_t)(uintptr_t)s.buf | 1);
@@ -116,7 +117,7 @@ static void cycle(const struct model_cpu *m, enum pebs_kind kind)
 	assert_int_equal(model_msr(MSR_IA32_PERFEVTSEL(s.counter)), 0);
 	assert_int_equal(model_msr(MSR_PEBS_LD_LAT_THRESHOLD), 100);
 	assert_int_equal(model_msr(MSR_IA32_FIXED_CTR_CTRL), 0x3);
-	assert_int_equal(model_msr(MSR_IA32_PERF_GLOBAL_CTRL), 0);
+	assert_int_equal(model_msr(MSR_IA32_PERF_GLOBAL_CTRL), GLOBAL_FIXED(0));
 	assert_int_equal(model_msr(MSR_IA32_PERF_GLOBAL_STATUS), 0);
 }
 
