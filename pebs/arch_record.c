@@ -19,15 +19,6 @@ static uint64_t rd64(const uint8_t *p)
 	return v;
 }
 
-static unsigned popcount32(uint32_t v)
-{
-	unsigned n = 0;
-
-	for (; v; v &= v - 1)
-		n++;
-	return n;
-}
-
 bool pebs_arch_continued(uint64_t hdr)
 {
 	return (hdr & ARCH_HDR_CONT) || !(hdr & ~ARCH_HDR_SIZE_MASK);
@@ -66,7 +57,7 @@ uint32_t pebs_arch_fragment_size(uint64_t hdr, const uint8_t *frag, size_t avail
 		if (size + sizeof(h) > avail)
 			return UINT32_MAX;
 		memcpy(&h, frag + size, sizeof(h));
-		size += sizeof(h) + 8ull * (popcount32(h.cntr) + popcount32(h.fixed));
+		size += sizeof(h) + 8ull * (pebs_popcount32(h.cntr) + pebs_popcount32(h.fixed));
 		if (h.metrics == PEBS_CNTR_METRICS)
 			size += 16;
 	}

@@ -104,6 +104,14 @@ int pebs_arch_start(struct pebs_session *s, uint16_t event);
 void pebs_arch_stop(struct pebs_session *s);
 void pebs_arch_drain(struct pebs_session *s);
 
+/* pebs_counters=on on the format-6 DS path (cntr_program.c): the option's value, the
+ * PEBS_DATA_CFG counter-group bits (after s->data_cfg and s->counter are set), fixed
+ * counter 1 on, and its control register put back. 0 or -1 with s->err. */
+bool pebs_cntr_option(const struct cmdline *cl, cmdline_warn_fn warn);
+int pebs_cntr_data_cfg(struct pebs_session *s);
+int pebs_cntr_enable(struct pebs_session *s);
+void pebs_cntr_restore(struct pebs_session *s);
+
 /* Mask of the GP counter value for writes, and the counter value for -n. */
 uint64_t pebs_counter_value(const struct pebs_caps *c, uint64_t n);
 

@@ -37,6 +37,7 @@ void pebs_config_init(struct pebs_config *cfg, enum pebs_kind kind, const struct
 	cfg->sav = cmdline_u64(cl, "sav", PEBS_SAV_DEFAULT, 1, 0x7fffffff, warn);
 	cfg->buf_bytes = cmdline_u64(cl, "pebs_buf", PEBS_BUF_DEFAULT / 1024, 4,
 				     PEBS_BUF_MAX / 1024, warn) * 1024;
+	cfg->counters = pebs_cntr_option(cl, warn);
 }
 
 uint64_t pebs_counter_value(const struct pebs_caps *c, uint64_t n)
@@ -140,12 +141,16 @@ static int alloc_buffers(struct pebs_session *s)
 	s->adaptive = s->caps->baseline;
 	if (s->adaptive) {
 		s->data_cfg = PEBS_DATACFG_MEMINFO | s->cfg.data_cfg;
+		if (s->cfg.counters && pebs_cntr_data_cfg(s))	/* format 6 (cntr_program.c) */
+			return -1;
 		rec = pebs_adaptive_record_size(s->data_cfg);
 		if (!rec)
 			return fail(s, "PEBS_DATA_CFG 0x%llx: unsupported groups",
 				    (unsigned long long)s->data_cfg);
 	} else {
 		s->data_cfg = 0;
+		if (s->cfg.counters)
+			return pebs_cntr_data_cfg(s);	/* no counter group before format 6 */
 		rec = pebs_legacy_record_size(s->caps->pebs_fmt);
 	}
 	if (s->caps->uarch->quirks & Q_BUF_ONE_PAGE)
@@ -214,6 +219,8 @@ static int program(struct pebs_session *s, uint16_t event)
 	if (write_counter(s, i, s->reset) || wr(s, MSR_IA32_PERFEVTSEL(i), s->evtsel))
 		return -1;
 	s->global_ctrl = 1ull << i;
+	if (s->cfg.counters && pebs_cntr_enable(s))
+		return -1;
 	s->aux_counter = -1;
 	if (s->cfg.kind == PEBS_LOAD_LATENCY && (u->quirks & Q_LL_NEEDS_AUX)) {
 		uint32_t free_gp = (c->n_gp >= 32 ? ~0u : (1u << c->n_gp) - 1) & ~(1u << i);
@@ -252,6 +259,8 @@ static void clear_programming(struct pebs_session *s)
 	(void)wrmsr_safe(MSR_IA32_DS_AREA, 0);
 	if (s->adaptive)
 		(void)wrmsr_safe(MSR_PEBS_DATA_CFG, 0);
+	if (s->global_ctrl & GLOBAL_FIXED(1))	/* pebs_counters=on enabled it */
+		pebs_cntr_restore(s);
 	wrmsr(MSR_IA32_PERF_GLOBAL_OVF_CTRL, rdmsr(MSR_IA32_PERF_GLOBAL_STATUS));
 }
 

@@ -25,15 +25,6 @@ static uint32_t rd32(const uint8_t *p)
 	return v;
 }
 
-static unsigned popcount32(uint32_t v)
-{
-	unsigned n = 0;
-
-	for (; v; v &= v - 1)
-		n++;
-	return n;
-}
-
 /* Record size per legacy format (§4.1). */
 uint32_t pebs_legacy_size(unsigned format)
 {
@@ -90,7 +81,7 @@ uint32_t pebs_adaptive_size(unsigned format, uint32_t format_group, const uint8_
 		h.cntr = rd32(rec + size);
 		h.fixed = rd32(rec + size + 4);
 		h.metrics = rd32(rec + size + 8);
-		size += sizeof(h) + 8 * (popcount32(h.cntr) + popcount32(h.fixed));
+		size += sizeof(h) + 8 * (pebs_popcount32(h.cntr) + pebs_popcount32(h.fixed));
 		if (h.metrics == PEBS_CNTR_METRICS)
 			size += 16;
 	}

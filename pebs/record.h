@@ -142,6 +142,16 @@ struct pebs_walker {
 	bool done;
 };
 
+/* Set bits of v (the kernel links no libgcc, so no __builtin_popcount). */
+static inline unsigned pebs_popcount32(uint32_t v)
+{
+	unsigned n = 0;
+
+	for (; v; v &= v - 1)
+		n++;
+	return n;
+}
+
 /* Record size of a legacy format, or 0 if the format is not legacy. */
 uint32_t pebs_legacy_size(unsigned format);
 /* Size an adaptive record must have for this format_group on this format; 0 if undefined. */

@@ -45,7 +45,7 @@ struct model_cpu {
 
 extern const struct model_cpu model_nehalem, model_sandybridge, model_haswell, model_skylake,
 	model_icelake_sp, model_sapphire_rapids, model_gracemont, model_penryn, model_qemu_tcg_skl,
-	model_qemu_tcg_icx;
+	model_qemu_tcg_icx, model_lion_cove;
 extern const struct model_cpu *const model_cpus[];	/* the PEBS CPUs, NULL-terminated */
 /* Architectural-PEBS rows (pmu_model_cpus_arch.c), NULL-terminated. */
 extern const struct model_cpu model_ptl_p, model_ptl_e, model_cwf, model_dmr;

@@ -182,6 +182,8 @@ static int msr_write(uint32_t msr, uint64_t v)
 	} else if (M.baseline && msr == MSR_PEBS_DATA_CFG) {
 		if (model_any_pebs_active())
 			model_violate("PEBS_DATA_CFG changed while PEBS enabled");
+		if (M.fmt < 6 && (v & (PEBS_DATACFG_CNTR | PEBS_DATACFG_METRICS | ~0xffffffffull)))
+			return GP;	/* counter-snapshot groups: format 6 only (§4.3) */
 		M.data_cfg = v;
 	} else if (c->ll_event && !c->ldlat_faults && msr == MSR_PEBS_LD_LAT_THRESHOLD) {
 		if (v & ~PEBS_LD_LAT_MASK)

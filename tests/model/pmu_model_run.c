@@ -210,6 +210,9 @@ unsigned model_record_size(unsigned i)
 	size += cfg & PEBS_DATACFG_XMMS ? 256 : 0;
 	if (cfg & PEBS_DATACFG_LBRS)
 		size += (unsigned)(((cfg >> 24) & 0xff) + 1) * 24;
+	if (cfg & PEBS_DATACFG_CNTR)	/* format 6 counter group (§4.3) */
+		size += 16 + 8 * (unsigned)(__builtin_popcountll((cfg >> 32) & 0xffff) +
+					    __builtin_popcountll((cfg >> 48) & 0xff));
 	return size;
 }
 
@@ -248,6 +251,23 @@ static void write_record(uint8_t *rec, unsigned size, unsigned i, const struct m
 		put(rec, 0x28, ld->dsrc);
 		put(rec, 0x30, !ll ? 0 : M.cpu->split_latency ? ld->lat << 32 | (ld->lat & 0xffff) :
 			       ld->lat);
+	}
+	if ((M.evtsel[i] & EVTSEL_ADAPTIVE) && (M.data_cfg & PEBS_DATACFG_CNTR)) {
+		/* the counter group is last: header, then GP then fixed values (§4.3) */
+		uint32_t gp = (uint32_t)(M.data_cfg >> 32) & 0xffff;
+		uint32_t fx = (uint32_t)(M.data_cfg >> 48) & 0xff;
+		unsigned o = size - 16 - 8 * (unsigned)(__builtin_popcount(gp) +
+							__builtin_popcount(fx));
+
+		memcpy(rec + o, &gp, 4);
+		memcpy(rec + o + 4, &fx, 4);
+		o += 16;
+		for (unsigned k = 0; k < M_GP; k++)
+			if (gp & (1u << k))
+				put(rec, o, M.pmc[k]), o += 8;
+		for (unsigned k = 0; k < M_FIX; k++)
+			if (fx & (1u << k))
+				put(rec, o, M.fixed[k]), o += 8;
 	}
 }
 
