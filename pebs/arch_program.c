@@ -125,6 +125,8 @@ static int program(struct pebs_session *s, uint16_t event)
 	if (buffer(s, &code))
 		return -1;
 	s->geom.rec_size = record_bytes(s->cfg_c);
+	s->geom.nrec = s->geom.bytes / s->geom.rec_size;
+	s->geom.thresh_rec = s->geom.nrec - 1;	/* the PMI comes one record before the end */
 	/* PMI once less than one record of room is left (Linux: one page for any record) */
 	thresh = (s->geom.bytes - s->geom.rec_size) >> ARCH_INDEX_WR_SHIFT;
 	s->arch_index = ARCH_INDEX_EN | thresh << ARCH_INDEX_THRESH_SHIFT;
