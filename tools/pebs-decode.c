@@ -9,7 +9,9 @@
  * arguments or an unreadable file (one line on stderr). --format arch is format 0xF
  * (architectural PEBS, pebs/arch_record.c; docs/arch-pebs.md), also implied by --cpu for the
  * models that report it.
- * --summary adds the per-level latency table (pebs_agg_print, perf names) on stderr.
+ * --summary adds the per-level latency table (pebs_agg_print, perf names) on stderr, and for
+ * records with counter snapshots (format 6, arch) the core cycles per sampled window per
+ * level (pebs/cntr_snap.c).
  */
 #include <errno.h>
 #include <stdio.h>
@@ -18,6 +20,7 @@
 
 #include "pebs/agg_print.h"
 #include "pebs/aggregate.h"
+#include "pebs/cntr_snap.h"
 #include "pebs/datasrc.h"
 #include "pebs/record.h"
 
@@ -161,6 +164,12 @@ static void stderr_sink(void *ctx, const char *str, size_t n)
 	fwrite(str, 1, n, stderr);
 }
 
+static void stderr_line(void *ctx, const char *line)
+{
+	(void)ctx;
+	fprintf(stderr, "%s\n", line);
+}
+
 int main(int argc, char **argv)
 {
 	const char *cpu = NULL, *file = NULL;
@@ -245,17 +254,20 @@ int main(int argc, char **argv)
 	size_t len;
 	unsigned char *buf = read_all(file, &len);
 	static struct pebs_agg agg;
+	static struct pebs_cntr_agg cagg;
 	struct pebs_walker w;
 	struct pebs_record r;
 	struct pebs_dsrc d;
 	int rc = 0;
 
 	pebs_agg_init(&agg);
+	pebs_cntr_agg_init(&cagg);
 	pebs_walk_init(&w, buf, len, (unsigned)format, m->split_latency ? PEBS_WALK_SPLIT_LATENCY : 0);
 	while (pebs_walk_next(&w, &r)) {
 		pebs_dsrc_decode((r.valid & PEBS_F_AUX) ? m : NULL, ev, r.aux, &d);
 		print_record(&r, &d);
 		pebs_agg_add(&agg, &r, &d);
+		pebs_cntr_agg_add(&cagg, &r, d.level);
 		if (r.err && rc == 0)
 			fprintf(stderr, "%s: record %u at offset %u (0x%x): %s\n", prog, r.index,
 				r.offset, r.offset, pebs_rec_strerror(r.err));
@@ -264,6 +276,8 @@ int main(int argc, char **argv)
 	}
 	if (summary)
 		pebs_agg_print(&agg, stderr_sink, NULL);
+	if (summary && cagg.records != cagg.no_cycles)
+		pebs_cntr_agg_lines(&cagg, "pebs", stderr_line, NULL);
 	free(buf);
 	if (fflush(stdout) != 0)
 		return 2;

@@ -239,6 +239,21 @@ rc, recs, err = run(["--cpu", "13_01"], arch()[:100])
 ok(rc == 1 and len(recs) == 1 and recs[0]["offset"] == 0 and "offset 0" in err,
    "truncated arch record: exit 1", (rc, recs, err))
 
+# counter group (header bits 39:35): GP 2, fixed 1; --summary gives cycles per window
+def arch_cntr(cycles):
+    cn = struct.pack("<4I", 0x4, 0x2, 0, 0) + struct.pack("<2Q", 0, cycles)
+    rec = arch()
+    size = len(rec) + len(cn)
+    hdr = struct.unpack("<Q", rec[:8])[0]
+    return struct.pack("<Q", (hdr & ~0xffff) | (1 << 35) | size) + rec[8:] + cn
+
+
+rc, recs, err = run(["--cpu", "13_01", "--summary"],
+                    arch_cntr(1000) + arch_cntr(1686) + arch_cntr(2372))
+ok(rc == 0 and len(recs) == 3 and all(r["error"] is None for r in recs) and
+   "pebs: counters L3 windows=2 cycles/window=686" in err,
+   "counter snapshots: core cycles per window per level on --summary", (rc, recs, err))
+
 # 11. Bad arguments: exit 2 with one line on stderr.
 rec = legacy(3)
 for name, args, data in [
