@@ -68,18 +68,6 @@ static uint8_t bit(uint64_t v, unsigned n)
 	return (v >> n) & 1 ? PEBS_YES : PEBS_NO;
 }
 
-static void set_entry(struct pebs_dsrc *d, const struct pebs_ds_entry *e)
-{
-	if (e->rsv) {
-		d->reserved = true;
-		return;
-	}
-	d->level = e->level;
-	d->snoop = e->snoop;
-	d->hit = e->hit;
-	d->remote = e->remote;
-}
-
 void pebs_dsrc_decode_pnc(uint64_t aux, bool store, struct pebs_dsrc *d)
 {
 	unsigned code = aux & 0xff;
@@ -94,7 +82,7 @@ void pebs_dsrc_decode_pnc(uint64_t aux, bool store, struct pebs_dsrc *d)
 	}
 	if (!((aux >> 8) & 1)) {
 		if (code < 16)
-			set_entry(d, &l2_hit[code]);
+			pebs_dsrc_apply(d, &l2_hit[code]);
 		else
 			d->reserved = true;
 		return;
@@ -104,7 +92,7 @@ void pebs_dsrc_decode_pnc(uint64_t aux, bool store, struct pebs_dsrc *d)
 	bool remote = (code >> 4) & 1, hitm = (code >> 5) & 1, snoop = (code >> 6) & 1;
 	bool promoted = (code >> 7) & 1;
 
-	set_entry(d, &omr[src]);
+	pebs_dsrc_apply(d, &omr[src]);
 	if (d->reserved || src == 0)
 		return;
 	d->remote = remote ? PEBS_YES : PEBS_NO;
