@@ -102,7 +102,7 @@ enum pebs_rec_err {
 	PEBS_REC_TRUNCATED,	/* record runs past the end of the buffer */
 	PEBS_REC_ZERO_SIZE,	/* adaptive size field is 0 */
 	PEBS_REC_SIZE_MISMATCH,	/* size from the group bits != size the CPU wrote */
-	PEBS_REC_BAD_FORMAT,	/* format not walkable (unknown, or architectural PEBS) */
+	PEBS_REC_BAD_FORMAT,	/* format not walkable (not 0-6 or 0xF) */
 	PEBS_REC_BAD_GROUPS,	/* format_group has bits this format does not define */
 	PEBS_REC_NO_BASIC,	/* arch: a record's first fragment has no basic group */
 	PEBS_REC_ERR_COUNT
