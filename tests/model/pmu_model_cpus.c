@@ -109,5 +109,5 @@ const struct model_cpu model_qemu_tcg_icx = {
 
 const struct model_cpu *const model_cpus[] = {
 	&model_nehalem, &model_sandybridge, &model_haswell, &model_skylake, &model_icelake_sp,
-	&model_sapphire_rapids, &model_gracemont, NULL,
+	&model_sapphire_rapids, &model_gracemont, &model_lion_cove, NULL,
 };
