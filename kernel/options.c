@@ -19,6 +19,8 @@ const struct option_desc option_table[] = {
 	{ "ldlat", "load-latency threshold in core cycles, 3..65535 (default: hardware minimum 3)" },
 	{ "sav", "PEBS sample-after value (counter reset -N), 1..2^31-1 (default 10007)" },
 	{ "pebs_buf", "PEBS buffer size in KiB, 4..16384 (default 64)" },
+	{ "pebs_counters", "on | off: snapshot the PEBS counter and core cycles in every record "
+			   "(PEBS format 6 or architectural PEBS; default off)" },
 	{ "dump", "raw | decoded: per-record output" },
 	{ "seed", "seed for the pointer-chase permutations" },
 	{ "l1d", "override L1D size (e.g. 48K)" },

@@ -4,6 +4,9 @@
  * load-latency PEBS run whose records must have the programmed size, format group and
  * applicable counter (SDM Vol. 3B 20.2 architectural counting, 20.6.2 PEBS; KUT
  * check_pebs_records does the same checks, docs/hardware.md §8.12).
+ * On architectural PEBS (format 0xF, docs/arch-pebs.md) the same run goes through
+ * IA32_PEBS_BASE/INDEX and CFG_C, and `arch_pebs_teardown` checks that those registers read
+ * back as found; elsewhere it SKIPs with the format the CPU reports.
  * Under QEMU TCG (no PMU) every PMU subtest SKIPs with "CPUID.0AH: perfmon version 0".
  */
 #include "ktests/tests.h"
@@ -14,6 +17,8 @@
 #include "kernel/mm.h"
 #include "pebs/caps.h"
 #include "pebs/count.h"
+#include "kernel/hw.h"
+#include "pebs/arch_msr.h"
 #include "pebs/msr.h"
 #include "pebs/pebs.h"
 
@@ -78,6 +83,8 @@ static void check_record(void *ctx, const uint8_t *rec, size_t len)
 		if ((get64(rec, 0) & 0xffffffffull) != s->data_cfg)
 			k->bad_group++;
 		applicable = get64(rec, 0x10);
+	} else if (s->arch) {
+		applicable = get64(rec, 16 + 8);	/* header, then basic: ip, applicable */
 	} else if (s->caps->pebs_fmt >= 3) {
 		applicable = get64(rec, 0x90);
 	} else {
@@ -85,6 +92,17 @@ static void check_record(void *ctx, const uint8_t *rec, size_t len)
 	}
 	if (exact && !(applicable & (1ull << s->counter)))
 		k->bad_counter++;
+}
+
+/* Architectural PEBS: the registers a session touches, read before start and after stop. */
+static void arch_regs(uint64_t *v, unsigned counter)
+{
+	const uint32_t msr[4] = { MSR_IA32_PEBS_BASE, MSR_IA32_PEBS_INDEX,
+				  MSR_IA32_PMC_GP_CFG_C(counter), MSR_IA32_PERFEVTSEL(counter) };
+
+	for (unsigned i = 0; i < 4; i++)
+		if (rdmsr_safe(msr[i], &v[i]))
+			v[i] = ~0ull;
 }
 
 static void chase(volatile uint64_t *buf)
@@ -102,13 +120,14 @@ static void subtest_pebs_ll(struct ktest *t, const struct pebs_caps *c)
 	struct pebs_config cfg;
 	struct rec_check k;
 	const char *why;
-	uint64_t fl;
+	uint64_t fl, before[4], after[4];
 
 	if (!pebs_caps_ll_ok(c, &why) || apic_mode() == APIC_DISABLED) {
 		if (!why[0])
 			why = "no local APIC: no PMI delivery";
 		kt_skip_sub(t, "pebs_load_latency_records", "%s", why);
 		kt_skip_sub(t, "pebs_threshold_pmi", "%s", why);
+		kt_skip_sub(t, "arch_pebs_teardown", "%s", why);
 		return;
 	}
 	if (!buf)
@@ -128,6 +147,7 @@ static void subtest_pebs_ll(struct ktest *t, const struct pebs_caps *c)
 	k.s = &s;
 	cfg.sink = check_record;
 	cfg.sink_ctx = &k;
+	arch_regs(before, (unsigned)__builtin_ctz(c->uarch->ll_gp & pebs_caps_pebs_gp(c)));
 	if (pebs_start(&s, c, &cfg)) {
 		kt_check(t, false, "pebs_load_latency_records # pebs_start: %s", s.err);
 		return;
@@ -138,6 +158,7 @@ static void subtest_pebs_ll(struct ktest *t, const struct pebs_caps *c)
 	if (!(fl & (1u << 9)))
 		irq_disable();	/* leave IF as the runner had it */
 	pebs_stop(&s);
+	arch_regs(after, s.counter);
 	kt_info(t, "pebs: counter %u event 0x%04llx ldlat %u sav %llu record %u B, %llu records, "
 		"%llu PMIs (%llu spurious), full %llu, dropped %llu, bad %llu", s.counter,
 		(unsigned long long)(s.evtsel & 0xffff), s.cfg.ldlat,
@@ -160,6 +181,15 @@ static void subtest_pebs_ll(struct ktest *t, const struct pebs_caps *c)
 			 "pebs_threshold_pmi # %llu PMIs for %llu records, threshold %llu of %llu",
 			 (unsigned long long)s.st.pmis, (unsigned long long)s.st.records,
 			 (unsigned long long)s.geom.thresh_rec, (unsigned long long)s.geom.nrec);
+	if (c->pebs_fmt != 0xf)
+		kt_skip_sub(t, "arch_pebs_teardown", "IA32_PERF_CAPABILITIES[11:8] = %u: not "
+			    "architectural PEBS (format 0xF)", c->pebs_fmt);
+	else
+		kt_check(t, !memcmp(before, after, sizeof(before)),
+			 "arch_pebs_teardown # PEBS_BASE/INDEX/CFG_C/EVTSEL 0x%llx/0x%llx/0x%llx/"
+			 "0x%llx after, as found", (unsigned long long)after[0],
+			 (unsigned long long)after[1], (unsigned long long)after[2],
+			 (unsigned long long)after[3]);
 }
 
 static void subtest_table(struct ktest *t, const struct pebs_caps *c)

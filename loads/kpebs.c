@@ -158,6 +158,8 @@ enum kt_result kpebs_check(struct ktest *t, const struct load_run *r, enum load_
 	}
 	kp_summary(kpk_line, t, r->name, &meas, &cost, lvl, timed, r->res.have_core);
 	kp_table(kpk_line, t, r->name, &meas.agg);
+	if (meas.s.cfg.counters)	/* pebs_counters=on (docs/output.md §3) */
+		pebs_cntr_agg_lines(&meas.cntr, r->name, kpk_line, t);
 	if (cfg.dump)
 		kp_dump(kpk_line, t, r->name, &meas, c, !strcmp(dump, "raw"));
 

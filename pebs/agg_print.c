@@ -24,6 +24,7 @@ static const char *const table_name[PEBS_LVL_COUNT] = {
 	[PEBS_LVL_IO] = "I/O",
 	[PEBS_LVL_UNCACHED] = "Uncached",
 	[PEBS_LVL_ANY_CACHE] = "Any cache hit",
+	[PEBS_LVL_L0] = "L0 hit",
 };
 
 const char *pebs_agg_level_name(unsigned level)

@@ -39,7 +39,7 @@ int pebs_aggbuf_init(struct pebs_aggbuf_ctx *c, const struct pebs_model *m, enum
 		if (d.locked == PEBS_YES)
 			c->lock_mask |= bit;
 	}
-	if (c->code_mask > 0xff || (c->code_mask & (c->code_mask + 1)) ||
+	if (c->code_mask > 0x1ff || (c->code_mask & (c->code_mask + 1)) ||
 	    (c->stlb_mask & (c->stlb_mask - 1)) || (c->lock_mask & (c->lock_mask - 1)))
 		return -1;	/* not a low contiguous code field + single flag bits */
 	for (unsigned code = 0; code <= c->code_mask; code++) {
@@ -165,7 +165,9 @@ uint64_t pebs_aggbuf_add(const struct pebs_aggbuf_ctx *c, struct pebs_agg *a, co
 		pebs_dsrc_decode((r.valid & PEBS_F_AUX) ? c->model : NULL,
 				 (enum pebs_event)c->event, r.aux, &d);
 		pebs_agg_add(a, &r, &d);
-		if (r.err == PEBS_REC_OK && fmt >= 4 &&
+		/* the shape key is the adaptive basic group's; arch records (0xF) always
+		 * take the walker */
+		if (r.err == PEBS_REC_OK && fmt >= 4 && fmt <= 6 &&
 		    !(r.format_group & (PEBS_GRP_CNTR | PEBS_GRP_METRICS))) {
 			key = rd64(rec) & FS_KEY_MASK;	/* size >= 32 here: always advances */
 			have_key = 1;

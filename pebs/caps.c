@@ -113,6 +113,8 @@ static void reason_pebs(struct pebs_caps *c)
 		WHY(c->pebs_why, "%s", c->pmu_why);
 	else if (c->version < 2)
 		WHY(c->pebs_why, "CPUID.0AH: perfmon version 1 has no IA32_PERF_GLOBAL_* MSRs");
+	else if (c->pdcm && !c->perf_cap_fault && c->pebs_fmt == 0xf)
+		pebs_arch_caps_reason(c);	/* no DS area: the 23H gate instead */
 	else if (!c->ds)
 		WHY(c->pebs_why, "CPUID.1:EDX.DS[21] = 0: no debug store");
 	else if (c->pebs_unavail)
@@ -124,9 +126,6 @@ static void reason_pebs(struct pebs_caps *c)
 	else if (c->perf_cap_fault)
 		WHY(c->pebs_why, "IA32_PERF_CAPABILITIES: rdmsr fault (vector %d)",
 		    c->perf_cap_fault);
-	else if (c->pebs_fmt == 0xf)
-		WHY(c->pebs_why, "IA32_PERF_CAPABILITIES[11:8] = 0xf: architectural PEBS is not "
-		    "supported by this driver");
 	else if (c->pebs_fmt > 6)
 		WHY(c->pebs_why, "IA32_PERF_CAPABILITIES[11:8] = %u: unknown PEBS record format",
 		    c->pebs_fmt);
@@ -157,7 +156,9 @@ static void reason_ll(struct pebs_caps *c)
 	else if (!(c->uarch->ll_gp & gp & pebs_caps_pebs_gp(c)))
 		WHY(c->ll_why, "%s: load-latency counters 0x%x not among the %u GP counters",
 		    c->uarch->name, c->uarch->ll_gp, c->n_gp);
-	else if (c->pebs_fmt >= 4 && !c->baseline)
+	else if (c->pebs_fmt == 0xf && !(c->arch_caps & (1u << 30)))
+		WHY(c->ll_why, "CPUID.23H.4:EBX[30] = 0: no arch-PEBS AUX group (CFG_C[62])");
+	else if (c->pebs_fmt >= 4 && c->pebs_fmt <= 6 && !c->baseline)
 		WHY(c->ll_why, "IA32_PERF_CAPABILITIES[14] = 0: no adaptive memory-info group");
 	else if (c->ldlat_fault)
 		WHY(c->ll_why, "MSR_PEBS_LD_LAT_THRESHOLD: rdmsr fault (vector %d)",
@@ -172,6 +173,8 @@ void pebs_caps_probe(struct pebs_caps *c, const struct cpu_info *ci)
 	probe_cpuid(c, ci);
 	if (c->vendor == VENDOR_INTEL && ci->msr)
 		probe_msrs(c);
+	if (c->vendor == VENDOR_INTEL)
+		pebs_arch_caps_probe(c, ci);
 	else
 		c->misc_fault = c->perf_cap_fault = c->microcode_fault = -1;
 	c->uarch = pebs_uarch_find(c->family, c->model, c->core_type, c->native_model);
@@ -230,6 +233,8 @@ uint32_t pebs_caps_pebs_gp(const struct pebs_caps *c)
 
 	if (!c->uarch)
 		return 0;
+	if (c->pebs_fmt == 0xf)		/* CPUID.23H.5:EAX (docs/arch-pebs.md) */
+		return c->arch_pebs_gp & gp & (c->uarch->pebs_gp ? c->uarch->pebs_gp : ~0u);
 	return c->uarch->pebs_gp ? (c->uarch->pebs_gp & gp) : (c->baseline ? gp : 0);
 }
 

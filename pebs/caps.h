@@ -48,6 +48,12 @@ struct pebs_caps {
 	bool emon, pebs_unavail;
 	/* MSR_PEBS_LD_LAT_THRESHOLD probe (read only; may #GP under a hypervisor) */
 	int ldlat_fault;
+	/* architectural PEBS (format 0xF; pebs/arch_caps.c, docs/arch-pebs.md "Enumeration") */
+	bool arch_ext;			/* CPUID.(07H,1):EAX[8]: leaf 23H valid */
+	uint32_t arch_leaf0;		/* CPUID.23H.0:EAX: sub-leaves present */
+	uint32_t arch_gp, arch_fixed;	/* CPUID.23H.1:EAX/EBX counter bitmaps */
+	uint32_t arch_caps;		/* CPUID.23H.4:EBX: bit k = CFG_C bit 32+k supported */
+	uint32_t arch_pebs_gp, arch_pebs_fixed;	/* CPUID.23H.5:EAX/ECX: PEBS-capable */
 	/* table row, NULL if the model is unknown */
 	const struct pebs_uarch *uarch;
 	/* Why not: "" when usable. Filled by pebs_caps_probe. */
@@ -72,6 +78,11 @@ bool pebs_caps_line(const struct pebs_caps *c, unsigned i, char *b, size_t n);
 bool pebs_caps_pmu_ok(const struct pebs_caps *c, const char **why);	/* counting PMU */
 bool pebs_caps_pebs_ok(const struct pebs_caps *c, const char **why);	/* DS-area PEBS */
 bool pebs_caps_ll_ok(const struct pebs_caps *c, const char **why);	/* load latency */
+
+/* pebs/arch_caps.c: read CPUID 07H.1 and 23H into c (called by pebs_caps_probe), and the
+ * SKIP reason of the architectural-PEBS gate into c->pebs_why ("" when it holds). */
+void pebs_arch_caps_probe(struct pebs_caps *c, const struct cpu_info *ci);
+void pebs_arch_caps_reason(struct pebs_caps *c);
 
 /* Record size in bytes of a legacy format 0..3 (0 for adaptive/unknown). */
 unsigned pebs_legacy_record_size(unsigned fmt);

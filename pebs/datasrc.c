@@ -117,6 +117,10 @@ void pebs_dsrc_decode(const struct pebs_model *m, enum pebs_event ev, uint64_t a
 		}
 		return;
 	}
+	if (m->table == PEBS_DS_PNC) {
+		pebs_dsrc_decode_pnc(aux, ev == PEBS_EV_STORE, d);
+		return;
+	}
 	if (m->table == PEBS_DS_NONE || m->table >= PEBS_DS_TABLE_COUNT)
 		return;
 
@@ -128,12 +132,5 @@ void pebs_dsrc_decode(const struct pebs_model *m, enum pebs_event ev, uint64_t a
 	/* NHM code 07 exists only on 06_2A/06_2E (SDM table 18-24, note 1). */
 	if (m->table == PEBS_DS_NHM && d->code == 7 && !(m->model == 0x2A || m->model == 0x2E))
 		e = NULL;
-	if (e == NULL || e->rsv) {
-		d->reserved = true;
-		return;
-	}
-	d->level = e->level;
-	d->snoop = e->snoop;
-	d->hit = e->hit;
-	d->remote = e->remote;
+	pebs_dsrc_apply(d, e);
 }

@@ -27,6 +27,7 @@ enum pebs_level {
 	PEBS_LVL_IO,
 	PEBS_LVL_UNCACHED,
 	PEBS_LVL_ANY_CACHE,
+	PEBS_LVL_L0,		/* Panther Cove L0 (docs/arch-pebs.md, data source) */
 	PEBS_LVL_COUNT
 };
 
@@ -54,6 +55,7 @@ enum pebs_ds_table {
 	PEBS_DS_GRT,		/* Table A + _grt (Gracemont) */
 	PEBS_DS_CMT,		/* Table A + _cmt (Crestmont/Skymont) */
 	PEBS_DS_LNC,		/* Table B, 8-bit codes (Lion Cove) */
+	PEBS_DS_PNC,		/* Panther Cove: L2-hit / OMR split, pebs/datasrc_pantherc.c */
 	PEBS_DS_TABLE_COUNT
 };
 
@@ -114,6 +116,10 @@ const struct pebs_model *pebs_model_at(unsigned i);
  */
 void pebs_dsrc_decode(const struct pebs_model *m, enum pebs_event ev, uint64_t aux,
 		      struct pebs_dsrc *out);
+
+/* The Panther Cove aux word (bit 8 selects the L2-hit or the OMR table; docs/arch-pebs.md,
+ * "Panther Cove data source"); pebs_dsrc_decode calls it for PEBS_DS_PNC rows. */
+void pebs_dsrc_decode_pnc(uint64_t aux, bool store, struct pebs_dsrc *d);
 
 /* CLI names ("L1", "RAM", ... / "NONE", "HITM", ...). */
 const char *pebs_level_id(unsigned level);

@@ -16,6 +16,7 @@ static const char *const level_id[PEBS_LVL_COUNT] = {
 	[PEBS_LVL_RAM] = "RAM",		[PEBS_LVL_PMEM] = "PMEM",
 	[PEBS_LVL_CXL] = "CXL",		[PEBS_LVL_IO] = "IO",
 	[PEBS_LVL_UNCACHED] = "UNCACHED", [PEBS_LVL_ANY_CACHE] = "ANY_CACHE",
+	[PEBS_LVL_L0] = "L0",
 };
 
 static const char *const snoop_id[PEBS_SNOOP_COUNT] = {
@@ -49,6 +50,7 @@ static const char *const level_name[PEBS_LVL_COUNT][2] = {
 	[PEBS_LVL_IO] = { "I/O", "I/O" },
 	[PEBS_LVL_UNCACHED] = { "Uncached", "Uncached" },
 	[PEBS_LVL_ANY_CACHE] = { "Any cache hit", "Remote Any cache hit" },
+	[PEBS_LVL_L0] = { "L0 hit", "L0 hit" },
 };
 
 const char *pebs_level_id(unsigned level)
@@ -88,6 +90,7 @@ const char *pebs_ds_table_name(unsigned table)
 		[PEBS_DS_SNB] = "snb",		[PEBS_DS_SKL] = "skl",
 		[PEBS_DS_SKL_PMEM] = "skl-pmem", [PEBS_DS_GRT] = "grt",
 		[PEBS_DS_CMT] = "cmt",		[PEBS_DS_LNC] = "lnc",
+		[PEBS_DS_PNC] = "pnc",
 	};
 	return table < ARRAY_SIZE(name) ? name[table] : "none";
 }

@@ -5,6 +5,7 @@
 #ifndef PEBS_DATASRC_TABLES_H
 #define PEBS_DATASRC_TABLES_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #include "pebs/datasrc.h"
@@ -22,6 +23,19 @@ struct pebs_ds_table_desc {
 	const struct pebs_ds_entry *rows;
 	unsigned nrows;		/* codes >= nrows are reserved */
 };
+
+/* A table row into d; NULL or a reserved row marks d reserved (level/snoop stay NA). */
+static inline void pebs_dsrc_apply(struct pebs_dsrc *d, const struct pebs_ds_entry *e)
+{
+	if (e == NULL || e->rsv) {
+		d->reserved = true;
+		return;
+	}
+	d->level = e->level;
+	d->snoop = e->snoop;
+	d->hit = e->hit;
+	d->remote = e->remote;
+}
 
 /* Indexed by enum pebs_ds_table; PEBS_DS_NONE has no rows. */
 extern const struct pebs_ds_table_desc pebs_ds_tables[PEBS_DS_TABLE_COUNT];

@@ -5,6 +5,7 @@
  */
 #include "pebs/ds.h"
 #include "pebs/msr.h"
+#include "pebs/record.h"
 
 #include <string.h>
 
@@ -56,10 +57,12 @@ unsigned pebs_adaptive_record_size(uint64_t cfg)
 {
 	unsigned size = 32;	/* basic group */
 	uint64_t known = PEBS_DATACFG_MEMINFO | PEBS_DATACFG_GP | PEBS_DATACFG_XMMS |
-			 PEBS_DATACFG_LBRS | (0xffull << PEBS_DATACFG_LBR_SHIFT);
+			 PEBS_DATACFG_LBRS | (0xffull << PEBS_DATACFG_LBR_SHIFT) |
+			 PEBS_DATACFG_CNTR | (0xffffull << PEBS_DATACFG_CNTR_SHIFT) |
+			 (0xffull << PEBS_DATACFG_FIX_SHIFT);
 
 	if (cfg & ~known)
-		return 0;	/* counter-snapshot groups (fmt 6) are not sized here */
+		return 0;	/* PERF_METRICS snapshots are not sized here */
 	if (cfg & PEBS_DATACFG_MEMINFO)
 		size += 32;
 	if (cfg & PEBS_DATACFG_GP)
@@ -68,5 +71,8 @@ unsigned pebs_adaptive_record_size(uint64_t cfg)
 		size += 256;
 	if (cfg & PEBS_DATACFG_LBRS)
 		size += (unsigned)(((cfg >> PEBS_DATACFG_LBR_SHIFT) & 0xff) + 1) * 24;
+	if (cfg & PEBS_DATACFG_CNTR)	/* format 6: 16-B header + one qword per counter */
+		size += 16 + 8 * (pebs_popcount32((uint32_t)(cfg >> 32) & 0xffff) +
+				  pebs_popcount32((uint32_t)(cfg >> 48) & 0xff));
 	return size;
 }

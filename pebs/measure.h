@@ -16,6 +16,7 @@
 #include "pebs/aggbuf.h"
 #include "pebs/aggregate.h"
 #include "pebs/caps.h"
+#include "pebs/cntr_snap.h"
 #include "pebs/datasrc.h"
 #include "pebs/pebs.h"
 
@@ -48,6 +49,7 @@ struct pebs_measure {
 	/* store events: records whose status says L1 hit / L1 miss / nothing (ST_NONE) */
 	uint64_t st_hit, st_miss, st_unknown;
 	struct pebs_agg agg;
+	struct pebs_cntr_agg cntr;	/* pebs_counters=on: cycles per window per level */
 	struct pebs_aggbuf_ctx ab;
 	struct pebs_session s;
 	uint8_t *dump;

@@ -89,6 +89,10 @@
 #define  PEBS_DATACFG_XMMS		(1ull << 2)
 #define  PEBS_DATACFG_LBRS		(1ull << 3)
 #define  PEBS_DATACFG_LBR_SHIFT		24
+#define  PEBS_DATACFG_CNTR		(1ull << 4)	/* format 6 counter group (§4.3) */
+#define  PEBS_DATACFG_METRICS		(1ull << 5)
+#define  PEBS_DATACFG_CNTR_SHIFT	32		/* 47:32 GP counters snapshotted */
+#define  PEBS_DATACFG_FIX_SHIFT		48		/* 55:48 fixed counters */
 #define MSR_IA32_PEBS_BASE		0x3f4	/* architectural PEBS (§4.8) */
 #define MSR_IA32_PEBS_INDEX		0x3f5
 #define MSR_PEBS_LD_LAT_THRESHOLD	0x3f6

@@ -33,6 +33,8 @@ struct pebs_config {
 	uint64_t sav;		/* sample-after value (counter reset = -sav) */
 	uint64_t buf_bytes;	/* PEBS buffer; 0: PEBS_BUF_DEFAULT */
 	uint64_t data_cfg;	/* extra adaptive groups; MEMINFO is always on for baseline */
+	bool counters;		/* pebs_counters=on: snapshot the PEBS counter and fixed
+				 * counter 1 in every record (format 6 / arch PEBS) */
 	pebs_sink_fn sink;
 	void *sink_ctx;
 };
@@ -48,6 +50,12 @@ struct pebs_stats {
 	uint64_t other_ovf;	/* GLOBAL_STATUS bits that are not ours (acked, counted) */
 };
 
+/* Architectural PEBS (format 0xF): the registers the session touches, as found at start and
+ * restored by pebs_stop (pebs/arch_program.c; docs/arch-pebs.md "Registers"). */
+struct pebs_arch_saved {
+	uint64_t base, index, cfg_c, fx_cfg_c, evtsel, pmc, ldlat, fixed_ctrl, global_ctrl;
+};
+
 struct pebs_session {
 	const struct pebs_caps *caps;
 	struct pebs_config cfg;
@@ -59,6 +67,9 @@ struct pebs_session {
 	int aux_counter;	/* GP counter carrying the auxiliary event, -1 none */
 	uint64_t evtsel, aux_evtsel, pebs_enable, global_ctrl, data_cfg, reset;
 	bool adaptive;
+	bool arch;		/* format 0xF: IA32_PEBS_BASE/INDEX + CFG_C, no DS area */
+	uint64_t cfg_c, arch_index;	/* as programmed */
+	struct pebs_arch_saved arch_saved;
 	bool active;
 	struct pebs_stats st;
 	char err[128];
@@ -87,6 +98,21 @@ void pebs_drain(struct pebs_session *s);
 #define PEBS_MAX_CPUS 256
 int pebs_pmi_install(struct pebs_session *s);
 void pebs_pmi_uninstall(void);
+
+/* The architectural-PEBS path behind pebs_start / pebs_stop / pebs_drain (arch_program.c):
+ * start after validation and counter choice (0, or -1 with s->err and nothing left enabled);
+ * stop drains, restores every register it touched and removes the PMI handler. */
+int pebs_arch_start(struct pebs_session *s, uint16_t event);
+void pebs_arch_stop(struct pebs_session *s);
+void pebs_arch_drain(struct pebs_session *s);
+
+/* pebs_counters=on on the format-6 DS path (cntr_program.c): the option's value, the
+ * PEBS_DATA_CFG counter-group bits (after s->data_cfg and s->counter are set), fixed
+ * counter 1 on, and its control register put back. 0 or -1 with s->err. */
+bool pebs_cntr_option(const struct cmdline *cl, cmdline_warn_fn warn);
+int pebs_cntr_data_cfg(struct pebs_session *s);
+int pebs_cntr_enable(struct pebs_session *s);
+void pebs_cntr_restore(struct pebs_session *s);
 
 /* Mask of the GP counter value for writes, and the counter value for -n. */
 uint64_t pebs_counter_value(const struct pebs_caps *c, uint64_t n);

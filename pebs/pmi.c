@@ -4,6 +4,8 @@
  * GLOBAL_CTRL <- 0, read GLOBAL_STATUS, ack through IA32_PERF_GLOBAL_OVF_CTRL, drain
  * [base, index) into the sink, index <- base, apic_pmi_rearm() (unmask LVTPC, EOI),
  * GLOBAL_CTRL <- enabled set. A PMI with GLOBAL_STATUS == 0 is counted as spurious.
+ * Architectural PEBS shares this handler: its buffer PMI is GLOBAL_STATUS[54] and its drain is
+ * pebs_arch_drain (arch_program.c; docs/arch-pebs.md "Registers").
  * Drops: when a drain finds index at the absolute maximum the buffer was full; an assist that
  * came then wrote nothing and (SDM "Debug Store (DS) Mechanism": counters are reset only
  * after a record is written) left the PEBS counter past its overflow instead of at its reset
@@ -105,6 +107,10 @@ void pebs_drain(struct pebs_session *s)
 	struct pebs_ds_area *ds = s->ds;
 	uint64_t base, idx, top, p;
 
+	if (s->arch) {
+		pebs_arch_drain(s);	/* IA32_PEBS_INDEX write offset (arch_program.c) */
+		return;
+	}
 	if (!ds)
 		return;
 	base = ds->pebs_buffer_base;
@@ -145,10 +151,13 @@ void pebs_pmi(struct pebs_session *s)
 		s->st.spurious++;
 	} else {
 		wrmsr(MSR_IA32_PERF_GLOBAL_OVF_CTRL, status);
-		ours = GLOBAL_STATUS_OVF_BUF | s->global_ctrl;
+		/* the buffer's PMI: DS threshold [62], or arch-PEBS threshold [54] */
+		uint64_t buf = s->arch ? GLOBAL_STATUS_ARCH_PEBS : GLOBAL_STATUS_OVF_BUF;
+
+		ours = buf | s->global_ctrl;
 		if (status & ~ours & ~(GLOBAL_STATUS_COND_CHGD | GLOBAL_STATUS_ASIF))
 			s->st.other_ovf++;
-		if (status & GLOBAL_STATUS_OVF_BUF)
+		if (status & buf)
 			pebs_drain(s);
 	}
 	apic_pmi_rearm();

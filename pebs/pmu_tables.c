@@ -706,12 +706,12 @@ const struct pebs_uarch pebs_uarch_table[] = {
 		.no_ll = "perfmon lists no load-latency event for Arctic Wolf and Linux has no model case",
 		.src = "perfmon only: its Arctic Wolf event file has no memory events; format 0xF UNVERIFIED",
 	},
-	{	/* 13_01 no perfmon event file; hand "Diamond Rapids (arch PEBS)"; Linux tip d2bdcde9626c (DMR: Panther Cove, Table C); counter constraints from CPUID leaf 0x23 (arch PEBS), none in ds.c */
+	{	/* 13_01 no perfmon event file; hand "Diamond Rapids (arch PEBS)"; Linux ds.c intel_pnc_pebs_event_constraints (tip d345b6bb8860 "Add core PMU support for DMR": load latency PMC2-7, stores PMC0-1), pnc_latency_data (tip d2bdcde9626c) */
 		.name = "Diamond Rapids (arch PEBS)", .family = 19, .model = 0x01, .core_type = 0x00,
 		.native = 0x0, .steppings = 0xffff, .pebs_fmt = 0xf, .pebs_gp = 0x0,
-		.ll_event = 0x01cd, .ll_gp = 0x0, .st_event = 0x02cd, .st_gp = 0x0, .aux_event = 0x0000,
+		.ll_event = 0x01cd, .ll_gp = 0xfc, .st_event = 0x02cd, .st_gp = 0x3, .aux_event = 0x0000,
 		.dsrc = DSRC_PNC, .quirks = 0, .errata = NULL,
-		.src = "hardware.md §4.1 §5.5; Linux tip d2bdcde9626c \"Add support for PEBS memory auxiliary info field in DMR\"; Table C is kept raw",
+		.src = "hardware.md §4.1 §5.5; docs/arch-pebs.md; Linux tip d2bdcde9626c \"Add support for PEBS memory auxiliary info field in DMR\" (Panther Cove L2-hit/OMR data source, pebs/datasrc_pantherc.c)",
 	},
 };
 const unsigned pebs_uarch_count = sizeof(pebs_uarch_table) / sizeof(pebs_uarch_table[0]);
@@ -909,6 +909,6 @@ const struct pebs_model pebs_model_table[] = {
 	{ .family = 0x12, .model = 0x03, .core = PEBS_CORE_E, .format = 15, .name = "Nova Lake-L E",
 	  .table = PEBS_DS_NONE, .store = PEBS_ST_NONE, .split_latency = true, .blocked = true },	/* hand "Nova Lake (Arctic Wolf)" */
 	{ .family = 0x13, .model = 0x01, .core = PEBS_CORE_P, .format = 15, .name = "Diamond Rapids",
-	  .table = PEBS_DS_NONE, .store = PEBS_ST_NONE, .split_latency = true, .blocked = true },	/* hand "Diamond Rapids (arch PEBS)" */
+	  .table = PEBS_DS_NONE, .store = PEBS_ST_TABLE, .split_latency = true, .blocked = true },	/* hand "Diamond Rapids (arch PEBS)" */
 };
 const unsigned pebs_model_count = sizeof(pebs_model_table) / sizeof(pebs_model_table[0]);

@@ -9,6 +9,7 @@
  */
 #include "pebs/pebs.h"
 #include "pebs/msr.h"
+#include "pebs/record.h"
 #include "apic/apic.h"
 #include "kernel/fmt.h"
 #include "kernel/hw.h"
@@ -36,6 +37,7 @@ void pebs_config_init(struct pebs_config *cfg, enum pebs_kind kind, const struct
 	cfg->sav = cmdline_u64(cl, "sav", PEBS_SAV_DEFAULT, 1, 0x7fffffff, warn);
 	cfg->buf_bytes = cmdline_u64(cl, "pebs_buf", PEBS_BUF_DEFAULT / 1024, 4,
 				     PEBS_BUF_MAX / 1024, warn) * 1024;
+	cfg->counters = pebs_cntr_option(cl, warn);
 }
 
 uint64_t pebs_counter_value(const struct pebs_caps *c, uint64_t n)
@@ -125,7 +127,7 @@ static int validate(struct pebs_session *s)
 	if ((c->uarch->quirks & Q_MIN_PERIOD_32) && s->cfg.sav < 32)
 		return fail(s, "sav=%llu below the %s minimum period 32",
 			    (unsigned long long)s->cfg.sav, c->uarch->name);
-	if (c->pebs_fmt >= 4 && !c->baseline)
+	if (c->pebs_fmt >= 4 && c->pebs_fmt <= 6 && !c->baseline)
 		return fail(s, "PEBS format %u without baseline not supported", c->pebs_fmt);
 	return 0;
 }
@@ -139,12 +141,16 @@ static int alloc_buffers(struct pebs_session *s)
 	s->adaptive = s->caps->baseline;
 	if (s->adaptive) {
 		s->data_cfg = PEBS_DATACFG_MEMINFO | s->cfg.data_cfg;
+		if (s->cfg.counters && pebs_cntr_data_cfg(s))	/* format 6 (cntr_program.c) */
+			return -1;
 		rec = pebs_adaptive_record_size(s->data_cfg);
 		if (!rec)
 			return fail(s, "PEBS_DATA_CFG 0x%llx: unsupported groups",
 				    (unsigned long long)s->data_cfg);
 	} else {
 		s->data_cfg = 0;
+		if (s->cfg.counters)
+			return pebs_cntr_data_cfg(s);	/* no counter group before format 6 */
 		rec = pebs_legacy_record_size(s->caps->pebs_fmt);
 	}
 	if (s->caps->uarch->quirks & Q_BUF_ONE_PAGE)
@@ -213,6 +219,8 @@ static int program(struct pebs_session *s, uint16_t event)
 	if (write_counter(s, i, s->reset) || wr(s, MSR_IA32_PERFEVTSEL(i), s->evtsel))
 		return -1;
 	s->global_ctrl = 1ull << i;
+	if (s->cfg.counters && pebs_cntr_enable(s))
+		return -1;
 	s->aux_counter = -1;
 	if (s->cfg.kind == PEBS_LOAD_LATENCY && (u->quirks & Q_LL_NEEDS_AUX)) {
 		uint32_t free_gp = (c->n_gp >= 32 ? ~0u : (1u << c->n_gp) - 1) & ~(1u << i);
@@ -251,6 +259,8 @@ static void clear_programming(struct pebs_session *s)
 	(void)wrmsr_safe(MSR_IA32_DS_AREA, 0);
 	if (s->adaptive)
 		(void)wrmsr_safe(MSR_PEBS_DATA_CFG, 0);
+	if (s->global_ctrl & GLOBAL_FIXED(1))	/* pebs_counters=on enabled it */
+		pebs_cntr_restore(s);
 	wrmsr(MSR_IA32_PERF_GLOBAL_OVF_CTRL, rdmsr(MSR_IA32_PERF_GLOBAL_STATUS));
 }
 
@@ -265,9 +275,12 @@ int pebs_start(struct pebs_session *s, const struct pebs_caps *c, const struct p
 	s->cfg = *cfg;
 	s->err[0] = '\0';
 	s->aux_counter = -1;
+	s->arch = false;
 	memset(&s->st, 0, sizeof(s->st));
 	if (validate(s) || choose(s, &event, &allowed))
 		return -1;
+	if (c->pebs_fmt == PEBS_FMT_ARCH)	/* same session, other registers */
+		return pebs_arch_start(s, event);
 	wrmsr(MSR_IA32_PERF_GLOBAL_CTRL, 0);	/* everything disabled while programming */
 	if (pebs_off(s) || alloc_buffers(s) || program(s, event)) {
 		char keep[sizeof(s->err)];
@@ -292,6 +305,10 @@ void pebs_stop(struct pebs_session *s)
 {
 	if (!s->active)
 		return;
+	if (s->arch) {
+		pebs_arch_stop(s);
+		return;
+	}
 	teardown();
 	pebs_drain(s);
 	clear_programming(s);

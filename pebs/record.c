@@ -5,6 +5,7 @@
  * Every read is bounds-checked against the buffer; every step advances or stops the walk.
  */
 #include "pebs/record.h"
+#include "pebs/arch_record.h"
 
 #include <string.h>
 
@@ -24,15 +25,6 @@ static uint32_t rd32(const uint8_t *p)
 	return v;
 }
 
-static unsigned popcount32(uint32_t v)
-{
-	unsigned n = 0;
-
-	for (; v; v &= v - 1)
-		n++;
-	return n;
-}
-
 /* Record size per legacy format (§4.1). */
 uint32_t pebs_legacy_size(unsigned format)
 {
@@ -47,7 +39,7 @@ uint32_t pebs_legacy_size(unsigned format)
 
 bool pebs_format_supported(unsigned format)
 {
-	return format <= 6;
+	return format <= 6 || format == PEBS_FMT_ARCH;
 }
 
 /* format_group bits each adaptive format defines (§1.8, §4.3): 4/5 add the counter group. */
@@ -89,7 +81,7 @@ uint32_t pebs_adaptive_size(unsigned format, uint32_t format_group, const uint8_
 		h.cntr = rd32(rec + size);
 		h.fixed = rd32(rec + size + 4);
 		h.metrics = rd32(rec + size + 8);
-		size += sizeof(h) + 8 * (popcount32(h.cntr) + popcount32(h.fixed));
+		size += sizeof(h) + 8 * (pebs_popcount32(h.cntr) + pebs_popcount32(h.fixed));
 		if (h.metrics == PEBS_CNTR_METRICS)
 			size += 16;
 	}
@@ -154,6 +146,18 @@ static void decode_groups(const uint8_t *p, uint32_t grp, uint32_t flags, struct
 	if (grp & PEBS_GRP_GPR) {
 		r->ip = rd64(p + off + offsetof(struct pebs_gprs, ip));
 		r->valid |= PEBS_F_IP;
+		off += sizeof(struct pebs_gprs);
+	}
+	if (grp & PEBS_GRP_XMM)
+		off += sizeof(struct pebs_xmm);
+	if (grp & PEBS_GRP_LBR)
+		off += ((grp >> PEBS_GRP_LBR_SHIFT) + 1) * sizeof(struct pebs_lbr_entry);
+	if (grp & (PEBS_GRP_CNTR | PEBS_GRP_METRICS)) {
+		/* format 6 counter snapshot, last group (§4.3); in bounds: size was checked */
+		r->cntr_gp = rd32(p + off + offsetof(struct pebs_cntr_header, cntr));
+		r->cntr_fixed = rd32(p + off + offsetof(struct pebs_cntr_header, fixed));
+		r->cntr = p + off + sizeof(struct pebs_cntr_header);
+		r->valid |= PEBS_F_COUNTERS;
 	}
 }
 
@@ -187,7 +191,12 @@ bool pebs_walk_next(struct pebs_walker *w, struct pebs_record *r)
 	r->format_group = 0;
 	r->ip = r->eventing_ip = r->applicable_counters = 0;
 	r->addr = r->aux = r->latency = r->instr_latency = r->tsc = r->tsx_tuning = 0;
+	r->fragments = 0;
+	r->cntr_gp = r->cntr_fixed = 0;
+	r->cntr = NULL;
 
+	if (w->format == PEBS_FMT_ARCH)
+		return pebs_arch_walk_next(w, r);
 	if (!pebs_format_supported(w->format))
 		return finish(w, r, PEBS_REC_BAD_FORMAT, true);
 
@@ -249,6 +258,7 @@ const char *pebs_rec_strerror(unsigned err)
 		[PEBS_REC_SIZE_MISMATCH] = "record size does not match its format_group",
 		[PEBS_REC_BAD_FORMAT] = "unsupported PEBS record format",
 		[PEBS_REC_BAD_GROUPS] = "format_group has bits this format does not define",
+		[PEBS_REC_NO_BASIC] = "record starts without the basic group",
 	};
 	return err < sizeof(msg) / sizeof(msg[0]) ? msg[err] : "unknown error";
 }

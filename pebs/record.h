@@ -2,8 +2,8 @@
  * record.h: PEBS record layouts and the record walker (pure; no MSR access).
  * Follows SDM Vol 3B ch.18 "PEBS record format" (legacy formats 0-3, tables 18-44 and the
  * SNB/NHM record tables) and the adaptive PEBS record (formats 4-6, basic + optional groups);
- * facts and offsets from docs/hardware.md §4.1-§4.3. Architectural PEBS (format 0xF, §4.8) is
- * not walked: the walker reports it as an unsupported format.
+ * facts and offsets from docs/hardware.md §4.1-§4.3. Architectural PEBS (format 0xF, §4.8)
+ * is walked by pebs/arch_record.c (docs/arch-pebs.md, "Records"), into the same record.
  */
 #ifndef PEBS_RECORD_H
 #define PEBS_RECORD_H
@@ -93,14 +93,19 @@ _Static_assert(sizeof(struct pebs_cntr_header) == 16, "counter group header 16 B
 #define PEBS_F_TSX		(1u << 8)
 #define PEBS_F_RETIRE_LATENCY	(1u << 9)
 #define PEBS_F_GROUPS		(1u << 10)
+#define PEBS_F_COUNTERS		(1u << 11)	/* counter-snapshot group: cntr_* below */
+
+#define PEBS_FMT_ARCH		0xFu	/* PERF_CAPABILITIES[11:8] of architectural PEBS */
 
 enum pebs_rec_err {
 	PEBS_REC_OK = 0,
 	PEBS_REC_TRUNCATED,	/* record runs past the end of the buffer */
 	PEBS_REC_ZERO_SIZE,	/* adaptive size field is 0 */
 	PEBS_REC_SIZE_MISMATCH,	/* size from the group bits != size the CPU wrote */
-	PEBS_REC_BAD_FORMAT,	/* format not walkable (unknown, or architectural PEBS) */
+	PEBS_REC_BAD_FORMAT,	/* format not walkable (not 0-6 or 0xF) */
 	PEBS_REC_BAD_GROUPS,	/* format_group has bits this format does not define */
+	PEBS_REC_NO_BASIC,	/* arch: a record's first fragment has no basic group */
+	PEBS_REC_ERR_COUNT
 };
 
 struct pebs_record {
@@ -121,6 +126,10 @@ struct pebs_record {
 	uint64_t instr_latency;
 	uint64_t tsc;
 	uint64_t tsx_tuning;
+	uint32_t fragments;	/* arch: fragments joined into this record (1 = whole) */
+	uint32_t cntr_gp;	/* counter group: GP bitmap of the values at cntr */
+	uint32_t cntr_fixed;	/* counter group: fixed bitmap (values after the GP ones) */
+	const uint8_t *cntr;	/* counter values inside the walked buffer, 8 B each */
 };
 
 struct pebs_walker {
@@ -132,6 +141,16 @@ struct pebs_walker {
 	uint32_t flags;		/* PEBS_WALK_* */
 	bool done;
 };
+
+/* Set bits of v (the kernel links no libgcc, so no __builtin_popcount). */
+static inline unsigned pebs_popcount32(uint32_t v)
+{
+	unsigned n = 0;
+
+	for (; v; v &= v - 1)
+		n++;
+	return n;
+}
 
 /* Record size of a legacy format, or 0 if the format is not legacy. */
 uint32_t pebs_legacy_size(unsigned format);

@@ -2,11 +2,16 @@
  * pebs-decode: decode raw PEBS records captured on another machine, with the same pebs/
  * decoder the kernel uses (record.c walker, datasrc.c tables; SDM Vol 3B ch.18 PEBS records).
  *
- *   pebs-decode --cpu FF_MM [--core p|e] [--format N] [--event load|store] [--summary] FILE|-
+ *   pebs-decode --cpu FF_MM [--core p|e] [--format N|arch] [--event load|store] [--summary] FILE|-
  *
  * One JSON object per record per line on stdout. Exit 0 when every record decoded, 1 when any
- * record had an error, 2 for bad arguments or an unreadable file (one line on stderr).
- * --summary adds the per-level latency table (pebs_agg_print, perf names) on stderr.
+ * record had an error (the first one is also named on stderr with its byte offset), 2 for bad
+ * arguments or an unreadable file (one line on stderr). --format arch is format 0xF
+ * (architectural PEBS, pebs/arch_record.c; docs/arch-pebs.md), also implied by --cpu for the
+ * models that report it.
+ * --summary adds the per-level latency table (pebs_agg_print, perf names) on stderr, and for
+ * records with counter snapshots (format 6, arch) the core cycles per sampled window per
+ * level (pebs/cntr_snap.c).
  */
 #include <errno.h>
 #include <stdio.h>
@@ -15,6 +20,7 @@
 
 #include "pebs/agg_print.h"
 #include "pebs/aggregate.h"
+#include "pebs/cntr_snap.h"
 #include "pebs/datasrc.h"
 #include "pebs/record.h"
 
@@ -24,7 +30,7 @@ static const char *prog = "pebs-decode";
 
 static void usage_exit(const char *msg, const char *arg)
 {
-	fprintf(stderr, "%s: %s%s%s (usage: %s --cpu FF_MM [--core p|e] [--format N] "
+	fprintf(stderr, "%s: %s%s%s (usage: %s --cpu FF_MM [--core p|e] [--format N|arch] "
 		"[--event load|store] [--summary] FILE|-)\n", prog, msg, arg ? ": " : "",
 		arg ? arg : "", prog);
 	exit(2);
@@ -158,6 +164,12 @@ static void stderr_sink(void *ctx, const char *str, size_t n)
 	fwrite(str, 1, n, stderr);
 }
 
+static void stderr_line(void *ctx, const char *line)
+{
+	(void)ctx;
+	fprintf(stderr, "%s\n", line);
+}
+
 int main(int argc, char **argv)
 {
 	const char *cpu = NULL, *file = NULL;
@@ -199,8 +211,11 @@ int main(int argc, char **argv)
 			char *end;
 			unsigned long f = strtoul(val, &end, 0);
 
+			if (!strcmp(val, "arch"))
+				f = PEBS_FMT_ARCH, end = (char *)"";
 			if (*val == '\0' || *end != '\0' || f > 15)
-				usage_exit("--format must be 0..15 (PERF_CAPABILITIES[11:8])", val);
+				usage_exit("--format must be 0..15 (PERF_CAPABILITIES[11:8]) or arch",
+					   val);
 			format = (int)f;
 		} else {
 			if (!strcmp(val, "load"))
@@ -232,30 +247,37 @@ int main(int argc, char **argv)
 	if (format < 0)
 		format = m->format;
 	if (!pebs_format_supported((unsigned)format)) {
-		fprintf(stderr, "%s: PEBS record format %d is not supported%s\n", prog, format,
-			format == 0xF ? " (architectural PEBS is not decoded yet)" : "");
+		fprintf(stderr, "%s: PEBS record format %d is not supported\n", prog, format);
 		return 2;
 	}
 
 	size_t len;
 	unsigned char *buf = read_all(file, &len);
 	static struct pebs_agg agg;
+	static struct pebs_cntr_agg cagg;
 	struct pebs_walker w;
 	struct pebs_record r;
 	struct pebs_dsrc d;
 	int rc = 0;
 
 	pebs_agg_init(&agg);
+	pebs_cntr_agg_init(&cagg);
 	pebs_walk_init(&w, buf, len, (unsigned)format, m->split_latency ? PEBS_WALK_SPLIT_LATENCY : 0);
 	while (pebs_walk_next(&w, &r)) {
 		pebs_dsrc_decode((r.valid & PEBS_F_AUX) ? m : NULL, ev, r.aux, &d);
 		print_record(&r, &d);
 		pebs_agg_add(&agg, &r, &d);
+		pebs_cntr_agg_add(&cagg, &r, d.level);
+		if (r.err && rc == 0)
+			fprintf(stderr, "%s: record %u at offset %u (0x%x): %s\n", prog, r.index,
+				r.offset, r.offset, pebs_rec_strerror(r.err));
 		if (r.err)
 			rc = 1;
 	}
 	if (summary)
 		pebs_agg_print(&agg, stderr_sink, NULL);
+	if (summary && cagg.records != cagg.no_cycles)
+		pebs_cntr_agg_lines(&cagg, "pebs", stderr_line, NULL);
 	free(buf);
 	if (fflush(stdout) != 0)
 		return 2;

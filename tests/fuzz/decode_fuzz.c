@@ -1,10 +1,13 @@
 /*
  * decode_fuzz.c: libFuzzer target for the PEBS record walker + data-source decoder +
- * aggregation (pebs/record.c, datasrc*.c, aggregate.c; SDM Vol 3B ch.18 record formats).
- * Input: byte 0 = record format (low 4 bits), byte 1 = model-table row, byte 2 = walk flags
+ * aggregation (pebs/record.c, pebs/arch_record.c, datasrc*.c, aggregate.c; SDM Vol 3B ch.18
+ * record formats; architectural PEBS, format 0xF: docs/arch-pebs.md "Records").
+ * Input: byte 0 = record format (low 4 bits; 0xF walks arch fragments), byte 1 = model-table
+ * row (Diamond Rapids' Panther Cove table included), byte 2 = walk flags
  * and event kind, then the raw record buffer. Invariants checked beyond the sanitizers: the
- * walk terminates in a bounded number of steps, offsets strictly increase, and every
- * record reported OK lies inside the buffer, and the one-pass buffer aggregation
+ * walk terminates in a bounded number of steps, offsets strictly increase, every record
+ * reported OK lies inside the buffer (an arch record of at least one fragment), a counter
+ * snapshot lies inside the buffer, and the one-pass buffer aggregation
  * (pebs/aggbuf.c) gives exactly the per-record aggregate.
  */
 #include <stddef.h>
@@ -52,6 +55,15 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		last = r.offset;
 		if (r.err == PEBS_REC_OK && ((size_t)r.offset + r.size > len || r.size == 0))
 			__builtin_trap();
+		if (r.err == PEBS_REC_OK && fmt == PEBS_FMT_ARCH && r.fragments == 0)
+			__builtin_trap();
+		if (r.valid & PEBS_F_COUNTERS) {
+			size_t n = 8u * (size_t)(__builtin_popcount(r.cntr_gp) +
+						 __builtin_popcount(r.cntr_fixed));
+
+			if (r.cntr < buf || (size_t)(r.cntr - buf) + n > len)
+				__builtin_trap();
+		}
 		pebs_dsrc_decode((r.valid & PEBS_F_AUX) ? m : NULL, ev, r.aux, &d);
 		chars += (int)pebs_dsrc_level_name(&d)[0] + (int)pebs_level_id(d.level)[0] +
 			 (int)pebs_snoop_id(d.snoop)[0] + (int)pebs_rec_strerror(r.err)[0];

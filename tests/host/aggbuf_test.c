@@ -14,6 +14,7 @@
 #include <cmocka.h>
 
 #include "pebs/aggbuf.h"
+#include "tests/model/arch_rec_build.h"
 
 static uint64_t rng = 0x853c49e6748fea9bull;
 
@@ -48,12 +49,44 @@ static void put64(size_t off, uint64_t v)
 	memcpy(buf + off, &v, 8);
 }
 
+/* Architectural PEBS (0xF): random group sets, some records in two fragments, then corrupt
+ * some headers (docs/arch-pebs.md "Records"). */
+static size_t build_arch(unsigned corrupt)
+{
+	static const uint64_t shapes[] = { AR_BASIC | AR_AUX, AR_BASIC, AR_BASIC | AR_AUX | AR_GPR,
+					   AR_BASIC | AR_AUX | AR_CNTR, AR_BASIC | AR_LBR(1) };
+	static const uint64_t vals[4] = { 1, 2, 3, 4 };
+	size_t off = 0, len = sizeof(buf) - (next() % 300);
+
+	memset(buf, 0, sizeof(buf));
+	while (off + 900 < len) {
+		struct arch_rec_spec s = { .aux = next() & 0x7fff, .cache_lat = (uint16_t)next(),
+					   .cntr_gp = 0x3, .cntr_fixed = 0x1, .cntr_vals = vals };
+		uint64_t g = shapes[next() % 5];
+
+		if (next() % 4 == 0 && (g & AR_AUX)) {	/* basic, then the rest */
+			off += arch_frag_write(buf + off, len - off, &s, AR_BASIC, true);
+			g &= ~AR_BASIC;
+		}
+		off += arch_frag_write(buf + off, len - off, &s, g, false);
+	}
+	for (unsigned k = 0; k < corrupt; k++) {
+		size_t at = (next() % (off / 8)) * 8;
+
+		put64(at, next() % 3 ? (next() & 0x3ff) | (next() & 0xffff000000000000ull) : 0);
+	}
+	return off + (corrupt ? next() % 64 : 0);
+}
+
 /* Fill with records of one or two shapes, then corrupt some. Returns the length used. */
 static size_t build(unsigned fmt, unsigned corrupt)
 {
 	size_t off = 0, len = sizeof(buf) - (next() % 300);
 	static const uint32_t shapes[] = { 0x1, 0x0, 0x3, 0x1, 0x0f, 0x01000009, 0x11 };
 	uint32_t g1 = shapes[next() % 7], g2 = shapes[next() % 7];
+
+	if (fmt == PEBS_FMT_ARCH)
+		return build_arch(corrupt);
 
 	for (size_t i = 0; i < sizeof(buf); i += 8)
 		put64(i, next() % 4 ? (next() & 0x3fff) : next());	/* aux/latency-like */
@@ -94,7 +127,8 @@ static void test_equivalence(void **state)
 		const struct pebs_model *m = pebs_model_at(i);
 
 		for (unsigned ev = 0; ev < 2; ev++) {
-			for (unsigned fmt = 0; fmt <= 7; fmt++) {
+			for (unsigned fi = 0; fi <= 8; fi++) {
+				unsigned fmt = fi == 8 ? PEBS_FMT_ARCH : fi;
 				uint32_t flags = m->split_latency ? PEBS_WALK_SPLIT_LATENCY : 0;
 
 				assert_int_equal(pebs_aggbuf_init(&c, m, ev, fmt, flags), 0);

@@ -77,7 +77,7 @@ static uint64_t code_for(enum pebs_level l, bool store)
 	assert_non_null(pm);
 	if (store)
 		return l == PEBS_LVL_L1 ? 1 : 0;	/* DataLA: bit 0 = L1 hit */
-	for (uint64_t c = 0; c < 256; c++) {
+	for (uint64_t c = 0; c < 512; c++) {	/* 9 bits: Panther Cove's OMR codes */
 		pebs_dsrc_decode(pm, PEBS_EV_LOAD, c, &d);
 		if (!d.reserved && d.level == l && d.stlb_miss != PEBS_YES && d.hit == PEBS_YES)
 			return c;
@@ -159,6 +159,44 @@ static void test_l1_dominant_passes(void **state)
 		assert_non_null(find_line("load_l1: lvl L2 hit "));
 		assert_non_null(find_line("load_l1: hist L1 2:"));
 		assert_non_null(find_line("load_l1: hist L3 5:"));
+		assert_int_equal(model_violation_count(), 0);
+	}
+}
+
+/* The same measurement on the architectural-PEBS rows (format 0xF: IA32_PEBS_BASE/INDEX,
+ * CFG_C, fragments walked by the aggregation), with pebs_counters=on: the per-level table and
+ * the cycles per sampled window (98 events x 7 cycles of the model's clock). */
+static void test_arch_rows(void **state)
+{
+	static const struct model_cpu *const arch[] = { &model_ptl_p, &model_cwf, &model_dmr };
+
+	(void)state;
+	for (unsigned k = 0; k < 3; k++) {
+		struct feed f = { { { 90, PEBS_LVL_L1, 5, false }, { 7, PEBS_LVL_L2, 14, false },
+				    { 3, PEBS_LVL_L3, 42, false } }, 3, false, 0, 0, 0 };
+		struct pebs_measure_cfg cfg = { .work = work, .work_ctx = &f,
+						.target_records = 2000 };
+
+		probe(arch[k]);
+		pebs_config_init(&cfg.pc, PEBS_LOAD_LATENCY, NULL, NULL);
+		cfg.pc.sav = 97;
+		cfg.pc.counters = true;
+		f.max_chunks = 1000;
+		f.per_chunk = 10000;
+		nlines = 0;
+		assert_int_equal(pebs_measure_run(&m, &caps, &cfg), 0);
+		assert_int_equal(m.format, 0xf);
+		assert_true(m.agg.records >= 2000);
+		assert_int_equal(m.agg.records, model_stats()->records_written);
+		assert_int_equal(m.agg.errors, 0);
+		assert_int_equal(m.st.bad, 0);
+		assert_in_range(pv_share_permille(&m.agg, PEBS_LVL_L1), 870, 930);
+		assert_int_equal(pebs_agg_percentile(&m.agg.lvl[PEBS_LVL_L1], 500), 5);
+		assert_int_equal(pebs_agg_percentile(&m.agg.lvl[PEBS_LVL_L3], 500), 42);
+		pebs_cntr_agg_lines(&m.cntr, "load_l1", cap, NULL);
+		assert_non_null(find_line("load_l1: counters L1 windows="));
+		assert_non_null(strstr(find_line("load_l1: counters L1 "), "cycles/window=686"));
+		assert_non_null(strstr(find_line("load_l1: counters L3 "), "cycles/window=686"));
 		assert_int_equal(model_violation_count(), 0);
 	}
 }
@@ -352,6 +390,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_l1_dominant_passes),
+		cmocka_unit_test(test_arch_rows),
 		cmocka_unit_test(test_not_dominant_fails_naming_level),
 		cmocka_unit_test(test_full_buffer_drops_counted),
 		cmocka_unit_test(test_raw_dump_round_trip),

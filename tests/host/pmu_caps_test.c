@@ -34,8 +34,8 @@ static void test_probe_every_cpu(void **state)
 {
 	static const char *const uarch[] = { "Nehalem/Westmere", "Sandy/Ivy Bridge",
 		"Haswell/Broadwell", "Skylake", "Ice Lake-SP", "Sapphire/Emerald Rapids",
-		"Gracemont", "Golden/Raptor Cove (ADL/RPL P)" };
-	static const unsigned fmt[] = { 1, 1, 2, 3, 4, 5, 4, 5 };
+		"Gracemont", "Golden/Raptor Cove (ADL/RPL P)", "Lion Cove" };
+	static const unsigned fmt[] = { 1, 1, 2, 3, 4, 5, 4, 5, 6 };
 	const char *why;
 
 	(void)state;
@@ -124,7 +124,7 @@ static void test_skip_reasons(void **state)
 		{ false, "CPUID.1:ECX.DTES64[2] = 0: 32-bit DS layout not supported" },
 		{ false, "CPUID.1:ECX.PDCM[15] = 0: no IA32_PERF_CAPABILITIES" },
 		{ false, "CPUID.0AH: perfmon version 1 has no IA32_PERF_GLOBAL_* MSRs" },
-		{ false, "IA32_PERF_CAPABILITIES[11:8] = 0xf: architectural PEBS is not supported by this driver" },
+		{ false, "IA32_PERF_CAPABILITIES[11:8] = 0xf but CPUID.(07H,1):EAX[8] = 0: leaf 23H not enumerated" },
 		{ false, "IA32_PERF_CAPABILITIES[11:8] = 9: unknown PEBS record format" },
 		{ false, "microcode 0x27 < 0x28: PEBS broken on 06_2AH stepping 7" },
 		{ false, "model 06_3BH not in the PEBS table and no PEBS baseline" },

@@ -363,7 +363,11 @@ static void test_ds_geometry(void **state)
 	assert_int_equal(pebs_ds_reset_slot(3, false, 8), -1);
 	assert_int_equal(pebs_adaptive_record_size(PEBS_DATACFG_MEMINFO), 64);
 	assert_int_equal(pebs_adaptive_record_size(0xf | (7ull << 24)), 32 + 32 + 144 + 256 + 192);
-	assert_int_equal(pebs_adaptive_record_size(1ull << 4), 0);
+	/* format 6 counter group: 16-B header + 8 B per GP (47:32) / fixed (55:48) counter */
+	assert_int_equal(pebs_adaptive_record_size(1ull << 4), 32 + 16);
+	assert_int_equal(pebs_adaptive_record_size(1 | 1ull << 4 | 1ull << 34 | 1ull << 49),
+			 32 + 32 + 16 + 16);
+	assert_int_equal(pebs_adaptive_record_size(1ull << 5), 0);	/* PERF_METRICS */
 }
 
 int main(void)

@@ -64,7 +64,7 @@ void model_log_clear(void) { M.log[0] = '\0'; }
 bool model_pebs_active(unsigned i)
 {
 	return (M.global_ctrl & (1ull << i)) && (M.evtsel[i] & EVTSEL_EN) &&
-	       (M.pebs_enable & (1ull << i));
+	       ((M.pebs_enable & (1ull << i)) || model_arch_pebs_on(i));
 }
 
 static bool ll_event(unsigned i)
@@ -140,7 +140,10 @@ void model_check_active(void)
 	}
 	if (!any)
 		return;
-	check_ds();
+	if (M.fmt == 0xF)
+		model_arch_check();	/* IA32_PEBS_BASE/INDEX, no DS area */
+	else
+		check_ds();
 	if (c->nhm_reset && !M.nhm_reset_seen)
 		model_violate("Nehalem counters enabled without the AAK100 counter-reset sequence");
 	if ((c->perf_cap & PERF_CAP_FREEZE_SMM) && !(M.debugctl & DEBUGCTL_FREEZE_WHILE_SMM))

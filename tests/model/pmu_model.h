@@ -38,13 +38,20 @@ struct model_cpu {
 	bool hypervisor;
 	bool split_latency;	/* meminfo +0x10: instr latency 15:0, cache latency 47:32
 				 * (Golden Cove/Gracemont and later, docs/hardware.md §4.3) */
+	/* architectural PEBS (format 0xF; pmu_model_arch.c, docs/arch-pebs.md) */
+	uint32_t arch_caps;	/* CPUID.23H.4:EBX; 0 = no leaf 23H */
+	uint32_t arch_pebs_gp;	/* CPUID.23H.5:EAX */
 };
 
 extern const struct model_cpu model_nehalem, model_sandybridge, model_haswell, model_skylake,
 	model_icelake_sp, model_sapphire_rapids, model_gracemont, model_goldencove, model_penryn,
-	model_qemu_tcg_skl,
-	model_qemu_tcg_icx;
+	model_qemu_tcg_skl, model_qemu_tcg_icx, model_lion_cove;
 extern const struct model_cpu *const model_cpus[];	/* the PEBS CPUs, NULL-terminated */
+/* Architectural-PEBS rows (pmu_model_cpus_arch.c), NULL-terminated. */
+extern const struct model_cpu model_ptl_p, model_ptl_e, model_cwf, model_dmr;
+extern const struct model_cpu *const model_arch_cpus[];
+/* Arch rows: write every record as two fragments (basic, then the rest) when on. */
+void model_arch_split(bool on);
 
 /* What a fed load carries into a record (the test chooses plausible values). */
 struct model_load {

@@ -88,6 +88,17 @@ const struct model_cpu model_goldencove = {
 	.aux_event = 0x8203, .split_latency = true,
 };
 
+/* Lunar Lake 06_BD P-core (Lion Cove, hybrid): format 6 with the counter-snapshot group, load
+ * latency on PMC2-9, stores on PMC0-1 (Linux ds.c intel_lnc_pebs_event_constraints; the
+ * format-6 patch "Support PEBS counters snapshotting"). */
+const struct model_cpu model_lion_cove = {
+	.name = "Lion Cove", .signature = 0xb06d1, .core_type = 0x40, .version = 5, .n_gp = 10,
+	.gp_width = 48, .n_fixed = 4, .fixed_width = 48, .ds = true, .dtes64 = true,
+	.pdcm = true, .perf_cap = 0x66c5, .misc_enable = MISC_EMON, .microcode = 0x11c,
+	.pebs_gp = 0x3ff, .ll_event = 0x01cd, .ll_gp = 0x3fc, .st_event = 0x02cd,
+	.split_latency = true,
+};
+
 /* Core 2 Penryn: format 0, PEBS on PMC0 only, no load latency, buffer limited to 4 KiB (Linux
  * ds.c intel_core2_pebs_event_constraints, intel_ds_init). */
 const struct model_cpu model_penryn = {
@@ -111,5 +122,5 @@ const struct model_cpu model_qemu_tcg_icx = {
 
 const struct model_cpu *const model_cpus[] = {
 	&model_nehalem, &model_sandybridge, &model_haswell, &model_skylake, &model_icelake_sp,
-	&model_sapphire_rapids, &model_gracemont, &model_goldencove, NULL,
+	&model_sapphire_rapids, &model_gracemont, &model_goldencove, &model_lion_cove, NULL,
 };

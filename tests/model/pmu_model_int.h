@@ -3,6 +3,7 @@
 #define TESTS_MODEL_PMU_MODEL_INT_H
 
 #include "model/pmu_model.h"
+#include "kernel/hw.h"
 #include "kernel/idt.h"
 
 #define M_GP 10
@@ -24,6 +25,8 @@ struct model_state {
 	bool armed[M_GP];
 	uint64_t fixed[M_FIX], fixed_ctrl;
 	uint64_t global_ctrl, global_status, pebs_enable, data_cfg, ldlat, ds_area, debugctl;
+	uint64_t pebs_base, pebs_index, cfg_c[M_GP], fx_cfg_c[M_FIX];	/* arch PEBS */
+	bool arch_split;
 	uint64_t ucode_latch;
 	bool nhm_reset_seen;
 	uint64_t tsc;
@@ -56,5 +59,14 @@ void model_no_write_while_active(unsigned i, const char *what);
 bool model_any_pebs_active(void);
 unsigned model_record_size(unsigned i);
 int model_reset_slot(bool fixed, unsigned i);
+/* pmu_model_arch.c: arch-PEBS registers (true: msr is one of them on this CPU, *vec = 0 or
+ * the fault), its PEBS enable, its assist, its rules, CPUID leaf 23H. */
+bool model_arch_rdmsr(uint32_t msr, uint64_t *v, int *vec);
+bool model_arch_wrmsr(uint32_t msr, uint64_t v, int *vec);
+bool model_arch_pebs_on(unsigned i);
+void model_arch_assist(unsigned i, const struct model_load *ld);
+void model_arch_check(void);
+void model_arch_rearm_check(void);
+void model_arch_cpuid(uint32_t subleaf, struct cpuid_regs *r);
 
 #endif

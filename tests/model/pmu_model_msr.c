@@ -43,8 +43,11 @@ static int msr_read(uint32_t msr, uint64_t *v)
 {
 	const struct model_cpu *c = M.cpu;
 	unsigned i;
+	int vec;
 
 	pmi_entry_check(msr, false);
+	if (model_arch_rdmsr(msr, v, &vec))
+		return vec;
 	if (msr == MSR_IA32_BIOS_SIGN_ID)
 		*v = M.ucode_latch;
 	else if (msr == MSR_IA32_MISC_ENABLE)
@@ -121,8 +124,14 @@ static int msr_write(uint32_t msr, uint64_t v)
 	const struct model_cpu *c = M.cpu;
 	uint64_t cnt_mask = ((1ull << c->n_gp) - 1) | ((uint64_t)((1u << c->n_fixed) - 1) << 32);
 	unsigned i;
+	int vec;
 
 	pmi_entry_check(msr, msr == MSR_IA32_PERF_GLOBAL_CTRL && v == 0);
+	if (model_arch_wrmsr(msr, v, &vec)) {
+		if (!vec)
+			model_check_active();
+		return vec;
+	}
 	if (msr == MSR_IA32_BIOS_SIGN_ID) {
 		M.ucode_latch = v;
 	} else if (msr == MSR_IA32_MISC_ENABLE) {
@@ -173,6 +182,8 @@ static int msr_write(uint32_t msr, uint64_t v)
 	} else if (M.baseline && msr == MSR_PEBS_DATA_CFG) {
 		if (model_any_pebs_active())
 			model_violate("PEBS_DATA_CFG changed while PEBS enabled");
+		if (M.fmt < 6 && (v & (PEBS_DATACFG_CNTR | PEBS_DATACFG_METRICS | ~0xffffffffull)))
+			return GP;	/* counter-snapshot groups: format 6 only (§4.3) */
 		M.data_cfg = v;
 	} else if (c->ll_event && !c->ldlat_faults && msr == MSR_PEBS_LD_LAT_THRESHOLD) {
 		if (v & ~PEBS_LD_LAT_MASK)

@@ -27,7 +27,8 @@ void model_init_cpus(const struct model_cpu *const *cpus, unsigned n)
 
 		s->cpu = cpus[i];
 		s->fmt = PERF_CAP_PEBS_FMT(cpus[i]->perf_cap);
-		s->baseline = (cpus[i]->perf_cap & PERF_CAP_PEBS_BASELINE) && s->fmt >= 4;
+		s->baseline = (cpus[i]->perf_cap & PERF_CAP_PEBS_BASELINE) && s->fmt >= 4 &&
+			      s->fmt <= 6;
 		s->fw_write = cpus[i]->perf_cap & PERF_CAP_FW_WRITE;
 		s->gp_mask = (1ull << cpus[i]->gp_width) - 1;
 		s->delivery = true;
@@ -93,11 +94,10 @@ void cpuid_count(uint32_t leaf, uint32_t subleaf, struct cpuid_regs *r)
 {
 	const struct model_cpu *c = M.cpu;
 
-	(void)subleaf;
 	memset(r, 0, sizeof(*r));
 	switch (leaf) {
 	case 0:
-		r->eax = 0x1a;
+		r->eax = c->arch_caps ? 0x23 : 0x1a;
 		memcpy(&r->ebx, "Genu", 4), memcpy(&r->edx, "ineI", 4), memcpy(&r->ecx, "ntel", 4);
 		break;
 	case 1:
@@ -108,7 +108,13 @@ void cpuid_count(uint32_t leaf, uint32_t subleaf, struct cpuid_regs *r)
 		r->edx = (1u << 4) | (1u << 5) | (1u << 9) | (c->ds ? 1u << 21 : 0);
 		break;
 	case 7:
-		r->edx = c->core_type ? 1u << 15 : 0;
+		if (subleaf == 1)	/* ArchPerfmonExt: leaf 23H (docs/arch-pebs.md) */
+			r->eax = c->arch_caps ? 1u << 8 : 0;
+		else
+			r->edx = c->core_type ? 1u << 15 : 0;
+		break;
+	case 0x23:
+		model_arch_cpuid(subleaf, r);
 		break;
 	case 0xa:
 		if (!c->version)
@@ -172,6 +178,7 @@ void apic_pmi_rearm(void)
 		model_violate("LVTPC unmasked before GLOBAL_STATUS[62] was acked");
 	if (M.in_pmi && ds && model_mapped(M.ds_area, 0x40) && ds[5] >= ds[7] && ds[7])
 		model_violate("PMI re-armed with the PEBS index still at the threshold");
+	model_arch_rearm_check();
 	M.lvtpc_masked = false;
 	if (M.in_pmi)
 		model_logf("rearm");
@@ -236,6 +243,9 @@ unsigned model_record_size(unsigned i)
 	size += cfg & PEBS_DATACFG_XMMS ? 256 : 0;
 	if (cfg & PEBS_DATACFG_LBRS)
 		size += (unsigned)(((cfg >> 24) & 0xff) + 1) * 24;
+	if (cfg & PEBS_DATACFG_CNTR)	/* format 6 counter group (§4.3) */
+		size += 16 + 8 * (unsigned)(__builtin_popcountll((cfg >> 32) & 0xffff) +
+					    __builtin_popcountll((cfg >> 48) & 0xff));
 	return size;
 }
 
@@ -275,6 +285,23 @@ static void write_record(uint8_t *rec, unsigned size, unsigned i, const struct m
 		put(rec, 0x30, !ll ? 0 : M.cpu->split_latency ? ld->lat << 32 | (ld->lat & 0xffff) :
 			       ld->lat);
 	}
+	if ((M.evtsel[i] & EVTSEL_ADAPTIVE) && (M.data_cfg & PEBS_DATACFG_CNTR)) {
+		/* the counter group is last: header, then GP then fixed values (§4.3) */
+		uint32_t gp = (uint32_t)(M.data_cfg >> 32) & 0xffff;
+		uint32_t fx = (uint32_t)(M.data_cfg >> 48) & 0xff;
+		unsigned o = size - 16 - 8 * (unsigned)(__builtin_popcount(gp) +
+							__builtin_popcount(fx));
+
+		memcpy(rec + o, &gp, 4);
+		memcpy(rec + o + 4, &fx, 4);
+		o += 16;
+		for (unsigned k = 0; k < M_GP; k++)
+			if (gp & (1u << k))
+				put(rec, o, M.pmc[k]), o += 8;
+		for (unsigned k = 0; k < M_FIX; k++)
+			if (fx & (1u << k))
+				put(rec, o, M.fixed[k]), o += 8;
+	}
 }
 
 /* The assist for counter i (armed): a record, or a drop at the absolute maximum. */
@@ -283,6 +310,10 @@ static void assist(unsigned i, const struct model_load *ld)
 	uint64_t *ds = (uint64_t *)(uintptr_t)M.ds_area;
 	unsigned size = model_record_size(i);
 
+	if (M.fmt == 0xF) {
+		model_arch_assist(i, ld);	/* pmu_model_arch.c */
+		return;
+	}
 	M.st.assists++;
 	M.tsc += M.assist_ticks;
 	M.armed[i] = false;
@@ -311,7 +342,7 @@ static void count_gp(unsigned i, const struct model_load *ld)
 	M.pmc[i] = (M.pmc[i] + 1) & M.gp_mask;
 	if (M.pmc[i])
 		return;
-	if (M.pebs_enable & (1ull << i)) {
+	if ((M.pebs_enable & (1ull << i)) || model_arch_pebs_on(i)) {
 		M.armed[i] = true;	/* record on the next qualifying event (§8.2) */
 		return;
 	}
@@ -344,5 +375,9 @@ void model_feed(uint16_t event, uint64_t n, const struct model_load *ld)
 					model_raise();
 			}
 		}
+		/* CPU_CLK_UNHALTED.CORE: the cycles of the virtual clock (counter snapshots) */
+		if (c->n_fixed > 1 && (M.global_ctrl & GLOBAL_FIXED(1)) &&
+		    (M.fixed_ctrl & (FIXED_CTRL_OS(1) | FIXED_CTRL_USR(1))))
+			M.fixed[1] = (M.fixed[1] + M.event_ticks) & ((1ull << c->fixed_width) - 1);
 	}
 }

@@ -211,7 +211,64 @@ rc, recs, err = run(["--cpu", "06_BD"], adaptive(aux=0x04) + adaptive(aux=0x40))
 ok(rc == 0 and all(fields(r, level="NA", snoop="NA", hit=None)[0] for r in recs),
    "LNL P: reserved codes 0x04 and 0x40 -> \"NA\"", recs)
 
-# 10. Bad arguments: exit 2 with one line on stderr.
+# 10. Architectural PEBS (format 0xF, docs/arch-pebs.md "Records"): 16-B header (size 15:0,
+# CONT 31, AUX 62, basic 63), basic 48 B, AUX 64 B (aux at +40, latency word at +48).
+def arch(aux=0x104, lat=40, ip=0x401000, groups=(1 << 63) | (1 << 62), cont=False, tsc=0xabc):
+    body = b""
+    if groups & (1 << 63):
+        body += struct.pack("<6Q", ip, 0x4, tsc, 0, 0, 0)
+    if groups & (1 << 62):
+        body += struct.pack("<8Q", 0x7f0000001000, 0, 0, 0, 0, aux, (lat << 32) | 3, 0)
+    size = 16 + len(body)
+    return struct.pack("<2Q", size | (1 << 30) | (cont << 31) | groups, 0) + body
+
+
+rc, recs, err = run(["--cpu", "13_01", "--format", "arch"],
+                    arch(aux=0x0804) + arch(aux=0x1118, lat=300) + arch(aux=0x0002, lat=5))
+ok(rc == 0 and len(recs) == 3 and list(recs[0].keys()) == KEYS and
+   fields(recs[0], format=15, size=128, level="L2", snoop="NONE", latency=40, instr_latency=3,
+          addr="0x7f0000001000", stlb_miss=True, locked=False, eventing_ip="0x401000")[0] and
+   fields(recs[1], level="RAM", remote=True, latency=300, locked=True, stlb_miss=False)[0] and
+   fields(recs[2], level="L1", offset=256)[0], "DMR --format arch: basic+AUX, Panther Cove table", recs)
+rc, recs, err = run(["--cpu", "13_01"], arch(aux=0x001))
+ok(rc == 0 and fields(recs[0], format=15, level="L0")[0], "DMR: format 0xF implied by --cpu", recs)
+rc, recs, err = run(["--cpu", "06_CC"], arch(aux=0x0001, lat=4))
+ok(rc == 0 and fields(recs[0], format=15, level="L1", latency=4)[0],
+   "PTL P-core: arch format implied, Lion Cove table", recs)
+rc, recs, err = run(["--cpu", "06_DD"], arch(aux=0x0003, lat=12))
+ok(rc == 0 and fields(recs[0], format=15, level="L2", latency=12)[0],
+   "CWF: arch format implied, Crestmont table", recs)
+two = arch(groups=1 << 63, cont=True) + arch(groups=1 << 62, aux=0x0804)
+rc, recs, err = run(["--cpu", "13_01"], two + arch())
+ok(rc == 0 and len(recs) == 2 and fields(recs[0], size=len(two), level="L2", latency=40,
+                                         eventing_ip="0x401000")[0] and
+   fields(recs[1], offset=len(two))[0], "fragments joined into one record", recs)
+rc, recs, err = run(["--cpu", "13_01"], arch() + b"\0" * 32)
+ok(rc == 1 and len(recs) == 2 and "zero" in recs[1]["error"] and recs[1]["offset"] == 128 and
+   "offset 128" in err, "zero-size header: exit 1 naming the offset", (rc, recs, err))
+rc, recs, err = run(["--cpu", "13_01"], arch() + arch(cont=True))
+ok(rc == 1 and "past the end" in recs[1]["error"] and "offset 128" in err,
+   "record continued past the end: exit 1", (rc, recs, err))
+rc, recs, err = run(["--cpu", "13_01"], arch()[:100])
+ok(rc == 1 and len(recs) == 1 and recs[0]["offset"] == 0 and "offset 0" in err,
+   "truncated arch record: exit 1", (rc, recs, err))
+
+# counter group (header bits 39:35): GP 2, fixed 1; --summary gives cycles per window
+def arch_cntr(cycles):
+    cn = struct.pack("<4I", 0x4, 0x2, 0, 0) + struct.pack("<2Q", 0, cycles)
+    rec = arch()
+    size = len(rec) + len(cn)
+    hdr = struct.unpack("<Q", rec[:8])[0]
+    return struct.pack("<Q", (hdr & ~0xffff) | (1 << 35) | size) + rec[8:] + cn
+
+
+rc, recs, err = run(["--cpu", "13_01", "--summary"],
+                    arch_cntr(1000) + arch_cntr(1686) + arch_cntr(2372))
+ok(rc == 0 and len(recs) == 3 and all(r["error"] is None for r in recs) and
+   "pebs: counters L3 windows=2 cycles/window=686" in err,
+   "counter snapshots: core cycles per window per level on --summary", (rc, recs, err))
+
+# 11. Bad arguments: exit 2 with one line on stderr.
 rec = legacy(3)
 for name, args, data in [
         ("no --cpu", [], rec), ("unknown model", ["--cpu", "06_99"], rec),
@@ -219,7 +276,7 @@ for name, args, data in [
         ("E core on non-hybrid", ["--cpu", "06_3C", "--core", "e"], rec),
         ("format 16", ["--cpu", "06_3C", "--format", "16"], rec),
         ("format 7", ["--cpu", "06_3C", "--format", "7"], rec),
-        ("arch PEBS default (PTL)", ["--cpu", "06_CC"], rec),
+        ("format arc", ["--cpu", "06_CC", "--format", "arc"], rec),
         ("bad --event", ["--cpu", "06_3C", "--event", "foo"], rec),
         ("unknown option", ["--cpu", "06_3C", "--bogus"], rec),
         ("missing value", ["--cpu"], None), ("no file", ["--cpu", "06_3C"], None),

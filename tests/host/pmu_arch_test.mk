@@ -1,0 +1,2 @@
+HOST_TESTS += pmu_arch_test
+pmu_arch_test_SRCS = $(PEBS_DRIVER_SRCS) $(PMU_MODEL_SRCS)
