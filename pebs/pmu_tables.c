@@ -909,6 +909,6 @@ const struct pebs_model pebs_model_table[] = {
 	{ .family = 0x12, .model = 0x03, .core = PEBS_CORE_E, .format = 15, .name = "Nova Lake-L E",
 	  .table = PEBS_DS_NONE, .store = PEBS_ST_NONE, .split_latency = true, .blocked = true },	/* hand "Nova Lake (Arctic Wolf)" */
 	{ .family = 0x13, .model = 0x01, .core = PEBS_CORE_P, .format = 15, .name = "Diamond Rapids",
-	  .table = PEBS_DS_NONE, .store = PEBS_ST_TABLE, .split_latency = true, .blocked = true },	/* hand "Diamond Rapids (arch PEBS)" */
+	  .table = PEBS_DS_PNC, .store = PEBS_ST_TABLE, .split_latency = true, .blocked = true },	/* hand "Diamond Rapids (arch PEBS)" */
 };
 const unsigned pebs_model_count = sizeof(pebs_model_table) / sizeof(pebs_model_table[0]);

@@ -27,7 +27,6 @@ PERFMON = "data/perfmon"
 CORE_TYPE = {"0x40": 0x40, "0x20": 0x20, "": 0}
 LINUX_QUIRKS = {"NHM_CTR_RESET", "MIN_PERIOD_32", "UCODE_GATE", "HT_ERRATUM", "HSW_PERIOD",
                 "TFA_PMC3", "LL_NEEDS_AUX"}
-DS_TABLE = {"PNC": "NONE"}	# Table C is not decoded: the data-source table keeps it raw
 
 
 def die(msg):

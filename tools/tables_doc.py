@@ -96,7 +96,7 @@ def ds_rows(t):
 
 
 def t_table(u):
-    return {"PNC": "NONE"}.get(u["dsrc"], u["dsrc"])
+    return u["dsrc"]	# PNC: Panther Cove, decoded by pebs/datasrc_pantherc.c
 
 
 def ds_row(d):

@@ -133,7 +133,7 @@ static void test_cycle(void **state)
 static void test_probe(void **state)
 {
 	static const char *const row[] = {
-		"Cougar Cove (PTL P, arch PEBS)", "Darkmont (PTL E, arch PEBS)",
+		"Panther Lake (arch PEBS)", "Darkmont (PTL E, arch PEBS)",
 		"Clearwater Forest (arch PEBS)", "Diamond Rapids (arch PEBS)",
 	};
 

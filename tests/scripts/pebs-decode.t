@@ -144,8 +144,8 @@ rc, recs, err = run(["--cpu", "06_D5", "--core", "e", "--format", "6"],
 ok(rc == 0 and fields(recs[0], level="L3", snoop="FWD", stlb_miss=True)[0],
    "WCL E (Darkmont): cmt 07 Fwd", (rc, recs, err))
 rc, recs, err = run(["--cpu", "06_d5"], adaptive())
-ok(rc == 2 and "architectural PEBS" in err and "unknown model" not in err,
-   "WCL default format 0xF: a known model, arch PEBS named", err)
+ok(rc == 1 and "record 0 at offset 0" in err and "unknown" not in err,
+   "WCL default format 0xF: a known model, an adaptive record refused by the arch walker", err)
 
 # 6. Store events: SNB precise store, HSW DataLA.
 rc, recs, err = run(["--cpu", "06_2A", "--event", "store"], legacy(1, dse=0x20, lat=0))
@@ -238,6 +238,12 @@ ok(rc == 0 and fields(recs[0], format=15, level="L1", latency=4)[0],
 rc, recs, err = run(["--cpu", "06_DD"], arch(aux=0x0003, lat=12))
 ok(rc == 0 and fields(recs[0], format=15, level="L2", latency=12)[0],
    "CWF: arch format implied, Crestmont table", recs)
+rc, recs, err = run(["--cpu", "06_D5"], arch(aux=0x0011, lat=300))
+ok(rc == 0 and fields(recs[0], format=15, level="RAM", latency=300)[0],
+   "WCL P-core (06_D5): arch format implied, Lion Cove table B 0x11 RAM", recs)
+rc, recs, err = run(["--cpu", "06_D5", "--core", "e"], arch(aux=0x7 | 0x40))
+ok(rc == 0 and fields(recs[0], format=15, level="L3", snoop="FWD", stlb_miss=True)[0],
+   "WCL E-core (06_D5 --core e): arch format implied, Crestmont table 07 Fwd", recs)
 two = arch(groups=1 << 63, cont=True) + arch(groups=1 << 62, aux=0x0804)
 rc, recs, err = run(["--cpu", "13_01"], two + arch())
 ok(rc == 0 and len(recs) == 2 and fields(recs[0], size=len(two), level="L2", latency=40,
