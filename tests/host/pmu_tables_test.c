@@ -20,14 +20,14 @@
 #define P_CORE 0x40
 #define E_CORE 0x20
 
-/* The data-source table an event row's dsrc id means (Table C is kept raw: none). */
+/* The data-source table an event row's dsrc id means (PNC: pebs/datasrc_pantherc.c). */
 static unsigned ds_table(enum pebs_dsrc_id id)
 {
 	static const unsigned map[] = {
 		[DSRC_NONE] = PEBS_DS_NONE, [DSRC_NHM] = PEBS_DS_NHM, [DSRC_SNB] = PEBS_DS_SNB,
 		[DSRC_SKL] = PEBS_DS_SKL, [DSRC_SKL_PMEM] = PEBS_DS_SKL_PMEM,
 		[DSRC_GRT] = PEBS_DS_GRT, [DSRC_CMT] = PEBS_DS_CMT, [DSRC_LNC] = PEBS_DS_LNC,
-		[DSRC_PNC] = PEBS_DS_NONE,
+		[DSRC_PNC] = PEBS_DS_PNC,
 	};
 
 	assert_true((unsigned)id < sizeof(map) / sizeof(map[0]));

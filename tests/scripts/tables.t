@@ -121,7 +121,7 @@ for row in rows:
             elif gp and any(row[gp] & ~g for g in gps):
                 bad.append(f"{gp} 0x{row[gp]:x} outside perfmon's {sorted(map(hex, gps))}")
     core = (u or {}).get("core", "?")
-    table = {"PNC": "NONE"}.get(row["dsrc"], row["dsrc"])
+    table = row["dsrc"]
     got = ds.get((row["family"], row["model"], core))
     if got != table:
         bad.append(f"data-source row {core}: {got}, event row says {table}")
