@@ -14,6 +14,7 @@
 #include "kernel/cpu.h"
 #include "kernel/idt.h"
 #include "kernel/tsc.h"
+#include "loads/kibs.h"
 #include "loads/kpebs_print.h"
 #include "loads/kpebs_ktap.h"
 #include "loads/pebs_cost.h"
@@ -54,6 +55,8 @@ void kload_header(void)
 	pmu_cycles_header_line(&cyc, rc, b, sizeof(b));
 	ktap_diag("%s", b);
 	kload_set_pebs_check(kpebs_check);
+	if (cpu.vendor == VENDOR_AMD)
+		kibs_register();	/* the AMD path: IBS (loads/kibs.h) */
 }
 
 struct work {

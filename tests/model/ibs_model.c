@@ -3,6 +3,8 @@
  * part, the IBS MSRs (C001_1033h..C001_103Dh) with their reserved bits, the extended APIC LVT
  * through xAPIC MMIO (offsets 400h, 500h..530h) or x2APIC MSRs (840h, 850h..853h), and the
  * rules on them. Anything else #GPs (MSRs) or reads 0 (MMIO), as an absent register would.
+ * Named ibs_model_*: tests/model/ibs_model_hw.c binds them to the kernel/hw.h names, and
+ * tools/model-log dispatches to them or to the PMU model per modelled CPU.
  * Sources: APM Vol. 2 "Instruction-Based Sampling", "Extended Interrupts"; docs/ibs.md.
  */
 #include "model/ibs_model_int.h"
@@ -124,18 +126,18 @@ static int msr_write(uint32_t msr, uint64_t v)
 	return 0;
 }
 
-int rdmsr_safe(uint32_t msr, uint64_t *val)
+int ibs_model_rdmsr_safe(uint32_t msr, uint64_t *val)
 {
 	*val = 0;
 	return msr_read(msr, val);
 }
 
-int wrmsr_safe(uint32_t msr, uint64_t val)
+int ibs_model_wrmsr_safe(uint32_t msr, uint64_t val)
 {
 	return msr_write(msr, val);
 }
 
-uint64_t rdmsr(uint32_t msr)
+uint64_t ibs_model_rdmsr(uint32_t msr)
 {
 	uint64_t v = 0;
 
@@ -144,14 +146,14 @@ uint64_t rdmsr(uint32_t msr)
 	return v;
 }
 
-void wrmsr(uint32_t msr, uint64_t val)
+void ibs_model_wrmsr(uint32_t msr, uint64_t val)
 {
 	if (msr_write(msr, val))
 		im_violate("wrmsr 0x%x <- 0x%llx #GP (not through wrmsr_safe)", msr,
 			   (unsigned long long)val);
 }
 
-int rdpmc_safe(uint32_t counter, uint64_t *val)
+int ibs_model_rdpmc_safe(uint32_t counter, uint64_t *val)
 {
 	(void)counter;
 	*val = 0;
@@ -167,7 +169,7 @@ static bool xapic_reg(uintptr_t addr, unsigned *n, bool *efeat)
 	return *efeat || ((addr & 15) == 0 && *n < IM.cpu->ext_lvt_count);
 }
 
-uint32_t mmio_read32(uintptr_t addr)
+uint32_t ibs_model_mmio_read32(uintptr_t addr)
 {
 	bool ef;
 	unsigned n;
@@ -177,7 +179,7 @@ uint32_t mmio_read32(uintptr_t addr)
 	return ef ? IM.cpu->ext_lvt_count << APIC_EFEAT_XLC_SHIFT : IM.eilvt[n];
 }
 
-void mmio_write32(uintptr_t addr, uint32_t val)
+void ibs_model_mmio_write32(uintptr_t addr, uint32_t val)
 {
 	bool ef;
 	unsigned n;
@@ -186,14 +188,7 @@ void mmio_write32(uintptr_t addr, uint32_t val)
 		IM.eilvt[n] = val;
 }
 
-uint8_t mmio_read8(uintptr_t addr) { (void)addr; return 0; }
-void mmio_write8(uintptr_t addr, uint8_t val) { (void)addr; (void)val; }
-uint8_t inb(uint16_t port) { (void)port; return 0xff; }
-void outb(uint16_t port, uint8_t val) { (void)port; (void)val; }
-uint16_t inw(uint16_t port) { (void)port; return 0xffff; }
-void outw(uint16_t port, uint16_t val) { (void)port; (void)val; }
-
-void cpuid_count(uint32_t leaf, uint32_t subleaf, struct cpuid_regs *r)
+void ibs_model_cpuid(uint32_t leaf, uint32_t subleaf, struct cpuid_regs *r)
 {
 	static const char brand[48] = "AMD IBS model";
 

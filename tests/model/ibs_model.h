@@ -72,4 +72,19 @@ unsigned ibs_model_violation_count(void);
 const char *ibs_model_violation(unsigned i);
 bool ibs_model_has_violation(const char *substr);
 
+/* The model's kernel/hw.h and apic/ entry points under their own names (ibs_model_hw.c binds
+ * them to the real names; tools/model-log dispatches). */
+struct cpuid_regs;
+uint64_t ibs_model_rdmsr(uint32_t msr);
+void ibs_model_wrmsr(uint32_t msr, uint64_t val);
+int ibs_model_rdmsr_safe(uint32_t msr, uint64_t *val);
+int ibs_model_wrmsr_safe(uint32_t msr, uint64_t val);
+int ibs_model_rdpmc_safe(uint32_t counter, uint64_t *val);
+void ibs_model_cpuid(uint32_t leaf, uint32_t subleaf, struct cpuid_regs *r);
+uint32_t ibs_model_mmio_read32(uintptr_t addr);
+void ibs_model_mmio_write32(uintptr_t addr, uint32_t val);
+void ibs_model_set_handler(irq_handler_fn fn);
+enum pmi_delivery ibs_model_pmi_delivery(void);
+enum apic_mode ibs_model_apic_mode(void);
+
 #endif

@@ -205,8 +205,7 @@ bool ibs_model_has_violation(const char *substr)
 	return false;
 }
 
-/* apic/ stand-ins: the handler, the rearm (EOI) and how PMIs are delivered. */
-void apic_set_pmi_handler(irq_handler_fn fn) { IM.handler = fn; }
-void apic_pmi_rearm(void) { }
-enum pmi_delivery apic_pmi_delivery(void) { return IM.pmi; }
-enum apic_mode apic_mode(void) { return IM.mode; }
+/* apic/'s PMI calls, for the hw.h binding (ibs_model_hw.c) or model-log's dispatch. */
+void ibs_model_set_handler(irq_handler_fn fn) { IM.handler = fn; }
+enum pmi_delivery ibs_model_pmi_delivery(void) { return IM.pmi; }
+enum apic_mode ibs_model_apic_mode(void) { return IM.mode; }
