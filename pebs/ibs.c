@@ -5,8 +5,11 @@
  * raises the interrupt; no new op is tagged while IbsOpVal is set. So the handler reads the
  * sample registers first and re-arms last, writing IbsOpVal = 0 with IbsOpEn and a new max
  * count (Linux perf_ibs_handle_irq(): rdmsr the registers, then perf_ibs_enable_event()).
- * The max count is drawn anew at every re-arm, uniform in [period*7/8, period*9/8], so the
- * sample point walks through the chain instead of aliasing with its length. The LVT entry
+ * The max count is drawn anew at every re-arm, uniform in [period*7/8, period*9/8] in steps
+ * of 16 ops, and where IbsOpCurCnt is writable (CPUID 8000_001BH:EAX[3] RdWrOpCnt) the count
+ * starts at a random 0..127 (Linux keeps the hardware's random low 7 bits the same way,
+ * IBS_OP_CUR_CNT_RAND), so the sample point walks through the chain and the loop instead of
+ * aliasing with their lengths. The LVT entry
  * routes to APIC_VEC_PMI (fixed, or NMI with pmi=nmi) so apic/'s PMI dispatcher runs the
  * handler and the EOI; the entry is checked free (masked) before it is taken.
  */
@@ -64,6 +67,8 @@ static void arm(struct ibs_session *s)
 	uint64_t p = ibs_next_period(&s->rng, s->period_min, s->period_max);
 
 	s->ctl = ibs_op_ctl_value(s->caps, p, s->cnt_ops) | IBS_OP_EN;
+	if (s->caps->flags & IBS_CAPS_RDWROPCNT)	/* start part-way: low bits random */
+		s->ctl |= (s->rng >> 40) % (p < 128 ? p : 128) << IBS_OP_CUR_CNT_SHIFT;
 	wrmsr(MSR_IBS_OP_CTL, s->ctl);
 }
 

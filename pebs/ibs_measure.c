@@ -13,12 +13,13 @@ static void sink(void *ctx, const struct ibs_sample *s)
 {
 	struct ibs_measure *m = ctx;
 
-	if (ibs_agg_add(&m->agg, m->fam, m->ext_dsrc, s))
-		m->loads++;
-	else
+	if (!ibs_agg_add(&m->agg, m->fam, m->ext_dsrc, s)) {
 		m->other_ops++;
-	if (!m->dump)
 		return;
+	}
+	m->loads++;
+	if (!m->dump)
+		return;		/* the dump holds the aggregated (load) samples only */
 	if (m->dump_len + IBS_SAMPLE_BYTES <= m->dump_cap) {
 		ibs_sample_write(s, m->dump + m->dump_len);
 		m->dump_len += IBS_SAMPLE_BYTES;

@@ -2,8 +2,8 @@
  * ibs_measure.h: one IBS measurement, the AMD counterpart of pebs/measure.h: arm op sampling
  * (pebs/ibs.h), run a workload in chunks until enough load samples or its budget, decode every
  * sample inside the interrupt into the same struct pebs_agg the PEBS path fills (only load ops
- * count; other ops are tallied), optionally copy the raw samples (docs/ibs.md "Dump layout")
- * into a bounded buffer, stop. APM Vol. 2 "Instruction-Based Sampling"; docs/ibs.md.
+ * count; other ops are tallied), optionally copy the raw load samples (docs/ibs.md "Dump
+ * layout") into a bounded buffer, stop. APM Vol. 2 "Instruction-Based Sampling"; docs/ibs.md.
  */
 #ifndef PEBS_IBS_MEASURE_H
 #define PEBS_IBS_MEASURE_H

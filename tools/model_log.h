@@ -13,6 +13,7 @@
 #include "kernel/ktap.h"
 #include "pebs/caps.h"
 #include "pebs/datasrc.h"
+#include "pebs/ibs_caps.h"
 
 /* Mixes (--mix): which levels the modelled loads of each kernel hit. */
 enum ml_mix {
@@ -48,5 +49,12 @@ uint64_t ml_target_lat_x100(unsigned k);
  * and PMI what o charges. timed_x100: core cycles/load. */
 void ml_pebs_step(struct ktest *t, unsigned k, const char *name, const struct pebs_caps *c,
 		  const struct ml_opts *o, uint64_t timed_x100);
+
+/* The same step on a modelled AMD part, through IBS (model_log_ibs.c, loads/kibs_report.c). */
+void ml_ibs_step(struct ktest *t, unsigned k, const char *name, const struct ibs_caps *c,
+		 const struct ml_opts *o, uint64_t timed_x100);
+
+/* Set for an AMD CPU: the seam goes to the IBS model (model_log_hw.c). */
+extern bool ml_amd;
 
 #endif
