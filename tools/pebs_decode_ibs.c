@@ -26,6 +26,7 @@ int pebs_decode_ibs(const uint8_t *buf, size_t len, const struct ibs_family *fam
 			r.offset = (uint32_t)off;
 			r.size = (uint32_t)(len - off);
 			r.err = PEBS_REC_TRUNCATED;
+			op.d.hit = op.d.remote = op.d.stlb_miss = op.d.locked = PEBS_UNKNOWN;
 			print(&r, &op.d);
 			pebs_agg_add(agg, &r, &op.d);
 			return 1;
