@@ -5,6 +5,7 @@
  * applicable counter (SDM Vol. 3B 20.2 architectural counting, 20.6.2 PEBS; KUT
  * check_pebs_records does the same checks, docs/hardware.md §8.12).
  * Under QEMU TCG (no PMU) every PMU subtest SKIPs with "CPUID.0AH: perfmon version 0".
+ * On AMD CPUs the IBS subtests follow (ktests/pmu_ibs.c).
  */
 #include "ktests/tests.h"
 #include "apic/apic.h"
@@ -187,5 +188,7 @@ enum kt_result test_pmu(struct ktest *t)
 	subtest_table(t, c);
 	subtest_inst_retired(t, c);
 	subtest_pebs_ll(t, c);
+	if (c->vendor == VENDOR_AMD)
+		pmu_ibs_subtests(t);	/* the AMD path (ktests/pmu_ibs.c) */
 	return kt_verdict(t);
 }
