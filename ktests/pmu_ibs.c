@@ -8,7 +8,6 @@
  * docs/ibs.md.
  */
 #include "ktests/tests.h"
-#include "apic/apic.h"
 #include "apic/apic_eilvt.h"
 #include "kernel/hw.h"
 #include "kernel/idt.h"
@@ -51,9 +50,8 @@ void pmu_ibs_subtests(struct ktest *t)
 	uint32_t lvt_after = 0;
 	const char *why;
 
-	if (!ibs_caps_ok(c, &why) || apic_mode() == APIC_DISABLED) {
-		if (!why[0])
-			why = "no local APIC: no IBS interrupt";
+	why = ibs_unavailable(c);
+	if (why) {
 		kt_skip_sub(t, "ibs_op_samples", "%s", why);
 		kt_skip_sub(t, "ibs_restored", "%s", why);
 		return;

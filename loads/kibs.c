@@ -7,7 +7,6 @@
  * (pebs/ibs.c) so samples do not alias with the chain. APM Vol. 2 "IBS"; docs/ibs.md.
  */
 #include "loads/kibs.h"
-#include "apic/apic.h"
 #include "kernel/cmdline.h"
 #include "kernel/console.h"
 #include "kernel/idt.h"
@@ -83,13 +82,7 @@ static int armed(void *ctx, uint64_t period, uint64_t *records, uint64_t *irqs, 
 
 const char *kibs_unavailable(void)
 {
-	const char *why;
-
-	if (!ibs_caps_ok(ibs_caps_init(), &why))
-		return why;
-	if (apic_mode() == APIC_DISABLED)
-		return "no local APIC: no IBS interrupt";
-	return NULL;
+	return ibs_unavailable(ibs_caps_init());
 }
 
 enum kt_result kibs_check(struct ktest *t, const struct load_run *r, enum load_target tg)

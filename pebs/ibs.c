@@ -113,6 +113,17 @@ static void irq_handler(struct trap_frame *f)
 		ibs_irq(irq_session);
 }
 
+const char *ibs_unavailable(const struct ibs_caps *c)
+{
+	const char *why;
+
+	if (!ibs_caps_ok(c, &why))
+		return why;
+	if (apic_mode() == APIC_DISABLED)
+		return "no local APIC: no IBS interrupt";
+	return NULL;
+}
+
 int ibs_start(struct ibs_session *s, const struct ibs_caps *c, const struct ibs_config *cfg)
 {
 	const char *why;

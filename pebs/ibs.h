@@ -54,6 +54,9 @@ uint64_t ibs_op_ctl_period(const struct ibs_caps *c, uint64_t ctl);
 /* Next randomised period: uniform in [min, max], multiple of 16 (xorshift64* state). */
 uint64_t ibs_next_period(uint64_t *rng, uint64_t min, uint64_t max);
 
+/* NULL when op sampling can run here (the probe says yes and there is a local APIC for its
+ * interrupt), else the exact SKIP reason. */
+const char *ibs_unavailable(const struct ibs_caps *c);
 /* 0 on success; -1 with s->err and nothing changed. */
 int ibs_start(struct ibs_session *s, const struct ibs_caps *c, const struct ibs_config *cfg);
 /* Take a last valid sample, stop sampling (IbsOpEn, the count and IbsOpVal cleared in one
