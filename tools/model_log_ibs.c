@@ -3,12 +3,12 @@
  * loads/kibs.c runs on hardware, over the IBS model (tests/model/ibs_model.h) instead of a live
  * chain. pebs/ibs_measure.c arms op sampling through the driver and decodes each sample in the
  * model's interrupt; loads/kibs_report.c prints and judges exactly as the kernel does. Only
- * the workload differs: per chase step one load (level drawn per the mix from the seeded
- * generator, miss latency uniform in a per-level range) and one other op (the loop's
+ * the workload differs: per chase step one load (level drawn per the Intel run's mix, miss
+ * latency uniform in its per-level range: model_log_pebs.c) and one other op (the loop's
  * bookkeeping), fed in batches of loads then as many other ops (a batch is period/32 loads
  * at long periods, so a run costs O(samples) model calls), so about half the samples are
- * loads. Ranges: IbsDcMissLat counts from the
- * data-cache miss to the fill, a few cycles under load-to-use (docs/ibs.md "Latency").
+ * loads. IbsDcMissLat counts from the data-cache miss to the fill, a few cycles under
+ * load-to-use (docs/ibs.md "Latency and the verdicts"): the ranges are inputs, not claims.
  */
 #include "tools/model_log.h"
 #include "loads/kibs_report.h"
@@ -23,50 +23,16 @@
 #define DUMP_SAMPLES 256	/* load samples aimed at with a dump ... */
 #define DUMP_CAP 320		/* ... and kept: the overshoot of the last chunk fits */
 
-struct part { unsigned pct; enum pebs_level lvl; };
-struct mix { struct part p[3]; };
-
-/* [mix][kernel]: percent of loads per level (load_l1, load_l2, load_l3, load_dram). */
-static const struct mix mixes[3][4] = {
-	[ML_CLEAN] = { { { { 96, PEBS_LVL_L1 }, { 4, PEBS_LVL_L2 } } },
-		       { { { 90, PEBS_LVL_L2 }, { 6, PEBS_LVL_L1 }, { 4, PEBS_LVL_L3 } } },
-		       { { { 85, PEBS_LVL_L3 }, { 10, PEBS_LVL_L2 }, { 5, PEBS_LVL_RAM } } },
-		       { { { 86, PEBS_LVL_RAM }, { 9, PEBS_LVL_L3 }, { 5, PEBS_LVL_ANY_CACHE } } } },
-	[ML_MIXED] = { { { { 96, PEBS_LVL_L1 }, { 4, PEBS_LVL_L2 } } },
-		       { { { 90, PEBS_LVL_L2 }, { 6, PEBS_LVL_L1 }, { 4, PEBS_LVL_L3 } } },
-		       { { { 85, PEBS_LVL_L3 }, { 10, PEBS_LVL_L2 }, { 5, PEBS_LVL_RAM } } },
-		       { { { 55, PEBS_LVL_L3 }, { 45, PEBS_LVL_RAM } } } },
-	[ML_L1] = { { { { 95, PEBS_LVL_L1 }, { 5, PEBS_LVL_L2 } } },
-		    { { { 95, PEBS_LVL_L1 }, { 5, PEBS_LVL_L2 } } },
-		    { { { 95, PEBS_LVL_L1 }, { 5, PEBS_LVL_L2 } } },
-		    { { { 95, PEBS_LVL_L1 }, { 5, PEBS_LVL_L2 } } } },
-};
-
-/* IbsDcMissLat range per level, core cycles (L1 hits have none). */
-static const struct { enum pebs_level lvl; unsigned lo, hi; } lat_range[] = {
-	{ PEBS_LVL_L1, 0, 0 }, { PEBS_LVL_L2, 10, 14 }, { PEBS_LVL_L3, 38, 60 },
-	{ PEBS_LVL_ANY_CACHE, 90, 140 }, { PEBS_LVL_RAM, 200, 400 },
-};
-
 static struct ibs_measure meas;
 static uint8_t dump_buf[DUMP_CAP * IBS_SAMPLE_BYTES];
 static struct kibs_levels levels;
 
 struct feed {
-	const struct mix *mx;
+	const struct ml_mixrow *mx;
 	uint64_t batch;		/* loads per drawn level: BATCH, or period/32 for long periods */
 	uint64_t loads_left;
 	uint64_t fed;		/* loads fed: the cost's step count */
 };
-
-static void range(enum pebs_level l, unsigned *lo, unsigned *hi)
-{
-	for (unsigned j = 0; j < sizeof(lat_range) / sizeof(lat_range[0]); j++)
-		if (lat_range[j].lvl == l) {
-			*lo = lat_range[j].lo;
-			*hi = lat_range[j].hi;
-		}
-}
 
 static bool work(void *ctx)
 {
@@ -74,15 +40,12 @@ static bool work(void *ctx)
 	const struct ibs_model_op other = { .load = false };
 
 	for (unsigned b = 0; b < CHUNK_BATCHES && f->loads_left; b++) {
-		unsigned r = (unsigned)(ml_rand() % 100), i = 0, lo = 0, hi = 0;
+		unsigned i = ml_draw(f->mx), lo = 0, hi = 0;
 		struct ibs_model_op ld = { .load = true,
 					   .addr = 0x40000000 + (ml_rand() % 65536) * 64 };
 
-		while (i < 2 && f->mx->p[i + 1].pct && r >= f->mx->p[i].pct)
-			r -= f->mx->p[i++].pct;
 		ld.level = (uint8_t)f->mx->p[i].lvl;
-		ld.remote = ld.level == PEBS_LVL_ANY_CACHE;
-		range(f->mx->p[i].lvl, &lo, &hi);
+		ml_lat_range(f->mx->p[i].lvl, &lo, &hi);
 		ld.lat = (uint16_t)(lo + ml_rand() % (hi - lo + 1));
 		ibs_model_feed(&ld, f->batch);
 		ibs_model_feed(&other, f->batch);
@@ -126,7 +89,7 @@ void ml_ibs_step(struct ktest *t, unsigned k, const char *name, const struct ibs
 {
 	uint64_t want = o->dump != ML_DUMP_NONE ? DUMP_SAMPLES : 4096;
 	uint64_t tick_per_load = timed_x100 / 110 ? timed_x100 / 110 : 1;	/* TSC = core/1.10 */
-	struct feed f = { .mx = &mixes[o->mix][k], .batch = BATCH }, bf;
+	struct feed f = { .mx = ml_mix_row(o->mix, k), .batch = BATCH }, bf;
 	struct pebs_cost_run base = { .work = work, .ctx = &bf, .clock = clock_v,
 				      .step_count = &bf.fed };
 	struct pebs_cost_run run = { .work = work, .ctx = &f, .clock = clock_v,
