@@ -177,6 +177,54 @@ static void test_start_refuses(void **state)
 	assert_string_equal(s.err, caps.why);
 }
 
+/* Refusals and reasons that name the register: no entry, no APIC, IBS already in use. */
+static void test_refusals(void **state)
+{
+	struct ibs_model_cpu one = ibs_model_zen3;	/* LVT offset 1, but one entry */
+	struct ibs_config cfg = { .period = 4096 };
+	struct ibs_session s;
+
+	(void)state;
+	one.ext_lvt_count = 1;
+	setup(&one, APIC_XAPIC, PMI_FIXED_VECTOR);
+	assert_int_equal(ibs_start(&s, &caps, &cfg), -1);
+	assert_string_equal(s.err, "APIC ExtLvtCount 1 (offset 400h): no extended LVT entry 1 for "
+			    "IBS (IBS_CTL LvtOffset)");
+	setup(&ibs_model_zen3, APIC_DISABLED, PMI_FIXED_VECTOR);
+	assert_string_equal(ibs_unavailable(&caps), "no local APIC: no IBS interrupt");
+	setup(&ibs_model_zen4, APIC_X2APIC, PMI_FIXED_VECTOR);
+	assert_null(ibs_unavailable(&caps));
+	apic_eilvt_write(0, apic_eilvt_entry(APIC_VEC_PMI, false, false));
+	wrmsr(MSR_IBS_OP_CTL, IBS_OP_EN | 0x100);	/* someone else's session */
+	apic_eilvt_write(0, APIC_EILVT_MASKED);
+	assert_int_equal(ibs_start(&s, &caps, &cfg), -1);
+	assert_string_equal(s.err, "IBS_OP_CTL = 0x20100: IbsOpEn already set");
+}
+
+/* A sample valid at stop (its interrupt not delivered yet) is taken, then all restored. */
+static void test_last_sample_at_stop(void **state)
+{
+	const struct ibs_caps *c = setup(&ibs_model_zen4, APIC_XAPIC, PMI_FIXED_VECTOR);
+	struct ibs_model_op ld = { .load = true, .addr = 0x5000, .level = PEBS_LVL_L3, .lat = 44 };
+	struct ibs_config cfg = { .period = 256, .sink = sink };
+	struct ibs_session s;
+	struct got g = { 0 };
+
+	(void)state;
+	cfg.sink_ctx = &g;
+	assert_int_equal(ibs_start(&s, c, &cfg), 0);
+	ibs_model_irq_delivery(false);	/* as with interrupts off */
+	ibs_model_feed(&ld, 1000);
+	assert_true(ibs_model_op_ctl() & IBS_OP_VAL);
+	ibs_stop(&s);
+	assert_int_equal(g.n, 1);
+	assert_int_equal(g.addr[0], 0x5000);
+	assert_int_equal(ibs_model_violation_count(), 0);
+	assert_true(ibs_model_restored());
+	ibs_model_irq_delivery(true);	/* the late interrupt finds no handler: nothing runs */
+	assert_int_equal(g.n, 1);
+}
+
 struct feeder {
 	struct ibs_model_op ops[4];
 	unsigned chunks;
@@ -231,6 +279,8 @@ int main(void)
 		cmocka_unit_test(test_rules),
 		cmocka_unit_test(test_no_rearm_no_sample),
 		cmocka_unit_test(test_start_refuses),
+		cmocka_unit_test(test_refusals),
+		cmocka_unit_test(test_last_sample_at_stop),
 		cmocka_unit_test(test_measure),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
