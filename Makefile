@@ -1,6 +1,6 @@
 # Makefile: the kernel ELF, the hybrid BIOS/UEFI ISO, host tools and every test.
 # Entry points: make | make iso | make run | make test | make test-repeat | make bench |
-# make fuzz | make clean.
+# make fuzz | make tables | make clean.
 # Units add themselves through fragments: tests/host/*.mk (host unit tests), tools/*.mk
 # (host programs), tests/fuzz/*.mk (fuzz targets). Kernel sources are every .c and .asm in
 # the kernel directories below; nothing else needs listing.
@@ -144,6 +144,13 @@ clean:
 	rm -rf $(BUILD)
 
 -include $(KOBJ:.o=.d) $(wildcard $(BUILD)/host/*.d $(BUILD)/host/tests/*.d)
+
+# `make tables`: regenerate the per-model PMU tables (pebs/pmu_tables.c, docs/tables.md) from
+# the vendored perfmon data and data/tables/*.toml (tools/gen-tables.py). The output is
+# committed, so the kernel build needs no Python; tests/scripts/tables.t fails when stale.
+.PHONY: tables
+tables:
+	@tools/gen-tables.py
 
 # `make usb DEV=/dev/sdX`: write the hybrid ISO to a USB stick; asks first, refuses mounted
 # and system disks (scripts/usb-write.sh, docs/usb.md).

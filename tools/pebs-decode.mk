@@ -1,4 +1,4 @@
 HOST_TOOLS += pebs-decode
-pebs-decode_SRCS := tools/pebs-decode.c pebs/record.c pebs/datasrc.c pebs/datasrc_tables.c \
+pebs-decode_SRCS := tools/pebs-decode.c pebs/record.c pebs/datasrc.c pebs/pmu_tables.c pebs/datasrc_tables.c \
 	pebs/datasrc_names.c pebs/aggregate.c pebs/agg_print.c kernel/fmt.c \
 	tools/pebs_decode_ibs.c pebs/ibs_decode.c pebs/ibs_tables.c
