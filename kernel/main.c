@@ -25,6 +25,7 @@
 #include "loads/kload.h"
 #include "loads/kpebs.h"
 #include "pebs/caps.h"
+#include "pebs/ibs_caps.h"
 #include "smp/percpu.h"
 #include "smp/smp.h"
 
@@ -162,6 +163,8 @@ void kmain(uint32_t magic, uint64_t info)
 	print_header();
 	platform_print_header(&boot_info);
 	pebs_caps_print(pebs_caps_init());
+	if (cpu.vendor == VENDOR_AMD)
+		ibs_caps_print(ibs_caps_init());	/* the AMD path (docs/ibs.md) */
 	kload_header();	/* cache geometry, core clock, PEBS step (docs/output.md) */
 	ktests_run();
 }

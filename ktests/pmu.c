@@ -8,6 +8,7 @@
  * IA32_PEBS_BASE/INDEX and CFG_C, and `arch_pebs_teardown` checks that those registers read
  * back as found; elsewhere it SKIPs with the format the CPU reports.
  * Under QEMU TCG (no PMU) every PMU subtest SKIPs with "CPUID.0AH: perfmon version 0".
+ * On AMD CPUs the IBS subtests follow (ktests/pmu_ibs.c).
  */
 #include "ktests/tests.h"
 #include "apic/apic.h"
@@ -217,5 +218,7 @@ enum kt_result test_pmu(struct ktest *t)
 	subtest_table(t, c);
 	subtest_inst_retired(t, c);
 	subtest_pebs_ll(t, c);
+	if (c->vendor == VENDOR_AMD)
+		pmu_ibs_subtests(t);	/* the AMD path (ktests/pmu_ibs.c) */
 	return kt_verdict(t);
 }

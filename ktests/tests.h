@@ -13,6 +13,8 @@ enum kt_result test_apic_hang(struct ktest *t);
 enum kt_result test_inject(struct ktest *t);
 enum kt_result test_pmu(struct ktest *t);
 enum kt_result test_smp(struct ktest *t);
+/* test `pmu` on AMD: IBS op sampling (ktests/pmu_ibs.c) */
+void pmu_ibs_subtests(struct ktest *t);
 
 /* load kernels (ktests/load.c, load_special.c, load_curve.c) */
 enum kt_result test_load_l1(struct ktest *t);

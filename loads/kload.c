@@ -30,6 +30,7 @@ static uint64_t (*core_read)(void *);
 static void *core_ctx;
 static const char *core_name;
 static kload_pebs_fn pebs_check;
+static const char *(*pebs_unavailable)(void);
 
 static void warn(const char *msg)
 {
@@ -279,9 +280,15 @@ void kload_set_pebs_check(kload_pebs_fn fn)
 	pebs_check = fn;
 }
 
+void kload_set_pebs_unavailable(const char *(*fn)(void))
+{
+	pebs_unavailable = fn;
+}
+
 const char *kload_pebs_unavailable(void)
 {
-	const char *why = ktest_need_reason(NEED_PEBS | NEED_LOAD_LATENCY);
+	const char *why = pebs_unavailable ? pebs_unavailable() :
+			  ktest_need_reason(NEED_PEBS | NEED_LOAD_LATENCY);
 
 	if (why)
 		return why;

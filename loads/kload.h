@@ -114,6 +114,9 @@ uint64_t (*kload_core_clock(void **ctx, const char **name))(void *ctx);
 typedef enum kt_result (*kload_pebs_fn)(struct ktest *t, const struct load_run *r,
 					enum load_target target);
 void kload_set_pebs_check(kload_pebs_fn fn);
+/* A vendor path with its own availability rule (AMD IBS, loads/kibs.h): NULL when it can
+ * run, else the SKIP reason; without one, the Intel PEBS needs decide. */
+void kload_set_pebs_unavailable(const char *(*fn)(void));
 /* Why the PEBS step cannot run here (NULL: it can). */
 const char *kload_pebs_unavailable(void);
 /* The PEBS step as a subtest: runs the registered check or SKIPs with the reason. */

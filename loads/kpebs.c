@@ -14,6 +14,8 @@
 #include "kernel/cpu.h"
 #include "kernel/idt.h"
 #include "kernel/tsc.h"
+#include "loads/kibs.h"
+#include "loads/kstep.h"
 #include "loads/kpebs_print.h"
 #include "loads/kpebs_ktap.h"
 #include "loads/pebs_cost.h"
@@ -24,21 +26,12 @@
 
 #include <string.h>
 
-#define WORK_BUDGET_MS 300	/* a measurement stops here even short of its records */
-#define BASE_BUDGET_MS 30	/* the unarmed chunks: at most this long ... */
-#define BASE_CHUNKS 8		/* ... and at most this many */
-
 static struct pmu_cycles cyc;
 static bool have_core;
 static struct pebs_measure meas;	/* ~30 KiB: not on the stack */
 static uint8_t dump_buf[PEBS_DUMP_BYTES];
 static uint64_t level_p50[LOAD_NLEVELS];
 static bool level_have[LOAD_NLEVELS];
-
-static void warn(const char *msg)
-{
-	kprintf("# warning: %s\n", msg);
-}
 
 void kload_header(void)
 {
@@ -55,27 +48,8 @@ void kload_header(void)
 	pmu_cycles_header_line(&cyc, rc, b, sizeof(b));
 	ktap_diag("%s", b);
 	kload_set_pebs_check(kpebs_check);
-}
-
-struct work {
-	enum chase_kind kind;
-	uintptr_t p;
-	uint64_t steps, deadline;
-};
-
-static uint64_t tsc_clock(void *ctx)
-{
-	(void)ctx;
-	return rdtsc_ordered();
-}
-
-static bool work_chunk(void *ctx)
-{
-	struct work *w = ctx;
-
-	w->p = w->kind == CHASE_LFB ? chase_lfb(w->p, w->steps) :
-	       w->kind == CHASE_STORE ? chase_store(w->p, w->steps) : chase_loads(w->p, w->steps);
-	return rdtsc() < w->deadline;
+	if (cpu.vendor == VENDOR_AMD)
+		kibs_register();	/* the AMD path: IBS (loads/kibs.h) */
 }
 
 /* A verdict; a failure also shows this measurement's whole table. */
@@ -95,7 +69,7 @@ static int level_of(enum load_target tg)
 
 struct armed_ctx {
 	struct pebs_measure_cfg *cfg;
-	struct work *w;
+	struct kstep *k;
 	const struct pebs_caps *c;
 };
 
@@ -107,7 +81,7 @@ static int armed(void *ctx, uint64_t sav, uint64_t *records, uint64_t *pmis, uin
 	int rc;
 
 	a->cfg->pc.sav = sav;
-	a->w->deadline = rdtsc() + tsc_hz / 1000 * WORK_BUDGET_MS;
+	kstep_arm_deadline(a->k);
 	fl = irq_save();
 	irq_enable();		/* the threshold PMI drains the buffer */
 	rc = pebs_measure_run(&meas, a->c, a->cfg);
@@ -122,35 +96,27 @@ enum kt_result kpebs_check(struct ktest *t, const struct load_run *r, enum load_
 {
 	const struct pebs_caps *c = pebs_caps_init();
 	const char *dump = cmdline_get(&kcmdline, "dump");
-	unsigned per_step = r->kind == CHASE_LFB ? 8 : 1;
-	uint64_t timed = (r->res.have_core ? r->res.core_med_x100 : r->res.tsc_med_x100) / per_step;
-	struct work w = { .kind = r->kind, .p = r->chain.head,
-			  .steps = r->res.steps_per_rep ? r->res.steps_per_rep : 4096 };
-	struct pebs_cost_run base = { .work = work_chunk, .ctx = &w, .clock = tsc_clock,
-				      .steps_per_chunk = w.steps };
-	struct pebs_cost_run run = base;
-	struct pebs_measure_cfg cfg = { .work = pebs_cost_chunk, .work_ctx = &run };
+	static struct kstep k;
+	struct pebs_measure_cfg cfg = { .work = pebs_cost_chunk, .work_ctx = &k.run };
 	struct pebs_cost cost;
-	struct armed_ctx ac = { .cfg = &cfg, .w = &w, .c = c };
+	struct armed_ctx ac = { .cfg = &cfg, .k = &k, .c = c };
 	int lvl = level_of(tg);
+	uint64_t timed;
 	char d[200];
-	uint64_t fl;
 	int rc;
 
+	kstep_init(&k, r);
+	timed = k.timed_x100;
 	pebs_config_init(&cfg.pc, tg == TGT_STORE ? PEBS_STORE : PEBS_LOAD_LATENCY, &kcmdline,
-			 warn);
+			 kstep_warn);
 	if (!cmdline_get(&kcmdline, "sav"))
-		cfg.pc.sav = pebs_cost_default_sav(r->ns_x100 / per_step);
+		cfg.pc.sav = pebs_cost_default_sav(r->ns_x100 / k.per_step);
 	if (dump && (!strcmp(dump, "raw") || !strcmp(dump, "decoded"))) {
 		cfg.dump = dump_buf;
 		cfg.dump_cap = sizeof(dump_buf);
 	}
-	w.deadline = rdtsc() + tsc_hz / 1000 * BASE_BUDGET_MS;
-	fl = irq_save();
-	irq_enable();		/* as in the armed run: the same interrupts may come */
-	pebs_cost_baseline(&base, BASE_CHUNKS);
-	irq_restore(fl);
-	rc = pebs_cost_measure(&cost, &base, &run, cfg.pc.sav, !cmdline_get(&kcmdline, "sav"),
+	kstep_baseline(&k);
+	rc = pebs_cost_measure(&cost, &k.base, &k.run, cfg.pc.sav, !cmdline_get(&kcmdline, "sav"),
 			       true, tsc_hz, armed, &ac);
 	if (rc) {
 		kt_check(t, false, "pebs_source # %s", meas.err);

@@ -10,11 +10,14 @@
  * built, nothing is timed: core cycles/load = the target level's modelled median latency with
  * a seeded +-3 % jitter, TSC = core / 1.10), the cache geometry (the model has no CPUID 04H:
  * the CPU's published sizes) and the TSC frequency; the `cpu:` line's brand is the model name.
- * Usage: model-log --cpu haswell|skylake|icelake_sp|sapphire_rapids [--seed N]
+ * AMD parts (zen3, zen4) run the same kernels' PEBS step through IBS over the IBS model
+ * (tests/model/ibs_model.h, tools/model_log_ibs.c); the header adds the `# pmu: amd` lines.
+ * Usage: model-log --cpu haswell|skylake|icelake_sp|sapphire_rapids|zen3|zen4 [--seed N]
  *                  [--mix clean|mixed|l1] [--dump none|raw|decoded] [--sav N]
  *                  [--assist-ns N] [--pmi-ns N] > file.log
  * --assist-ns / --pmi-ns: what the model's virtual clock charges per PEBS assist (default 20)
- * and per PMI (default 2000): the PEBS cost the `pebs` line and pebs_overhead report.
+ * and per PMI or IBS interrupt (default 2000): the cost the `pebs` line and pebs_overhead
+ * report.
  * Exit: 0 the log was written (whatever its verdicts), 2 usage or a model violation.
  */
 #include "tools/model_log.h"
@@ -22,6 +25,7 @@
 #include "kernel/cpu.h"
 #include "loads/geometry.h"
 #include "loads/plan.h"
+#include "model/ibs_model.h"
 #include "model/pmu_model.h"
 #include "pebs/cycles.h"
 
@@ -34,6 +38,7 @@
 static const struct mcpu {
 	const char *id;
 	const struct model_cpu *mc;
+	const struct ibs_model_cpu *amd;	/* AMD: the IBS model instead of mc */
 	uint64_t l1d, l2, l3;		/* published sizes, bytes */
 	unsigned w1, w2, w3;
 	uint64_t tsc_khz;
@@ -46,6 +51,10 @@ static const struct mcpu {
 	  .l3 = 36ull << 20, .w1 = 12, .w2 = 20, .w3 = 12, .tsc_khz = 2300000 },
 	{ .id = "sapphire_rapids", .mc = &model_sapphire_rapids, .l1d = 48 << 10, .l2 = 2 << 20,
 	  .l3 = 105ull << 20, .w1 = 12, .w2 = 16, .w3 = 15, .tsc_khz = 2000000 },
+	{ .id = "zen3", .amd = &ibs_model_zen3, .l1d = 32 << 10, .l2 = 512 << 10,
+	  .l3 = 32ull << 20, .w1 = 8, .w2 = 8, .w3 = 16, .tsc_khz = 3400000 },
+	{ .id = "zen4", .amd = &ibs_model_zen4, .l1d = 32 << 10, .l2 = 1 << 20,
+	  .l3 = 32ull << 20, .w1 = 8, .w2 = 8, .w3 = 16, .tsc_khz = 2400000 },
 };
 
 static const char *const knames[4] = { "load_l1", "load_l2", "load_l3", "load_dram" };
@@ -61,7 +70,7 @@ static struct console_backend out = { .name = "stdout", .write = out_write };
 
 static void usage(void)
 {
-	fprintf(stderr, "usage: model-log --cpu haswell|skylake|icelake_sp|sapphire_rapids "
+	fprintf(stderr, "usage: model-log --cpu haswell|skylake|icelake_sp|sapphire_rapids|zen3|zen4 "
 		"[--seed N] [--mix clean|mixed|l1] [--dump none|raw|decoded] [--sav N] "
 		"[--assist-ns N] [--pmi-ns N]\n");
 	exit(2);
@@ -77,7 +86,8 @@ static int pick(const char *v, const char *const *names, unsigned n)
 }
 
 static void header(const struct mcpu *m, const struct cpu_info *ci, const struct pebs_caps *c,
-		   const struct cache_geometry *g, char *const *argv, int argc)
+		   const struct ibs_caps *ic, const struct cache_geometry *g, char *const *argv,
+		   int argc)
 {
 	static struct pmu_cycles cyc;
 	char cmd[256] = "", b[200];
@@ -92,9 +102,11 @@ static void header(const struct mcpu *m, const struct cpu_info *ci, const struct
 	ktap_diag("pebs-kernel model-log");
 	ktap_diag("cmdline: model-log %s", cmd);
 	ktap_diag("cpu: %s %02X_%02XH stepping %u \"%s (PMU model)\"", ci->vendor_str, ci->family,
-		  ci->model, ci->stepping, m->mc->name);
+		  ci->model, ci->stepping, m->amd ? m->amd->name : m->mc->name);
 	ktap_diag("tsc: %llu kHz (model), invariant", (unsigned long long)m->tsc_khz);
 	pebs_caps_print(c);
+	if (m->amd)
+		ibs_caps_print(ic);	/* main.c on AMD */
 	/* kpebs.c kload_header() */
 	for (unsigned i = 0; geometry_header_line(g, i, b, sizeof(b)); i++)
 		ktap_diag("%s", b);
@@ -132,7 +144,7 @@ static uint64_t timing(struct ktest *t, unsigned k, const struct mcpu *m, uint64
 int main(int argc, char **argv)
 {
 	static const char *const cpu_ids[] = { "haswell", "skylake", "icelake_sp",
-					       "sapphire_rapids" };
+					       "sapphire_rapids", "zen3", "zen4" };
 	static const char *const mix_ids[] = { "clean", "mixed", "l1" };
 	static const char *const dump_ids[] = { "none", "raw", "decoded" };
 	struct ml_opts o = { .mix = ML_CLEAN, .dump = ML_DUMP_NONE, .seed = 1, .sav = 1009,
@@ -140,6 +152,7 @@ int main(int argc, char **argv)
 	const struct mcpu *m = NULL;
 	struct cache_geometry g;
 	struct pebs_caps caps;
+	struct ibs_caps ibs;
 	struct cpu_info ci;
 	uint64_t ns[4];
 
@@ -149,7 +162,7 @@ int main(int argc, char **argv)
 		if (!v)
 			usage();
 		if (!strcmp(argv[i], "--cpu"))
-			m = &cpus[pick(v, cpu_ids, 4)];
+			m = &cpus[pick(v, cpu_ids, 6)];
 		else if (!strcmp(argv[i], "--seed"))
 			o.seed = strtoull(v, NULL, 0);
 		else if (!strcmp(argv[i], "--mix"))
@@ -169,15 +182,20 @@ int main(int argc, char **argv)
 		usage();
 	ml_srand(o.seed);
 	o.tsc_khz = m->tsc_khz;
-	model_init(m->mc);
+	ml_amd = m->amd != NULL;
+	if (ml_amd)
+		ibs_model_init(m->amd, APIC_X2APIC, PMI_NMI);
+	else
+		model_init(m->mc);
 	cpu_probe(&ci);
 	pebs_caps_probe(&caps, &ci);
+	ibs_caps_probe(&ibs, &ci);
 	memset(&g, 0, sizeof(g));
 	level(&g.l1d, m->l1d, m->w1);
 	level(&g.l2, m->l2, m->w2);
 	level(&g.l3, m->l3, m->w3);
 	console_register(&out);
-	header(m, &ci, &caps, &g, argv, argc);
+	header(m, &ci, &caps, &ibs, &g, argv, argc);
 	for (unsigned k = 0; k < 4; k++) {
 		const struct ktest_desc desc = { .name = knames[k], .needs = NEED_NONE };
 		struct ktest t = { .desc = &desc };
@@ -187,7 +205,10 @@ int main(int argc, char **argv)
 		core = timing(&t, k, m, load_ws((enum load_level)k, &g));
 
 		ns[k] = core * 100 / 110 * 1000000 / m->tsc_khz;
-		ml_pebs_step(&t, k, knames[k], &caps, &o, core);
+		if (ml_amd)
+			ml_ibs_step(&t, k, knames[k], &ibs, &o, core);
+		else
+			ml_pebs_step(&t, k, knames[k], &caps, &o, core);
 		/* ktests/load.c level_test(): chain checks, then l1_core_cycles or step_over */
 		kt_check(&t, true, "chain_cycle");
 		kt_check(&t, true, "chain_placement");
@@ -203,6 +224,10 @@ int main(int argc, char **argv)
 	}
 	ktap_totals();
 	kprintf("# EXIT: STATUS=%d\n", ktap_get_totals()->fail ? 1 : 0);	/* kernel/exit.c */
+	for (unsigned i = 0; i < ibs_model_violation_count(); i++)
+		fprintf(stderr, "model-log: IBS model violation: %s\n", ibs_model_violation(i));
+	if (ibs_model_violation_count())
+		return 2;
 	if (model_violation_count()) {
 		for (unsigned i = 0; i < model_violation_count(); i++)
 			fprintf(stderr, "model-log: model violation: %s\n", model_violation(i));

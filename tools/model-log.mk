@@ -1,7 +1,7 @@
 # model-log: a pebs-kernel log from the kernel's printing/verdict code over the PMU model
 # (tools/model-log.c). Links what tests/host/pebs_measure_test.mk links, with kernel/ktap.c,
 # kernel/console.c (its one backend is the tool's stdout) and loads/plan.c + loads/geometry.c
-# for the KTAP and `#` lines.
+# for the KTAP and `#` lines; for AMD parts the IBS driver, decoder and model (tools/model_log_ibs.c).
 HOST_TOOLS += model-log
 model-log_CFLAGS := -Itests
 model-log_SRCS := tools/model-log.c tools/model_log_pebs.c loads/kpebs_ktap.c \
@@ -13,4 +13,11 @@ model-log_SRCS := tools/model-log.c tools/model_log_pebs.c loads/kpebs_ktap.c \
 	loads/plan.c loads/geometry.c \
 	tests/model/pmu_model.c tests/model/pmu_model_msr.c tests/model/pmu_model_run.c \
 	tests/model/pmu_model_cpus.c tests/model/pmu_model_arch.c tests/model/pmu_model_cpus_arch.c \
-	tests/model/arch_rec_build.c
+	tests/model/arch_rec_build.c \
+	tools/model_log_ibs.c tools/model_log_hw.c loads/kibs_report.c pebs/ibs.c pebs/ibs_caps.c \
+	pebs/ibs_measure.c pebs/ibs_decode.c pebs/ibs_tables.c apic/apic_ops.c apic/apic_eilvt.c \
+	apic/apic_enc.c tests/model/ibs_model.c tests/model/ibs_model_run.c tests/model/vclock.c
+# AMD parts: every seam call goes through tools/model_log_hw.c to the IBS or the PMU model
+model-log_LIBS := -Wl,--wrap=rdmsr,--wrap=wrmsr,--wrap=rdmsr_safe,--wrap=wrmsr_safe \
+	-Wl,--wrap=rdpmc_safe,--wrap=cpuid_count,--wrap=mmio_read32,--wrap=mmio_write32 \
+	-Wl,--wrap=apic_set_pmi_handler,--wrap=apic_pmi_rearm

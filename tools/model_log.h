@@ -13,6 +13,7 @@
 #include "kernel/ktap.h"
 #include "pebs/caps.h"
 #include "pebs/datasrc.h"
+#include "pebs/ibs_caps.h"
 
 /* Mixes (--mix): which levels the modelled loads of each kernel hit. */
 enum ml_mix {
@@ -37,6 +38,15 @@ struct ml_opts {
 uint64_t ml_rand(void);
 void ml_srand(uint64_t seed);
 
+/* A mix's row for kernel k: percent of loads per level (at most three parts). */
+struct ml_part { unsigned pct; enum pebs_level lvl; };
+struct ml_mixrow { struct ml_part p[3]; };
+const struct ml_mixrow *ml_mix_row(enum ml_mix m, unsigned k);
+/* Draw the part of a row one load comes from (seeded generator). */
+unsigned ml_draw(const struct ml_mixrow *mx);
+/* Modelled latency range of a level, core cycles (unchanged when the level has none). */
+void ml_lat_range(enum pebs_level l, unsigned *lo, unsigned *hi);
+
 /* The target level's modelled median latency for kernel k (0..3 = load_l1..load_dram), core
  * cycles x100: the synthesized `time` line's core cycles/load follow it. */
 uint64_t ml_target_lat_x100(unsigned k);
@@ -48,5 +58,12 @@ uint64_t ml_target_lat_x100(unsigned k);
  * and PMI what o charges. timed_x100: core cycles/load. */
 void ml_pebs_step(struct ktest *t, unsigned k, const char *name, const struct pebs_caps *c,
 		  const struct ml_opts *o, uint64_t timed_x100);
+
+/* The same step on a modelled AMD part, through IBS (model_log_ibs.c, loads/kibs_report.c). */
+void ml_ibs_step(struct ktest *t, unsigned k, const char *name, const struct ibs_caps *c,
+		 const struct ml_opts *o, uint64_t timed_x100);
+
+/* Set for an AMD CPU: the seam goes to the IBS model (model_log_hw.c). */
+extern bool ml_amd;
 
 #endif

@@ -30,11 +30,9 @@
 #define CHUNK_EVENTS (256 * BATCH)	/* events one work chunk feeds */
 #define BASE_CHUNKS 8		/* unarmed chunks timed for the cost (as kpebs.c) */
 
-struct part { unsigned pct; enum pebs_level lvl; };
-struct mix { struct part p[3]; };
 
 /* [mix][kernel]: percent of loads per level; kernels load_l1, load_l2, load_l3, load_dram */
-static const struct mix mixes[3][4] = {
+static const struct ml_mixrow mixes[3][4] = {
 	[ML_CLEAN] = { { { { 93, PEBS_LVL_L1 }, { 7, PEBS_LVL_LFB } } },
 		       { { { 88, PEBS_LVL_L2 }, { 8, PEBS_LVL_L1 }, { 4, PEBS_LVL_L3 } } },
 		       { { { 85, PEBS_LVL_L3 }, { 10, PEBS_LVL_L2 }, { 5, PEBS_LVL_RAM } } },
@@ -77,6 +75,29 @@ uint64_t ml_rand(void)
 	return rng_state * 0x2545f4914f6cdd1dull;
 }
 
+const struct ml_mixrow *ml_mix_row(enum ml_mix m, unsigned k)
+{
+	return &mixes[m][k];
+}
+
+unsigned ml_draw(const struct ml_mixrow *mx)
+{
+	unsigned r = (unsigned)(ml_rand() % 100), i = 0;
+
+	while (i < 2 && mx->p[i + 1].pct && r >= mx->p[i].pct)
+		r -= mx->p[i++].pct;
+	return i;
+}
+
+void ml_lat_range(enum pebs_level l, unsigned *lo, unsigned *hi)
+{
+	for (unsigned j = 0; j < sizeof(lat_range) / sizeof(lat_range[0]); j++)
+		if (lat_range[j].lvl == l) {
+			*lo = lat_range[j].lo;
+			*hi = lat_range[j].hi;
+		}
+}
+
 uint64_t ml_target_lat_x100(unsigned k)
 {
 	for (unsigned i = 0; i < sizeof(lat_range) / sizeof(lat_range[0]); i++)
@@ -103,7 +124,7 @@ static uint64_t code_for(const struct pebs_caps *c, enum pebs_level l)
 }
 
 struct feed {
-	const struct mix *mx;
+	const struct ml_mixrow *mx;
 	uint64_t code[3];
 	unsigned lo[3], hi[3];
 	uint64_t events_left;
@@ -117,12 +138,10 @@ static bool work(void *ctx)
 	const struct model_cpu *mc = model_cpu();
 
 	for (unsigned b = 0; b < 256 && f->events_left; b++) {
-		unsigned r = (unsigned)(ml_rand() % 100), i = 0;
+		unsigned i = ml_draw(f->mx);
 		struct model_load ld = { .addr = 0x40000000 + (ml_rand() % 65536) * 64,
 					 .ip = 0x401000 + 4 * (ml_rand() % 3) };
 
-		while (i < 2 && f->mx->p[i + 1].pct && r >= f->mx->p[i].pct)
-			r -= f->mx->p[i++].pct;
 		ld.dsrc = f->code[i];
 		ld.lat = f->lo[i] + ml_rand() % (f->hi[i] - f->lo[i] + 1);
 		model_feed(mc->ll_event, BATCH, &ld);
@@ -187,11 +206,7 @@ void ml_pebs_step(struct ktest *t, unsigned k, const char *name, const struct pe
 
 	for (unsigned i = 0; i < 3 && f.mx->p[i].pct; i++) {
 		f.code[i] = code_for(c, f.mx->p[i].lvl);
-		for (unsigned j = 0; j < sizeof(lat_range) / sizeof(lat_range[0]); j++)
-			if (lat_range[j].lvl == f.mx->p[i].lvl) {
-				f.lo[i] = lat_range[j].lo;
-				f.hi[i] = lat_range[j].hi;
-			}
+		ml_lat_range(f.mx->p[i].lvl, &f.lo[i], &f.hi[i]);
 	}
 	model_set_costs(tick_per_load, o->assist_ns * o->tsc_khz / 1000000,
 			o->pmi_ns * o->tsc_khz / 1000000);

@@ -3,6 +3,11 @@
  * decoder the kernel uses (record.c walker, datasrc.c tables; SDM Vol 3B ch.18 PEBS records).
  *
  *   pebs-decode --cpu FF_MM [--core p|e] [--format N|arch] [--event load|store] [--summary] FILE|-
+ *   pebs-decode --vendor amd --cpu FF_MM [--dsrc legacy|ext] [--summary] FILE|-
+ *
+ * --vendor amd reads AMD IBS op samples (docs/ibs.md "Dump layout", 64 bytes each) through
+ * pebs/ibs_decode.c (tools/pebs_decode_ibs.c); --dsrc overrides the family row's DataSrc table
+ * (CPUID 8000_001BH:EAX[11] decides it on the machine).
  *
  * One JSON object per record per line on stdout. Exit 0 when every record decoded, 1 when any
  * record had an error (the first one is also named on stderr with its byte offset), 2 for bad
@@ -23,6 +28,7 @@
 #include "pebs/cntr_snap.h"
 #include "pebs/datasrc.h"
 #include "pebs/record.h"
+#include "tools/pebs_decode_ibs.h"
 
 #define MAX_INPUT (1ull << 31)
 
@@ -30,9 +36,9 @@ static const char *prog = "pebs-decode";
 
 static void usage_exit(const char *msg, const char *arg)
 {
-	fprintf(stderr, "%s: %s%s%s (usage: %s --cpu FF_MM [--core p|e] [--format N|arch] "
-		"[--event load|store] [--summary] FILE|-)\n", prog, msg, arg ? ": " : "",
-		arg ? arg : "", prog);
+	fprintf(stderr, "%s: %s%s%s (usage: %s [--vendor intel|amd] --cpu FF_MM [--core p|e] "
+		"[--format N|arch] [--event load|store] [--dsrc legacy|ext] [--summary] FILE|-)\n",
+		prog, msg, arg ? ": " : "", arg ? arg : "", prog);
 	exit(2);
 }
 
@@ -170,13 +176,33 @@ static void stderr_line(void *ctx, const char *line)
 	fprintf(stderr, "%s\n", line);
 }
 
+static int decode_amd(unsigned fam, unsigned mod, int dsrc, const char *file, bool summary)
+{
+	const struct ibs_family *f = ibs_family_lookup(fam, mod);
+	static struct pebs_agg agg;
+	unsigned char *buf;
+	size_t len;
+	int rc;
+
+	if (f == NULL)
+		usage_exit("no IBS family row for this CPU (docs/ibs.md \"Families\")", NULL);
+	buf = read_all(file, &len);
+	pebs_agg_init(&agg);
+	rc = pebs_decode_ibs(buf, len, f, dsrc < 0 ? f->table == IBS_DS_EXT : dsrc == 1,
+			     print_record, &agg);
+	if (summary)
+		pebs_agg_print(&agg, stderr_sink, NULL);
+	free(buf);
+	return fflush(stdout) ? 2 : rc;
+}
+
 int main(int argc, char **argv)
 {
 	const char *cpu = NULL, *file = NULL;
 	enum pebs_core core = PEBS_CORE_ANY;
 	enum pebs_event ev = PEBS_EV_LOAD;
-	int format = -1;
-	bool summary = false;
+	int format = -1, dsrc = -1;
+	bool summary = false, amd = false;
 
 	for (int i = 1; i < argc; i++) {
 		const char *a = argv[i];
@@ -193,12 +219,20 @@ int main(int argc, char **argv)
 			continue;
 		}
 		if (strcmp(a, "--cpu") && strcmp(a, "--core") && strcmp(a, "--format") &&
-		    strcmp(a, "--event"))
+		    strcmp(a, "--event") && strcmp(a, "--vendor") && strcmp(a, "--dsrc"))
 			usage_exit("unknown option", a);
 		if (val == NULL)
 			usage_exit("option needs a value", a);
 		i++;
-		if (!strcmp(a, "--cpu")) {
+		if (!strcmp(a, "--vendor")) {
+			if (strcmp(val, "amd") && strcmp(val, "intel"))
+				usage_exit("--vendor must be intel or amd", val);
+			amd = !strcmp(val, "amd");
+		} else if (!strcmp(a, "--dsrc")) {
+			if (strcmp(val, "legacy") && strcmp(val, "ext"))
+				usage_exit("--dsrc must be legacy or ext", val);
+			dsrc = !strcmp(val, "ext");
+		} else if (!strcmp(a, "--cpu")) {
 			cpu = val;
 		} else if (!strcmp(a, "--core")) {
 			if (!strcmp(val, "p"))
@@ -237,6 +271,8 @@ int main(int argc, char **argv)
 	if (us == NULL || parse_hex(cpu, (size_t)(us - cpu), 0xff, &fam) ||
 	    parse_hex(us + 1, strlen(us + 1), 0xff, &mod))
 		usage_exit("--cpu must be DisplayFamily_DisplayModel in hex, e.g. 06_3C", cpu);
+	if (amd)
+		return decode_amd(fam, mod, dsrc, file, summary);
 	const struct pebs_model *m = pebs_model_lookup(fam, mod, core);
 
 	if (m == NULL) {

@@ -91,6 +91,10 @@ def decode(log, k, decoder=None):
            str(d["event"]), "--summary", "-"]
     if d["core"] in ("p", "e"):
         cmd[1:1] = ["--core", d["core"]]
+    if d.get("vendor") == "amd":        # IBS samples (docs/ibs.md "Dump layout")
+        cmd[1:1] = ["--vendor", "amd"]
+        if d.get("dsrc") in ("ibs-legacy", "ibs-ext"):
+            cmd[1:1] = ["--dsrc", d["dsrc"][4:]]
     try:
         p = subprocess.run(cmd, input=data, capture_output=True, timeout=60)
     except (OSError, subprocess.SubprocessError) as e:

@@ -1,0 +1,37 @@
+/*
+ * ibs_model_int.h: state shared by the IBS model's files (tests/model/ibs_model*.c).
+ */
+#ifndef TESTS_MODEL_IBS_MODEL_INT_H
+#define TESTS_MODEL_IBS_MODEL_INT_H
+
+#include "model/ibs_model.h"
+#include "kernel/idt.h"
+
+#define IM_MAX_VIOL 32
+#define IM_XAPIC_BASE 0xfee00000ull
+
+struct ibs_model_state {
+	const struct ibs_model_cpu *cpu;
+	enum apic_mode mode;
+	enum pmi_delivery pmi;
+	uint64_t op_ctl, op_ctl_init;
+	uint64_t rip, data, data2, data3, linaddr, physaddr;
+	uint64_t cur;			/* ops counted towards the max count */
+	uint32_t eilvt[4], eilvt_init[4];
+	irq_handler_fn handler;
+	bool in_irq, pending, delivery;
+	uint64_t op_ticks, irq_ticks;
+	struct ibs_model_stats st;
+	char viol[IM_MAX_VIOL][128];
+	unsigned nviol;
+};
+
+extern struct ibs_model_state IM;
+
+void im_violate(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* A write to IBS_OP_CTL after the reserved-bit check: the rules, then the new value. */
+void im_op_ctl_write(uint64_t v);
+/* Period (ops) the current IBS_OP_CTL holds. */
+uint64_t im_period(void);
+
+#endif
