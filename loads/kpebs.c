@@ -13,7 +13,7 @@
 #include "kernel/console.h"
 #include "kernel/cpu.h"
 #include "kernel/fmt.h"
-#include "kernel/idt.h"
+#include "kernel/hw.h"
 #include "kernel/tsc.h"
 #include "loads/kpebs_print.h"
 #include "loads/kpebs_ktap.h"
@@ -126,11 +126,10 @@ static int armed(void *ctx, uint64_t sav, uint64_t *records, uint64_t *pmis, uin
 
 	a->cfg->pc.sav = sav;
 	a->w->deadline = rdtsc() + tsc_hz / 1000 * WORK_BUDGET_MS;
-	fl = irq_save();
-	irq_enable();		/* the threshold PMI drains the buffer */
+	fl = hw_irq_on();	/* the threshold PMI drains the buffer */
 	rc = a->st->pc ? pebs_cpu_measure(a->st->pc, a->cfg) :
 	     pebs_measure_run(a->st->m, a->st->c, a->cfg);
-	irq_restore(fl);
+	hw_irq_restore(fl);
 	*records = a->st->m->agg.records;
 	*pmis = a->st->m->st.pmis;
 	*used = a->st->m->sav;
@@ -168,10 +167,9 @@ static enum kt_result step_run(struct ktest *t, const struct step *st, const str
 		cfg.dump_cap = sizeof(dump_buf);
 	}
 	w.deadline = rdtsc() + tsc_hz / 1000 * BASE_BUDGET_MS;
-	fl = irq_save();
-	irq_enable();		/* as in the armed run: the same interrupts may come */
+	fl = hw_irq_on();	/* as in the armed run: the same interrupts may come */
 	pebs_cost_baseline(&base, BASE_CHUNKS);
-	irq_restore(fl);
+	hw_irq_restore(fl);
 	rc = pebs_cost_measure(&cost, &base, &run, cfg.pc.sav, !cmdline_get(&kcmdline, "sav"),
 			       true, tsc_hz, armed, &ac);
 	if (rc) {

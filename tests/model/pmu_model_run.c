@@ -346,3 +346,20 @@ void model_feed(uint16_t event, uint64_t n, const struct model_load *ld)
 		}
 	}
 }
+
+/* kernel/hw.h interrupt flag: the selected CPU's PMI delivery (IF=1: delivered at once). */
+uint64_t hw_irq_on(void)
+{
+	uint64_t fl = M.delivery ? 1u << 9 : 0;
+
+	model_pmi_delivery(true);
+	model_pmi_flush();
+	return fl;
+}
+
+void hw_irq_restore(uint64_t flags)
+{
+	model_pmi_delivery(flags & (1u << 9));
+	if (flags & (1u << 9))
+		model_pmi_flush();
+}
