@@ -249,6 +249,17 @@ enum pmi_delivery apic_pmi_delivery(void)
 	return pmi_mode;
 }
 
+void apic_lvtpc_setup(void)
+{
+	unsigned lvts;
+
+	if (mode == APIC_DISABLED)
+		return;
+	lvts = (apic_read(APIC_LVR) >> APIC_LVR_MAXLVT_SHIFT) & APIC_LVR_MAXLVT_MASK;
+	if (lvts >= 4)
+		apic_write(APIC_LVTPC, lvtpc_value());
+}
+
 uint32_t apic_lvtpc_read(void)
 {
 	return mode == APIC_DISABLED || max_lvt < 4 ? 0 : apic_read(APIC_LVTPC);

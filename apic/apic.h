@@ -38,6 +38,11 @@ enum pmi_delivery apic_pmi_delivery(void);
  * Only from inside a PMI handler (the EOI retires the highest in-service vector). */
 void apic_pmi_rearm(void);
 uint32_t apic_lvtpc_read(void);
+/* Program the LVTPC of the CPU this runs on like the boot CPU's (APIC_VEC_PMI, fixed or NMI
+ * delivery per pmi=, unmasked; SDM Vol. 3A 11.5.1): an application processor calls it when
+ * it enables its local APIC, so its PMU's PMIs reach pebs/pmi.c on that CPU. No-op without
+ * an APIC or with fewer than 5 LVT entries. */
+void apic_lvtpc_setup(void);
 
 /* Self-IPI on `vector` (fixed delivery, "self" shorthand). */
 void apic_self_ipi(uint8_t vector);

@@ -6,6 +6,7 @@
  */
 #include "kernel/hw.h"
 #include "kernel/extable.h"
+#include "kernel/idt.h"
 
 volatile int extable_vector;
 
@@ -61,6 +62,22 @@ void cpuid_count(uint32_t leaf, uint32_t subleaf, struct cpuid_regs *r)
 	__asm__ volatile("cpuid"
 			 : "=a"(r->eax), "=b"(r->ebx), "=c"(r->ecx), "=d"(r->edx)
 			 : "a"(leaf), "c"(subleaf));
+}
+
+uint64_t hw_irq_on(void)
+{
+	uint64_t fl = irq_save();
+
+	irq_enable();
+	return fl;
+}
+
+void hw_irq_restore(uint64_t flags)
+{
+	if (flags & (1u << 9))	/* RFLAGS.IF */
+		irq_enable();
+	else
+		irq_disable();
 }
 
 uint64_t rdtsc(void)

@@ -38,6 +38,15 @@ void cpuid_count(uint32_t leaf, uint32_t subleaf, struct cpuid_regs *r);
 uint64_t rdtsc(void);
 uint64_t rdtsc_ordered(void);
 
+/*
+ * The interrupt flag (RFLAGS.IF, SDM Vol. 1 3.4.3.3; STI/CLI, Vol. 2B): hw_irq_on enables
+ * maskable interrupts and returns the flags to give hw_irq_restore, which disables them again
+ * unless they were on before. For code that must take interrupts (a PEBS threshold PMI) while
+ * it runs and compiles on the host too (loads/kpebs.c); a model keeps the flag.
+ */
+uint64_t hw_irq_on(void);
+void hw_irq_restore(uint64_t flags);
+
 uint8_t inb(uint16_t port);
 void outb(uint16_t port, uint8_t val);
 /* 16-bit port I/O: ACPI PM1 control blocks are word registers (ACPI 6.5 §4.8.3.2). */

@@ -22,6 +22,7 @@
 #include "kernel/serial.h"
 #include "kernel/tsc.h"
 #include "ktests/run.h"
+#include "loads/kibs.h"
 #include "loads/kload.h"
 #include "loads/kpebs.h"
 #include "pebs/caps.h"
@@ -166,5 +167,7 @@ void kmain(uint32_t magic, uint64_t info)
 	if (cpu.vendor == VENDOR_AMD)
 		ibs_caps_print(ibs_caps_init());	/* the AMD path (docs/ibs.md) */
 	kload_header();	/* cache geometry, core clock, PEBS step (docs/output.md) */
+	if (cpu.vendor == VENDOR_AMD)
+		kibs_register();	/* the AMD path in place of PEBS: IBS (loads/kibs.h) */
 	ktests_run();
 }

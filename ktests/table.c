@@ -45,6 +45,8 @@ const struct ktest_desc ktest_table[] = {
 	  .help = "loads of lines another core read last (clean snoop hit): timing, PEBS" },
 	{ .name = "load_hitm", .fn = test_load_hitm, .needs = NEED_NONE, .timeout_ms = 10000,
 	  .help = "loads of lines another core wrote last (HITM): timing, PEBS" },
+	{ .name = "load_cpus", .fn = test_load_cpus, .needs = NEED_NONE, .timeout_ms = 150000,
+	  .help = "load_l1..dram on each CPU cpus= selects: its timing, its own PEBS" },
 	{ .name = "load_curve", .fn = test_load_curve, .needs = NEED_NONE, .timeout_ms = 120000,
 	  .on_request = true, .help = "latency curve (sweep=short|full)" },
 };

@@ -1,6 +1,6 @@
 /*
  * kibs.h: the load kernels' PEBS step on AMD, through IBS op sampling (pebs/ibs_measure.h),
- * printed and judged by loads/kibs_report.h. kload_header registers it in place of the Intel
+ * printed and judged by loads/kibs_report.h. main.c registers it (after kload_header) in place of the Intel
  * step when the CPU vendor is AMD. Issue 17; docs/ibs.md.
  */
 #ifndef LOADS_KIBS_H

@@ -12,9 +12,9 @@
 #include "kernel/cmdline.h"
 #include "kernel/console.h"
 #include "kernel/cpu.h"
-#include "kernel/idt.h"
+#include "kernel/fmt.h"
+#include "kernel/hw.h"
 #include "kernel/tsc.h"
-#include "loads/kibs.h"
 #include "loads/kstep.h"
 #include "loads/kpebs_print.h"
 #include "loads/kpebs_ktap.h"
@@ -28,10 +28,19 @@
 
 static struct pmu_cycles cyc;
 static bool have_core;
-static struct pebs_measure meas;	/* ~30 KiB: not on the stack */
-static uint8_t dump_buf[PEBS_DUMP_BYTES];
-static uint64_t level_p50[LOAD_NLEVELS];
-static bool level_have[LOAD_NLEVELS];
+static struct pebs_measure meas;	/* the boot CPU's: ~30 KiB, not on the stack */
+static uint8_t dump_buf[PEBS_DUMP_BYTES];	/* one CPU measures at a time */
+static struct kpebs_levels bsp_levels;
+
+/* Where one PEBS step runs: the boot CPU's global probe and measurement, or a CPU's own
+ * struct pebs_cpu (pc != NULL: measured through pebs_cpu_measure, on that CPU only). */
+struct step {
+	const struct pebs_caps *c;
+	struct pebs_measure *m;
+	struct pebs_cpu *pc;
+	struct kpebs_levels *lv;
+	const char *sub;	/* subtest name prefix: "" on the boot CPU, "cpu2_l1_" per CPU */
+};
 
 void kload_header(void)
 {
@@ -48,15 +57,21 @@ void kload_header(void)
 	pmu_cycles_header_line(&cyc, rc, b, sizeof(b));
 	ktap_diag("%s", b);
 	kload_set_pebs_check(kpebs_check);
-	if (cpu.vendor == VENDOR_AMD)
-		kibs_register();	/* the AMD path: IBS (loads/kibs.h) */
+}
+
+static const char *subname(const struct step *st, const char *sub, char *b, size_t n)
+{
+	fmt_snprintf(b, n, "%s%s", st->sub, sub);
+	return b;
 }
 
 /* A verdict; a failure also shows this measurement's whole table. */
-static void judge(struct ktest *t, const char *name, const char *sub, enum pv_result v,
-		  const char *detail)
+static void judge(struct ktest *t, const struct step *st, const char *name, const char *sub,
+		  enum pv_result v, const char *detail)
 {
-	kpk_judge(t, name, sub, v, detail, &meas.agg);
+	char b[48];
+
+	kpk_judge(t, name, subname(st, sub, b, sizeof(b)), v, detail, &st->m->agg);
 }
 
 static int level_of(enum load_target tg)
@@ -70,7 +85,7 @@ static int level_of(enum load_target tg)
 struct armed_ctx {
 	struct pebs_measure_cfg *cfg;
 	struct kstep *k;
-	const struct pebs_caps *c;
+	const struct step *st;
 };
 
 /* One armed measurement (a pebs_cost_armed_fn) over the timed chunks of cfg. */
@@ -82,27 +97,30 @@ static int armed(void *ctx, uint64_t sav, uint64_t *records, uint64_t *pmis, uin
 
 	a->cfg->pc.sav = sav;
 	kstep_arm_deadline(a->k);
-	fl = irq_save();
-	irq_enable();		/* the threshold PMI drains the buffer */
-	rc = pebs_measure_run(&meas, a->c, a->cfg);
-	irq_restore(fl);
-	*records = meas.agg.records;
-	*pmis = meas.st.pmis;
-	*used = meas.sav;
+	fl = hw_irq_on();	/* the threshold PMI drains the buffer */
+	rc = a->st->pc ? pebs_cpu_measure(a->st->pc, a->cfg) :
+	     pebs_measure_run(a->st->m, a->st->c, a->cfg);
+	hw_irq_restore(fl);
+	*records = a->st->m->agg.records;
+	*pmis = a->st->m->st.pmis;
+	*used = a->st->m->sav;
 	return rc;
 }
 
-enum kt_result kpebs_check(struct ktest *t, const struct load_run *r, enum load_target tg)
+static enum kt_result step_run(struct ktest *t, const struct step *st, const struct load_run *r,
+			       enum load_target tg)
 {
-	const struct pebs_caps *c = pebs_caps_init();
+	const struct pebs_caps *c = st->c;
+	struct pebs_measure *m = st->m;
+	struct kpebs_levels *lv = st->lv;
 	const char *dump = cmdline_get(&kcmdline, "dump");
 	static struct kstep k;
 	struct pebs_measure_cfg cfg = { .work = pebs_cost_chunk, .work_ctx = &k.run };
 	struct pebs_cost cost;
-	struct armed_ctx ac = { .cfg = &cfg, .k = &k, .c = c };
+	struct armed_ctx ac = { .cfg = &cfg, .k = &k, .st = st };
 	int lvl = level_of(tg);
 	uint64_t timed;
-	char d[200];
+	char d[200], b[48];
 	int rc;
 
 	kstep_init(&k, r);
@@ -119,46 +137,74 @@ enum kt_result kpebs_check(struct ktest *t, const struct load_run *r, enum load_
 	rc = pebs_cost_measure(&cost, &k.base, &k.run, cfg.pc.sav, !cmdline_get(&kcmdline, "sav"),
 			       true, tsc_hz, armed, &ac);
 	if (rc) {
-		kt_check(t, false, "pebs_source # %s", meas.err);
+		kt_check(t, false, "%s # %s", subname(st, "pebs_source", b, sizeof(b)), m->err);
 		return kt_verdict(t);
 	}
-	kp_summary(kpk_line, t, r->name, &meas, &cost, lvl, timed, r->res.have_core);
-	kp_table(kpk_line, t, r->name, &meas.agg);
-	if (meas.s.cfg.counters)	/* pebs_counters=on (docs/output.md §3) */
-		pebs_cntr_agg_lines(&meas.cntr, r->name, kpk_line, t);
+	kp_summary(kpk_line, t, r->name, m, &cost, lvl, timed, r->res.have_core);
+	kp_table(kpk_line, t, r->name, &m->agg);
+	if (m->s.cfg.counters)	/* pebs_counters=on (docs/output.md §3) */
+		pebs_cntr_agg_lines(&m->cntr, r->name, kpk_line, t);
 	if (cfg.dump)
-		kp_dump(kpk_line, t, r->name, &meas, c, !strcmp(dump, "raw"));
+		kp_dump(kpk_line, t, r->name, m, c, !strcmp(dump, "raw"));
 
-	judge(t, r->name, "pebs_overhead", pv_overhead(&cost, meas.sav, d, sizeof(d)), d);
+	judge(t, st, r->name, "pebs_overhead", pv_overhead(&cost, m->sav, d, sizeof(d)), d);
 	if (tg == TGT_STORE) {
-		judge(t, r->name, "pebs_store", pv_store(meas.agg.records, meas.st_hit, meas.st_miss,
-						   meas.model ? meas.model->store : PEBS_ST_NONE,
+		judge(t, st, r->name, "pebs_store", pv_store(m->agg.records, m->st_hit, m->st_miss,
+						   m->model ? m->model->store : PEBS_ST_NONE,
 						   d, sizeof(d)), d);
 		return kt_verdict(t);
 	}
 	if (tg == TGT_STLB) {
-		judge(t, r->name, "pebs_stlb", pv_stlb(&meas.agg, meas.ab.stlb_mask != 0, d, sizeof(d)), d);
+		judge(t, st, r->name, "pebs_stlb", pv_stlb(&m->agg, m->ab.stlb_mask != 0, d,
+							     sizeof(d)), d);
 		return kt_verdict(t);
 	}
-	judge(t, r->name, "pebs_source", pv_source(&meas.agg, (enum pebs_level)lvl, d, sizeof(d)), d);
+	judge(t, st, r->name, "pebs_source", pv_source(&m->agg, (enum pebs_level)lvl, d,
+							 sizeof(d)), d);
 	if (tg == TGT_REMOTE)	/* the DRAM level as above; then: was it the other node's? */
-		judge(t, r->name, "pebs_remote", pv_xsrc(&meas.agg, meas.model, PV_X_REMOTE, d,
+		judge(t, st, r->name, "pebs_remote", pv_xsrc(&m->agg, m->model, PV_X_REMOTE, d,
 							 sizeof(d)), d);
 	if (tg == TGT_LFB || tg == TGT_REMOTE)
 		return kt_verdict(t);
-	judge(t, r->name, "pebs_latency", pv_latency(&meas.agg, (enum pebs_level)lvl, timed,
+	judge(t, st, r->name, "pebs_latency", pv_latency(&m->agg, (enum pebs_level)lvl, timed,
 					       r->res.have_core, d, sizeof(d)), d);
-	if (meas.agg.lvl[lvl].count) {
-		level_p50[tg] = pebs_agg_percentile(&meas.agg.lvl[lvl], 500);
-		level_have[tg] = true;
+	if (m->agg.lvl[lvl].count) {
+		lv->p50[tg] = pebs_agg_percentile(&m->agg.lvl[lvl], 500);
+		lv->have[tg] = true;
 	}
 	if (tg == TGT_L1)
 		return kt_verdict(t);
-	if (!level_have[tg - 1] || !level_have[tg])
-		kt_skip_sub(t, "pebs_rises", "%s", !level_have[tg] ? "no target-level latency" :
+	if (!lv->have[tg - 1] || !lv->have[tg])
+		kt_skip_sub(t, subname(st, "pebs_rises", b, sizeof(b)), "%s",
+			    !lv->have[tg] ? "no target-level latency" :
 			    "the level below was not measured with PEBS in this run");
 	else
-		judge(t, r->name, "pebs_rises", pv_rises(level_p50[tg - 1], load_level_name(tg - 1),
-						   level_p50[tg], d, sizeof(d)), d);
+		judge(t, st, r->name, "pebs_rises", pv_rises(lv->p50[tg - 1], load_level_name(tg - 1),
+						   lv->p50[tg], d, sizeof(d)), d);
 	return kt_verdict(t);
+}
+
+enum kt_result kpebs_check(struct ktest *t, const struct load_run *r, enum load_target tg)
+{
+	struct step st = { .c = pebs_caps_init(), .m = &meas, .lv = &bsp_levels, .sub = "" };
+
+	return step_run(t, &st, r, tg);
+}
+
+const char *kpebs_cpu_unavailable(const struct pebs_cpu *pc)
+{
+	const char *why = NULL;
+
+	if (!pebs_caps_pmu_ok(&pc->caps, &why) || !pebs_caps_pebs_ok(&pc->caps, &why) ||
+	    !pebs_caps_ll_ok(&pc->caps, &why))
+		return why;
+	return NULL;
+}
+
+enum kt_result kpebs_check_cpu(struct ktest *t, const struct load_run *r, enum load_target tg,
+			       struct pebs_cpu *pc, struct kpebs_levels *lv, const char *sub)
+{
+	struct step st = { .c = &pc->caps, .m = &pc->meas, .pc = pc, .lv = lv, .sub = sub };
+
+	return step_run(t, &st, r, tg);
 }

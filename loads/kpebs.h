@@ -10,12 +10,29 @@
 #include <stdint.h>
 
 #include "loads/kload.h"
+#include "pebs/percpu.h"
 
 /* Once, in the header: `# cache:` lines, the core clock (registered or `none (reason)`), and
  * the PEBS step registration. */
 void kload_header(void);
 
-/* The registered PEBS step (kload_pebs_fn). */
+/* The p50 latency of each level's target, kept for pebs_rises (the level below, same CPU). */
+struct kpebs_levels {
+	uint64_t p50[LOAD_NLEVELS];
+	bool have[LOAD_NLEVELS];
+};
+
+/* The registered PEBS step (kload_pebs_fn): the boot CPU with its global probe. */
 enum kt_result kpebs_check(struct ktest *t, const struct load_run *r, enum load_target target);
+
+/*
+ * The same step on the CPU this runs on, with that CPU's own probe, session, DS area, buffer
+ * and decoder core type (pc, pebs_cpu_init'ed on this CPU; SDM Vol. 3B 18.4.9: IA32_DS_AREA
+ * per logical processor). Subtest names get the prefix `sub` ("cpu2_l1_"); lv keeps this
+ * CPU's level medians. Why it cannot run on pc's CPU (its PMU, PEBS, load latency), or NULL.
+ */
+enum kt_result kpebs_check_cpu(struct ktest *t, const struct load_run *r, enum load_target tg,
+			       struct pebs_cpu *pc, struct kpebs_levels *lv, const char *sub);
+const char *kpebs_cpu_unavailable(const struct pebs_cpu *pc);
 
 #endif

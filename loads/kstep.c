@@ -6,7 +6,7 @@
  */
 #include "loads/kstep.h"
 #include "kernel/console.h"
-#include "kernel/idt.h"
+#include "kernel/hw.h"
 #include "kernel/tsc.h"
 
 static bool chunk(void *ctx)
@@ -41,10 +41,9 @@ void kstep_baseline(struct kstep *k)
 	uint64_t fl;
 
 	k->w.deadline = rdtsc() + tsc_hz / 1000 * KSTEP_BASE_MS;
-	fl = irq_save();
-	irq_enable();		/* as in the armed run: the same interrupts may come */
+	fl = hw_irq_on();	/* as in the armed run: the same interrupts may come */
 	pebs_cost_baseline(&k->base, KSTEP_BASE_CHUNKS);
-	irq_restore(fl);
+	hw_irq_restore(fl);
 }
 
 void kstep_arm_deadline(struct kstep *k)

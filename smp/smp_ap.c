@@ -75,21 +75,17 @@ void smp_probe_topology(struct percpu *pc)
 
 static void ap_apic(void)
 {
-	unsigned max_lvt;
-
 	if (apic_mode() == APIC_X2APIC) {
 		uint64_t base = rdmsr(MSR_IA32_APIC_BASE);
 
 		wrmsr(MSR_IA32_APIC_BASE, base | APIC_BASE_EN | APIC_BASE_EXTD);
 	}
-	max_lvt = (apic_read(APIC_LVR) >> APIC_LVR_MAXLVT_SHIFT) & APIC_LVR_MAXLVT_MASK;
 	apic_write(APIC_TASKPRI, 0);
 	apic_write(APIC_LVTT, apic_lvt_pack(APIC_VEC_TIMER, APIC_DM_FIXED, true, 0));
 	apic_write(APIC_LVT0, apic_lvt_pack(0, APIC_DM_EXTINT, true, 0));
 	apic_write(APIC_LVT1, apic_lvt_pack(0, APIC_DM_NMI, true, 0));
-	if (max_lvt >= 4)	/* the per-CPU PMU step unmasks it */
-		apic_write(APIC_LVTPC, apic_lvt_pack(APIC_VEC_PMI, APIC_DM_FIXED, true, 0));
 	apic_write(APIC_SPIV, APIC_SPIV_APIC_ENABLED | APIC_VEC_SPURIOUS);
+	apic_lvtpc_setup();	/* this CPU's PMI, as the boot CPU's (vector or NMI) */
 	apic_write(APIC_LVTERR, apic_lvt_pack(APIC_VEC_ERROR, APIC_DM_FIXED, false, 0));
 	apic_write(APIC_ESR, 0);
 	apic_write(APIC_ESR, 0);

@@ -12,7 +12,14 @@
  * the CPU's published sizes) and the TSC frequency; the `cpu:` line's brand is the model name.
  * AMD parts (zen3, zen4) run the same kernels' PEBS step through IBS over the IBS model
  * (tests/model/ibs_model.h, tools/model_log_ibs.c); the header adds the `# pmu: amd` lines.
- * Usage: model-log --cpu haswell|skylake|icelake_sp|sapphire_rapids|zen3|zen4 [--seed N]
+ * --cpu alderlake: the modelled hybrid part (model_init_cpus): Golden Cove P-core as CPU 0
+ * (the boot CPU, tests load_l1..load_dram) and Gracemont E-core as CPU 1 (test load_cpus, as
+ * ktests/load_cpus.c prints it: the CPU line, kernels load_<lvl>@cpu1, subtests cpu1_<lvl>_,
+ * the PEBS step through CPU 1's own struct pebs_cpu, decoded with its core type). Also
+ * SYNTHESIZED there: the `smp-cpu` / `cpus` header lines and both CPUs' cache geometry (the
+ * P-core's published sizes, which the kernel too takes from the boot CPU).
+ * Usage: model-log --cpu haswell|skylake|icelake_sp|sapphire_rapids|zen3|zen4|alderlake
+ *                  [--seed N]
  *                  [--mix clean|mixed|l1] [--dump none|raw|decoded] [--sav N]
  *                  [--assist-ns N] [--pmi-ns N] > file.log
  * --assist-ns / --pmi-ns: what the model's virtual clock charges per PEBS assist (default 20)
@@ -39,6 +46,7 @@ static const struct mcpu {
 	const char *id;
 	const struct model_cpu *mc;
 	const struct ibs_model_cpu *amd;	/* AMD: the IBS model instead of mc */
+	const struct model_cpu *ecore;	/* hybrid: CPU 1, an E-core; NULL: one CPU */
 	uint64_t l1d, l2, l3;		/* published sizes, bytes */
 	unsigned w1, w2, w3;
 	uint64_t tsc_khz;
@@ -55,6 +63,8 @@ static const struct mcpu {
 	  .l3 = 32ull << 20, .w1 = 8, .w2 = 8, .w3 = 16, .tsc_khz = 3400000 },
 	{ .id = "zen4", .amd = &ibs_model_zen4, .l1d = 32 << 10, .l2 = 1 << 20,
 	  .l3 = 32ull << 20, .w1 = 8, .w2 = 8, .w3 = 16, .tsc_khz = 2400000 },
+	{ .id = "alderlake", .mc = &model_goldencove, .ecore = &model_gracemont, .l1d = 48 << 10,
+	  .l2 = 1280 << 10, .l3 = 30ull << 20, .w1 = 12, .w2 = 10, .w3 = 12, .tsc_khz = 2400000 },
 };
 
 static const char *const knames[4] = { "load_l1", "load_l2", "load_l3", "load_dram" };
@@ -70,7 +80,8 @@ static struct console_backend out = { .name = "stdout", .write = out_write };
 
 static void usage(void)
 {
-	fprintf(stderr, "usage: model-log --cpu haswell|skylake|icelake_sp|sapphire_rapids|zen3|zen4 "
+	fprintf(stderr, "usage: model-log --cpu haswell|skylake|icelake_sp|sapphire_rapids|zen3|zen4|"
+		"alderlake "
 		"[--seed N] [--mix clean|mixed|l1] [--dump none|raw|decoded] [--sav N] "
 		"[--assist-ns N] [--pmi-ns N]\n");
 	exit(2);
@@ -97,7 +108,7 @@ static void header(const struct mcpu *m, const struct cpu_info *ci, const struct
 			 argv[i]);
 	/* main.c: version and plan lines, then print_header() order and formats */
 	ktap_begin();
-	ktap_plan(4);
+	ktap_plan(m->ecore ? 5 : 4);
 	ktap_diag("output-format: %u", OUTPUT_FORMAT);
 	ktap_diag("pebs-kernel model-log");
 	ktap_diag("cmdline: model-log %s", cmd);
@@ -107,6 +118,13 @@ static void header(const struct mcpu *m, const struct cpu_info *ci, const struct
 	pebs_caps_print(c);
 	if (m->amd)
 		ibs_caps_print(ic);	/* main.c on AMD */
+	if (m->ecore) {		/* smp/smp_print.c formats */
+		ktap_diag("smp-cpu: 0 apic 0 package 0 core 0 thread 0 type P-core node 0 online "
+			  "(SIPIs 0)");
+		ktap_diag("smp-cpu: 1 apic 1 package 0 core 8 thread 0 type E-core node 0 online "
+			  "(SIPIs 1)");
+		ktap_diag("cpus: all: 0 1");
+	}
 	/* kpebs.c kload_header() */
 	for (unsigned i = 0; geometry_header_line(g, i, b, sizeof(b)); i++)
 		ktap_diag("%s", b);
@@ -122,8 +140,10 @@ static void level(struct cache_level *l, uint64_t size, unsigned ways)
 	l->src = CSRC_LEAF4;
 }
 
-/* The `chain` and `time` lines (loads/kload.c load_run_print formats), synthesized. */
-static uint64_t timing(struct ktest *t, unsigned k, const struct mcpu *m, uint64_t ws)
+/* The `chain` and `time` lines (loads/kload.c load_run_print formats) of kernel `name`,
+ * synthesized. */
+static uint64_t timing(struct ktest *t, unsigned k, const char *name, const struct mcpu *m,
+		       uint64_t ws)
 {
 	uint64_t core = ml_target_lat_x100(k) * (97 + ml_rand() % 7) / 100;
 	uint64_t tsc = core * 100 / 110, ns = tsc * 1000000 / m->tsc_khz;
@@ -131,20 +151,62 @@ static uint64_t timing(struct ktest *t, unsigned k, const struct mcpu *m, uint64
 	char w[24];
 
 	kt_info(t, "%s: chain ws=%s pages=2M nodes=%llu stride=64 walk=%llu/%llu rules=held "
-		"build_ms=%llu", knames[k], geometry_size_str(ws, w, sizeof(w)),
+		"build_ms=%llu", name, geometry_size_str(ws, w, sizeof(w)),
 		(unsigned long long)(ws / 64), (unsigned long long)(ws / 64),
 		(unsigned long long)(ws / 64), (unsigned long long)(ws >> 22));
 	kt_info(t, "%s: time unit=load tsc=%llu.%02llu min=%llu.%02llu max=%llu.%02llu "
-		"ns=%llu.%02llu core=%llu.%02llu ratio=1.10 steps=%llu ms=%llu", knames[k],
+		"ns=%llu.%02llu core=%llu.%02llu ratio=1.10 steps=%llu ms=%llu", name,
 		X100(tsc), X100(tsc * 98 / 100), X100(tsc * 105 / 100), X100(ns), X100(core),
 		(unsigned long long)steps, (unsigned long long)(steps * 9 * ns / 100 / 1000000));
 	return core;
 }
 
+/* Test 5, load_cpus, on the E-core (CPU 1), as ktests/load_cpus.c runs it on an AP. */
+static void ecore_test(const struct mcpu *m, const struct cache_geometry *g,
+		       const struct ml_opts *bo)
+{
+	static const char *const lv[4] = { "l1", "l2", "l3", "dram" };
+	static struct pebs_cpu pc;	/* ~30 KiB: not on the stack */
+	const struct ktest_desc desc = { .name = "load_cpus", .needs = NEED_NONE };
+	struct ktest t = { .desc = &desc };
+	const struct pebs_model *pm;
+	struct ml_opts o = *bo;
+	uint64_t ns[4];
+	char name[32], sub[32];
+
+	ktap_test_start(&t, 5);
+	model_select(1);
+	pebs_cpu_init(&pc);
+	pm = pebs_model_lookup(pc.caps.family, pc.caps.model, pebs_cpu_core(&pc));
+	kt_info(&t, "load_cpus: cpu1 apic=%u type=E-core node=0 format=%u model=%s", pc.apic_id,
+		pc.caps.pebs_fmt, pm ? pm->name : "-");
+	o.cpu = 1;
+	o.pc = &pc;
+	o.sub = sub;
+	for (unsigned k = 0; k < 4; k++) {
+		uint64_t core;
+
+		snprintf(name, sizeof(name), "load_%s@cpu1", lv[k]);
+		snprintf(sub, sizeof(sub), "cpu1_%s_", lv[k]);
+		core = timing(&t, k, name, m, load_ws((enum load_level)k, g));
+		ns[k] = core * 100 / 110 * 1000000 / m->tsc_khz;
+		ml_pebs_step(&t, k, name, &pc.caps, &o, core);
+		kt_check(&t, true, "%schain_cycle", sub);
+		kt_check(&t, true, "%schain_placement", sub);
+		if (k)
+			kt_check(&t, load_step_ok(ns[k - 1], ns[k], load_step_margin_pct[k]),
+				 "%sstep_over_%s # %llu.%02llu ns >= %u%% of %llu.%02llu ns", sub,
+				 load_level_name((enum load_level)(k - 1)), X100(ns[k]),
+				 load_step_margin_pct[k], X100(ns[k - 1]));
+	}
+	ktap_result(&t, 5, kt_verdict(&t), NULL);
+	model_select(0);
+}
+
 int main(int argc, char **argv)
 {
 	static const char *const cpu_ids[] = { "haswell", "skylake", "icelake_sp",
-					       "sapphire_rapids", "zen3", "zen4" };
+					       "sapphire_rapids", "zen3", "zen4", "alderlake" };
 	static const char *const mix_ids[] = { "clean", "mixed", "l1" };
 	static const char *const dump_ids[] = { "none", "raw", "decoded" };
 	struct ml_opts o = { .mix = ML_CLEAN, .dump = ML_DUMP_NONE, .seed = 1, .sav = 1009,
@@ -162,7 +224,7 @@ int main(int argc, char **argv)
 		if (!v)
 			usage();
 		if (!strcmp(argv[i], "--cpu"))
-			m = &cpus[pick(v, cpu_ids, 6)];
+			m = &cpus[pick(v, cpu_ids, 7)];
 		else if (!strcmp(argv[i], "--seed"))
 			o.seed = strtoull(v, NULL, 0);
 		else if (!strcmp(argv[i], "--mix"))
@@ -183,10 +245,16 @@ int main(int argc, char **argv)
 	ml_srand(o.seed);
 	o.tsc_khz = m->tsc_khz;
 	ml_amd = m->amd != NULL;
-	if (ml_amd)
+	if (ml_amd) {
 		ibs_model_init(m->amd, APIC_X2APIC, PMI_NMI);
-	else
+	} else if (m->ecore) {
+		const struct model_cpu *const two[] = { m->mc, m->ecore };
+
+		model_init_cpus(two, 2);
+		model_select(0);
+	} else {
 		model_init(m->mc);
+	}
 	cpu_probe(&ci);
 	pebs_caps_probe(&caps, &ci);
 	ibs_caps_probe(&ibs, &ci);
@@ -202,7 +270,7 @@ int main(int argc, char **argv)
 		uint64_t core;
 
 		ktap_test_start(&t, k + 1);	/* ktests/run.c run_one */
-		core = timing(&t, k, m, load_ws((enum load_level)k, &g));
+		core = timing(&t, k, knames[k], m, load_ws((enum load_level)k, &g));
 
 		ns[k] = core * 100 / 110 * 1000000 / m->tsc_khz;
 		if (ml_amd)
@@ -222,6 +290,8 @@ int main(int argc, char **argv)
 				 load_step_margin_pct[k], X100(ns[k - 1]));
 		ktap_result(&t, k + 1, kt_verdict(&t), NULL);
 	}
+	if (m->ecore)
+		ecore_test(m, &g, &o);
 	ktap_totals();
 	kprintf("# EXIT: STATUS=%d\n", ktap_get_totals()->fail ? 1 : 0);	/* kernel/exit.c */
 	for (unsigned i = 0; i < ibs_model_violation_count(); i++)

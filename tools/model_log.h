@@ -14,6 +14,7 @@
 #include "pebs/caps.h"
 #include "pebs/datasrc.h"
 #include "pebs/ibs_caps.h"
+#include "pebs/percpu.h"
 
 /* Mixes (--mix): which levels the modelled loads of each kernel hit. */
 enum ml_mix {
@@ -32,6 +33,11 @@ struct ml_opts {
 	bool sav_given;		/* --sav: no automatic retune (as sav= on the kernel's line) */
 	uint64_t tsc_khz;	/* the model CPU's TSC: the virtual clock's rate */
 	uint64_t assist_ns, pmi_ns;	/* what the model charges per PEBS assist / per PMI */
+	/* per-CPU runs (--cpu alderlake: load_cpus on the E-core): that CPU's number, its own
+	 * PEBS state (NULL: the boot CPU's measurement) and the subtest prefix ("cpu1_l2_") */
+	unsigned cpu;
+	struct pebs_cpu *pc;
+	const char *sub;
 };
 
 /* Seeded xorshift64*: every random choice of the program comes from here. */

@@ -57,10 +57,11 @@ static const enum pebs_level target_of[4] = { PEBS_LVL_L1, PEBS_LVL_L2, PEBS_LVL
 					      PEBS_LVL_RAM };
 
 static uint64_t rng_state = 1;
-static struct pebs_measure meas;	/* as in kpebs.c: static, not on the stack */
+static struct pebs_measure boot_meas;	/* as in kpebs.c: static, not on the stack */
 static uint8_t dump_buf[PEBS_DUMP_BYTES];
 static uint64_t level_p50[4];
 static bool level_have[4];
+static unsigned level_cpu;	/* the CPU level_p50/level_have belong to */
 
 void ml_srand(uint64_t seed)
 {
@@ -151,11 +152,14 @@ static bool work(void *ctx)
 	return f->events_left > 0;
 }
 
-/* A verdict; a failure also shows this measurement's whole table. */
-static void judge(struct ktest *t, const char *name, const char *sub, enum pv_result v,
-		  const char *detail)
+/* A verdict, its subtest named with o->sub's prefix; a failure also shows the whole table. */
+static void judge(struct ktest *t, const struct ml_opts *o, const struct pebs_measure *m,
+		  const char *name, const char *sub, enum pv_result v, const char *detail)
 {
-	kpk_judge(t, name, sub, v, detail, &meas.agg);
+	char b[48];
+
+	snprintf(b, sizeof(b), "%s%s", o->sub ? o->sub : "", sub);
+	kpk_judge(t, name, b, v, detail, &m->agg);
 }
 
 static uint64_t model_clock(void *ctx)
@@ -168,6 +172,8 @@ struct ml_armed {
 	struct pebs_measure_cfg *cfg;
 	struct feed *f;
 	const struct pebs_caps *c;
+	struct pebs_cpu *pc;	/* per-CPU run: that CPU's state (pebs_cpu_measure) */
+	struct pebs_measure *m;
 	uint64_t want;
 };
 
@@ -180,10 +186,10 @@ static int armed(void *ctx, uint64_t sav, uint64_t *records, uint64_t *pmis, uin
 
 	a->cfg->pc.sav = sav;
 	a->f->events_left = ev;
-	rc = pebs_measure_run(&meas, a->c, a->cfg);
-	*records = meas.agg.records;
-	*pmis = meas.st.pmis;
-	*used = meas.sav;
+	rc = a->pc ? pebs_cpu_measure(a->pc, a->cfg) : pebs_measure_run(a->m, a->c, a->cfg);
+	*records = a->m->agg.records;
+	*pmis = a->m->st.pmis;
+	*used = a->m->sav;
 	return rc;
 }
 
@@ -199,11 +205,16 @@ void ml_pebs_step(struct ktest *t, unsigned k, const char *name, const struct pe
 				     .step_count = &f.fed };
 	struct pebs_measure_cfg cfg = { .work = pebs_cost_chunk, .work_ctx = &run,
 					.target_records = want };
-	struct ml_armed ac = { .cfg = &cfg, .f = &f, .c = c, .want = want };
+	struct pebs_measure *m = o->pc ? &o->pc->meas : &boot_meas;
+	struct ml_armed ac = { .cfg = &cfg, .f = &f, .c = c, .pc = o->pc, .m = m, .want = want };
 	struct pebs_cost cost;
 	enum pebs_level lvl = target_of[k];
-	char d[200];
+	char d[200], b[48];
 
+	if (level_cpu != o->cpu) {	/* pebs_rises compares levels of one CPU */
+		memset(level_have, 0, sizeof(level_have));
+		level_cpu = o->cpu;
+	}
 	for (unsigned i = 0; i < 3 && f.mx->p[i].pct; i++) {
 		f.code[i] = code_for(c, f.mx->p[i].lvl);
 		ml_lat_range(f.mx->p[i].lvl, &f.lo[i], &f.hi[i]);
@@ -220,28 +231,29 @@ void ml_pebs_step(struct ktest *t, unsigned k, const char *name, const struct pe
 	pebs_cost_baseline(&base, BASE_CHUNKS);
 	if (pebs_cost_measure(&cost, &base, &run, o->sav, !o->sav_given, true,
 			      o->tsc_khz * 1000, armed, &ac)) {
-		kt_check(t, false, "pebs_source # %s", meas.err);
+		kt_check(t, false, "%spebs_source # %s", o->sub ? o->sub : "", m->err);
 		return;
 	}
-	kp_summary(kpk_line, t, name, &meas, &cost, (int)lvl, timed_x100, true);
-	kp_table(kpk_line, t, name, &meas.agg);
+	kp_summary(kpk_line, t, name, m, &cost, (int)lvl, timed_x100, true);
+	kp_table(kpk_line, t, name, &m->agg);
 	if (cfg.dump)
-		kp_dump(kpk_line, t, name, &meas, c, o->dump == ML_DUMP_RAW);
-	judge(t, name, "pebs_overhead", pv_overhead(&cost, meas.sav, d, sizeof(d)), d);
-	judge(t, name, "pebs_source", pv_source(&meas.agg, lvl, d, sizeof(d)), d);
-	judge(t, name, "pebs_latency", pv_latency(&meas.agg, lvl, timed_x100, true, d, sizeof(d)),
-	      d);
-	if (meas.agg.lvl[lvl].count) {
-		level_p50[k] = pebs_agg_percentile(&meas.agg.lvl[lvl], 500);
+		kp_dump(kpk_line, t, name, m, c, o->dump == ML_DUMP_RAW);
+	judge(t, o, m, name, "pebs_overhead", pv_overhead(&cost, m->sav, d, sizeof(d)), d);
+	judge(t, o, m, name, "pebs_source", pv_source(&m->agg, lvl, d, sizeof(d)), d);
+	judge(t, o, m, name, "pebs_latency", pv_latency(&m->agg, lvl, timed_x100, true, d,
+							  sizeof(d)), d);
+	if (m->agg.lvl[lvl].count) {
+		level_p50[k] = pebs_agg_percentile(&m->agg.lvl[lvl], 500);
 		level_have[k] = true;
 	}
 	if (k == 0)
 		return;
+	snprintf(b, sizeof(b), "%spebs_rises", o->sub ? o->sub : "");
 	if (!level_have[k - 1] || !level_have[k])
-		kt_skip_sub(t, "pebs_rises", "%s", !level_have[k] ? "no target-level latency" :
+		kt_skip_sub(t, b, "%s", !level_have[k] ? "no target-level latency" :
 			    "the level below was not measured with PEBS in this run");
 	else
-		judge(t, name, "pebs_rises", pv_rises(level_p50[k - 1],
+		judge(t, o, m, name, "pebs_rises", pv_rises(level_p50[k - 1],
 						      load_level_name((enum load_level)(k - 1)),
 						      level_p50[k], d, sizeof(d)), d);
 }

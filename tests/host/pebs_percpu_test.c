@@ -43,10 +43,7 @@ static bool work(void *ctx)
 
 static void assert_clean(unsigned n)
 {
-	model_select(n);
-	for (unsigned i = 0; i < model_violation_count(); i++)
-		print_error("CPU %u model violation: %s\n", n, model_violation(i));
-	assert_int_equal(model_violation_count(), 0);
+	assert_int_equal(model_cpu_violations(n), 0);
 }
 
 static int setup(void **state)

@@ -40,6 +40,14 @@ void model_violate(const char *fmt, ...)
 
 unsigned model_violation_count(void) { return M.nviol; }
 const char *model_violation(unsigned i) { return i < M.nviol ? M.viol[i] : ""; }
+
+unsigned model_cpu_violations(unsigned n)
+{
+	model_select(n);
+	for (unsigned i = 0; i < M.nviol; i++)
+		fprintf(stderr, "CPU %u model violation: %s\n", n, M.viol[i]);
+	return M.nviol;
+}
 void model_clear_violations(void) { M.nviol = 0; }
 
 bool model_has_violation(const char *s)

@@ -108,6 +108,9 @@ uint64_t model_msr(uint32_t msr);	/* register file, for assertions (0 if unmodel
 /* Violations: each distinct text once. */
 unsigned model_violation_count(void);
 const char *model_violation(unsigned i);
+/* Select CPU n, print each of its violations ("CPU n model violation: ...") on stderr and
+ * return how many there were (multi-CPU tests assert 0 per CPU). */
+unsigned model_cpu_violations(unsigned n);
 bool model_has_violation(const char *substr);
 void model_clear_violations(void);
 

@@ -381,3 +381,20 @@ void model_feed(uint16_t event, uint64_t n, const struct model_load *ld)
 			M.fixed[1] = (M.fixed[1] + M.event_ticks) & ((1ull << c->fixed_width) - 1);
 	}
 }
+
+/* kernel/hw.h interrupt flag: the selected CPU's PMI delivery (IF=1: delivered at once). */
+uint64_t hw_irq_on(void)
+{
+	uint64_t fl = M.delivery ? 1u << 9 : 0;
+
+	model_pmi_delivery(true);
+	model_pmi_flush();
+	return fl;
+}
+
+void hw_irq_restore(uint64_t flags)
+{
+	model_pmi_delivery(flags & (1u << 9));
+	if (flags & (1u << 9))
+		model_pmi_flush();
+}

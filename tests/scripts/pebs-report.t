@@ -33,7 +33,9 @@ n = failed = 0
 # name -> model-log arguments; the logs get CRLF line ends, as on the serial wire
 MODELS = {"model-a.log": ["--cpu", "icelake_sp", "--seed", "7", "--dump", "raw"],
           "model-leg.log": ["--cpu", "haswell", "--seed", "11", "--dump", "raw"],
-          "model-b.log": ["--cpu", "icelake_sp", "--seed", "8", "--mix", "mixed", "--dump", "raw"]}
+          "model-b.log": ["--cpu", "icelake_sp", "--seed", "8", "--mix", "mixed", "--dump", "raw"],
+          # the modelled hybrid part: P-core boot CPU (format 5), load_cpus on the E-core (format 4)
+          "model-hybrid.log": ["--cpu", "alderlake", "--seed", "5", "--dump", "raw"]}
 for name_, args_ in MODELS.items():
     try:
         p_ = subprocess.run(["build/host/model-log"] + args_, capture_output=True, timeout=120, check=True)
@@ -97,7 +99,8 @@ def rd(name):
 for log, want in [("qemu-default.log", 0), ("qemu-ovmf.log", 0), ("qemu-skl.log", 0),
                   ("qemu-curve.log", 0), ("qemu-format1.log", 0), ("qemu-inject-ud.log", 1),
                   ("qemu-format2.log", 0), ("qemu-format2-inject-ud.log", 1), ("model-a.log", 0),
-                  ("model-leg.log", 0), ("model-b.log", 1)]:
+                  ("model-leg.log", 0), ("model-b.log", 1), ("qemu-cpus.log", 0),
+                  ("model-hybrid.log", 0)]:
     rc, out, err = run([fx(log)])
     ok(rc == want, "%s exits %d" % (log, want), "rc %d\n%s%s" % (rc, out[-500:], err))
     ok(err == "", "%s: no unparsed lines reported" % log, err)
@@ -158,6 +161,42 @@ ok(ud and ud[0]["name"] == "ud_caught" and ud[0]["detail"] == "vector 6" and
    ud[0]["reason"] is None, "output-format 2: the value after '#' is the detail", ud[:1])
 rc, out, _ = run([FIX + "qemu-default.log", FIX + "qemu-format2.log"])
 ok(rc == 0 and "no verdict changes" in out, "compare: a format-1 and a format-2 log", out)
+# per-CPU runs (load_cpus, QEMU -smp 2 cpus=all): kernels named <kernel>@cpu<i>, the CPU's
+# `# load_cpus: cpu<i> ...` line, the boot CPU's type from `# smp-cpu:`; grouped per CPU
+rc, out, _ = run(["--json", FIX + "qemu-cpus.log"])
+doc = json.loads(out)
+kc = {k["kernel"]: (k["cpu"], k["core_type"]) for k in doc["kernels"]}
+ok(kc.get("load_l1") == (0, "-") and kc.get("load_dram@cpu1") == (1, "-") and
+   len([k for k in kc if k.endswith("@cpu1")]) == 4 and doc["cpus"]["1"]["model"] == "Skylake"
+   and doc["cpus"]["1"]["format"] is None and doc["cpus"]["1"]["apic"] == 1,
+   "per-CPU log: each kernel's CPU and core type, the CPU's line", (kc, doc.get("cpus")))
+rc, out, _ = run([FIX + "qemu-cpus.log"])
+g0 = out.find("Timing per load kernel, cpu0 (core type -, APIC id 0, node 0)")
+g1 = out.find("Timing per load kernel, cpu1 (core type -, APIC id 1, node 0, Skylake)")
+ok(rc == 0 and 0 <= g0 < g1 and out.find("load_l1@cpu1") > g1 and
+   out.find("load_l1 ", g0) < g1, "per-CPU log: one timing table per CPU, boot CPU first", out)
+# per-CPU PEBS on the modelled hybrid part: tables grouped by CPU and core type, each CPU's
+# raw dump decoded with its own core type (the dump line's core=p|e) and matching its table
+rc, out, _ = run(["--json", fx("model-hybrid.log")])
+doc = json.loads(out)
+ks = {k["kernel"]: k for k in doc["kernels"]}
+ok(rc == 0 and [ks[n]["core_type"] for n in ("load_l1", "load_dram", "load_l1@cpu1",
+                                             "load_dram@cpu1")] == ["P-core"] * 2 + ["E-core"] * 2
+   and ks["load_l1"]["dump"]["core"] == "p" and ks["load_l1@cpu1"]["dump"]["core"] == "e" and
+   ks["load_l1"]["dump"]["format"] == 5 and ks["load_l1@cpu1"]["dump"]["format"] == 4 and
+   doc["cpus"]["1"]["format"] == 4 and doc["cpus"]["1"]["type"] == "E-core",
+   "hybrid model log: P-core and E-core kernels with their own formats", ks.keys())
+ok(all(k["decoded"] and k["decoded"]["matches_log"] is True and k["levels"]
+       for k in doc["kernels"]) and len(doc["kernels"]) == 8,
+   "hybrid model log: all 8 raw dumps decode to their printed tables",
+   [(k["kernel"], k["decoded"] and k["decoded"]["matches_log"]) for k in doc["kernels"]])
+rc, out, _ = run([fx("model-hybrid.log")])
+p0, p1 = out.find("PEBS on cpu0 (P-core"), out.find("PEBS on cpu1 (E-core, APIC id 1, node 0, ")
+ok(0 <= p0 < out.find("PEBS load_dram (load_dram)") < p1 < out.find("PEBS load_l1@cpu1") and
+   "PEBS format 4" in out[p1:p1 + 120], "hybrid model log: PEBS tables grouped per CPU", out)
+rc, out, _ = run([FIX + "qemu-default.log"])
+ok("Timing per load kernel\n" in out and ", cpu0" not in out,
+   "a log without per-CPU runs keeps one table, no CPU label")
 RE_LVL = re.compile(r"^  # (load_\w+): lvl (.+) (\d+) (\d+\.\d)%(?: \S+){5}\r$", re.M)
 WANT_LEVELS = {"load_l1": {"L1", "LFB"}, "load_l2": {"L1", "L2", "L3"},
                "load_l3": {"L2", "L3", "RAM"}, "load_dram": {"L2", "L3", "RAM"}}

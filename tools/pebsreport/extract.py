@@ -32,6 +32,10 @@ RE_CURVE_HDR = re.compile(r"^load_curve: (\d+) sizes, (\d+) per octave")
 RE_CURVE_ROW = re.compile(r"^\s*(\d+)\s+(\d+(?:\.\d+)?)\s+(\d+(?:\.\d+)?)\s+(\d+(?:\.\d+)?|-)$")
 RE_CURVE_MSG = re.compile(r"^\s*(\d+) (stopped|chain broken): (.*)$")
 RE_RAW = re.compile(r"^(\d+) ([0-9a-f]*) crc=([0-9a-f]{8})$")
+# per-CPU runs (load_cpus): the CPU line, a kernel name's @cpu<i>, the header's smp-cpu line
+RE_CPULINE = re.compile(r"^load_cpus: cpu(\d+) apic=(\d+) type=(\S+) node=(\d+) format=(\S+) model=(.*)$")
+RE_ATCPU = re.compile(r"@cpu(\d+)$")
+RE_SMPCPU = re.compile(r"^(\d+) apic (\d+) .*\btype (\S+) node (\d+) online")
 
 REQUIRED = {
     "chain": ("ws", "pages", "nodes", "stride", "walk", "rules", "build_ms"),
@@ -105,6 +109,7 @@ class Extract:
         self.kernels = []      # per load kernel dicts, in log order
         self.curve = []        # load_curve rows: {"bytes", "tsc", "ns", "core"}
         self.curve_notes = []
+        self.cpus = {}         # CPU number -> {"apic", "type", "node", "format", "model"}
 
 
 def extract(log):
@@ -114,15 +119,37 @@ def extract(log):
             ex.output_format = value(val)
         elif key == "core clock":
             ex.core_clock = val
+        elif key == "smp-cpu":
+            _smp_cpu(ex, val)
         else:
             _cache(ex, "%s: %s" % (key, val) if key else val, no)
     for _, path, node in ktap.walk(log.tests):
         st = {"test": "/".join(path), "kernels": {}, "in_curve": False}
         for no, text in node.diags:
             _diag(log, ex, st, text.strip(), no)
+    per_cpu = any(RE_ATCPU.search(k["kernel"]) for k in ex.kernels)
     for k in ex.kernels:
         _finish(log, k)
+        _cpu_of(ex, k, per_cpu)
     return ex
+
+
+def _smp_cpu(ex, val):
+    """`# smp-cpu: <i> apic <id> ... type <t> node <n> online`: the boot CPU's core type."""
+    m = RE_SMPCPU.match(val)
+    if m:
+        ex.cpus.setdefault(int(m.group(1)), {
+            "apic": int(m.group(2)), "type": m.group(3), "node": int(m.group(4)),
+            "format": None, "model": None})
+
+
+def _cpu_of(ex, k, per_cpu):
+    """k["cpu"]: the CPU a kernel ran on where the log has per-CPU runs (`@cpu<i>`; 0 for
+    the boot CPU's kernels), else None; k["core_type"] from that CPU's line."""
+    m = RE_ATCPU.search(k["kernel"])
+    k["cpu"] = int(m.group(1)) if m else (0 if per_cpu else None)
+    c = ex.cpus.get(k["cpu"]) if k["cpu"] is not None else None
+    k["core_type"] = c["type"] if c else None
 
 
 def _kernel(ex, st, name, no):
@@ -138,6 +165,12 @@ def _kernel(ex, st, name, no):
 
 def _diag(log, ex, st, body, no):
     if _cache(ex, body, no):
+        return
+    m = RE_CPULINE.match(body)
+    if m:
+        ex.cpus[int(m.group(1))] = {"apic": int(m.group(2)), "type": m.group(3),
+                                    "node": int(m.group(4)), "format": value(m.group(5)),
+                                    "model": value(m.group(6))}
         return
     m = RE_KLINE.match(body)
     if m:

@@ -41,7 +41,7 @@ def load(path, decoder=None, decode_raw=True):
     kernels = []
     for k in ex.kernels:
         kd = {key: k[key] for key in ("kernel", "test", "line", "chain", "time", "pebs",
-                                      "levels", "dump", "decoded")}
+                                      "levels", "dump", "decoded", "cpu", "core_type")}
         kd["raw_lines"] = len(k["raw"]) + len(k["raw_bad"])
         kd["rec_lines"] = k["rec"]
         kd["full_table"] = k["full_table"]
@@ -58,7 +58,8 @@ def load(path, decoder=None, decode_raw=True):
         "plan": log.root.plan, "tests": [t.to_dict() for t in log.tests],
         "totals": log.totals, "top_level_totals": log.top_totals, "exit_line": log.exit_status,
         "bail_out": log.bail[1] if log.bail else None,
-        "kernels": kernels, "curve": ex.curve, "curve_notes": ex.curve_notes,
+        "kernels": kernels, "cpus": {str(i): c for i, c in sorted(ex.cpus.items())},
+        "curve": ex.curve, "curve_notes": ex.curve_notes,
         "noise": {"preamble_lines": log.preamble, "trailing_lines": log.trailing,
                   "non_utf8_lines": log.bad_bytes},
         "problems": [{"line": no, "message": msg} for no, msg in sorted(log.problems)],
@@ -75,6 +76,29 @@ def _size(b):
         if b and b % m == 0:
             return "%d%s" % (b // m, s)
     return str(b)
+
+
+def _cpu_label(doc, i):
+    """`cpu2 (E-core, APIC id 4, node 0, Gracemont, PEBS format 4)` from the CPU's lines."""
+    c = doc.get("cpus", {}).get(str(i))
+    if not c:
+        return "cpu%d" % i
+    bits = ["core type %s" % c["type"] if c["type"] == "-" else c["type"],
+            "APIC id %d" % c["apic"], "node %d" % c["node"]]
+    if c.get("model"):
+        bits.append(str(c["model"]))
+    if c.get("format") is not None:
+        bits.append("PEBS format %s" % c["format"])
+    return "cpu%d (%s)" % (i, ", ".join(bits))
+
+
+def by_cpu(doc, kernels):
+    """[(label, kernels)]: one group per CPU, boot CPU first, where the log has per-CPU runs;
+    else one group with label None (the single-CPU summary, unchanged)."""
+    if not any(k.get("cpu") is not None for k in kernels):
+        return [(None, kernels)] if kernels else []
+    cpus = sorted({k["cpu"] for k in kernels})
+    return [(_cpu_label(doc, c), [k for k in kernels if k["cpu"] == c]) for c in cpus]
 
 
 def summary(doc, subtests=False):
@@ -108,10 +132,9 @@ def summary(doc, subtests=False):
         w("  %s%-4s %-10s %s%s%s" % ("  " * depth, n["number"] if n["number"] else "-",
                                       n["status"].upper(), n["name"],
                                       " " + _paren(n["detail"]) if n["detail"] else "", why))
-    timed = [k for k in doc["kernels"] if k["time"]]
-    if timed:
+    for label, timed in by_cpu(doc, [k for k in doc["kernels"] if k["time"]]):
         w("")
-        w("Timing per load kernel")
+        w("Timing per load kernel" + (", " + label if label else ""))
         w("  %-16s %6s %5s %9s %9s %9s %9s %8s %6s" % ("kernel", "ws", "unit", "TSC/unit",
                                                       "min", "max", "ns", "core", "reps"))
         for k in timed:
@@ -126,9 +149,24 @@ def summary(doc, subtests=False):
         for p in doc["curve"]:
             w("  %12d %10.2f %10.2f %10s" % (p["bytes"], p["tsc"], p["ns"],
                                              _n(p["core"], "%.2f")))
-    for k in doc["kernels"]:
-        if not (k["pebs"] or k["levels"] or k["decoded"]):
-            continue
+    for label, group in by_cpu(doc, [k for k in doc["kernels"]
+                                     if k["pebs"] or k["levels"] or k["decoded"]]):
+        if label:
+            w("")
+            w("PEBS on %s" % label)
+        _pebs(w, group)
+    if doc["problems"]:
+        w("")
+        w("Unparsed lines: %d (details on stderr)" % len(doc["problems"]))
+    w("")
+    w("Verdict: %s%s" % ({0: "PASS (all passed or skipped)", 1: "FAIL", 2: "UNREADABLE"}
+                          [doc["status"]], "" if not doc["reasons"] else ": " +
+                          "; ".join(doc["reasons"])))
+    return "\n".join(out) + "\n"
+
+
+def _pebs(w, kernels):
+    for k in kernels:
         w("")
         p = k["pebs"]
         w("PEBS %s (%s)" % (k["kernel"], k["test"]))
@@ -153,14 +191,6 @@ def summary(doc, subtests=False):
                 elif dec["matches_log"] is False:
                     for d in dec["differences"]:
                         w("  MISMATCH %s" % d)
-    if doc["problems"]:
-        w("")
-        w("Unparsed lines: %d (details on stderr)" % len(doc["problems"]))
-    w("")
-    w("Verdict: %s%s" % ({0: "PASS (all passed or skipped)", 1: "FAIL", 2: "UNREADABLE"}
-                          [doc["status"]], "" if not doc["reasons"] else ": " +
-                          "; ".join(doc["reasons"])))
-    return "\n".join(out) + "\n"
 
 
 def _table(w, levels, what):
@@ -206,11 +236,12 @@ def write_csv(doc, d):
     table("tests.csv", ["test", "number", "status", "directive", "reason", "detail", "line"],
           rows)
     table("timing.csv", ["kernel", "test", "ws_bytes", "pages", "unit", "tsc", "tsc_min",
-                         "tsc_max", "ns", "core", "ratio", "reps", "steps"],
+                         "tsc_max", "ns", "core", "ratio", "reps", "steps", "cpu", "core_type"],
           [(k["kernel"], k["test"], (k["chain"] or {}).get("ws", ""),
             (k["chain"] or {}).get("pages", ""), k["time"]["unit"], k["time"]["tsc"],
             k["time"]["min"], k["time"]["max"], k["time"]["ns"], _e(k["time"]["core"]),
-            _e(k["time"]["ratio"]), _e(k["time"].get("reps")), k["time"]["steps"])
+            _e(k["time"]["ratio"]), _e(k["time"].get("reps")), k["time"]["steps"],
+            _e(k.get("cpu")), _e(k.get("core_type")))
            for k in doc["kernels"] if k["time"]])
     table("curve.csv", ["bytes", "tsc", "ns", "core"],
           [(p["bytes"], p["tsc"], p["ns"], _e(p["core"])) for p in doc["curve"]])
@@ -223,11 +254,12 @@ def write_csv(doc, d):
             for lv in levels:
                 lv_rows.append((k["kernel"], src, lv["level"], lv["id"], lv["count"],
                                 lv.get("share", ""), _e(lv["min"]), _e(lv["p50"]),
-                                _e(lv["p90"]), _e(lv["p99"]), _e(lv["max"])))
+                                _e(lv["p90"]), _e(lv["p99"]), _e(lv["max"]),
+                                _e(k.get("cpu")), _e(k.get("core_type"))))
                 for b, c in sorted(lv.get("log2", {}).items()):
                     h_rows.append((k["kernel"], src, lv["id"], b, c))
     table("levels.csv", ["kernel", "source", "level", "level_id", "count", "share", "min",
-                         "p50", "p90", "p99", "max"], lv_rows)
+                         "p50", "p90", "p99", "max", "cpu", "core_type"], lv_rows)
     table("histogram.csv", ["kernel", "source", "level_id", "log2_bucket", "count"], h_rows)
     return files
 
