@@ -31,6 +31,7 @@ struct ml_opts {
 	bool sav_given;		/* --sav: no automatic retune (as sav= on the kernel's line) */
 	uint64_t tsc_khz;	/* the model CPU's TSC: the virtual clock's rate */
 	uint64_t assist_ns, pmi_ns;	/* what the model charges per PEBS assist / per PMI */
+	unsigned ram_pct;	/* --ram-pct: RAM latencies in percent of the model's (100) */
 };
 
 /* Seeded xorshift64*: every random choice of the program comes from here. */
@@ -38,8 +39,9 @@ uint64_t ml_rand(void);
 void ml_srand(uint64_t seed);
 
 /* The target level's modelled median latency for kernel k (0..3 = load_l1..load_dram), core
- * cycles x100: the synthesized `time` line's core cycles/load follow it. */
-uint64_t ml_target_lat_x100(unsigned k);
+ * cycles x100, RAM scaled by o->ram_pct: the synthesized `time` line's core cycles/load
+ * follow it. */
+uint64_t ml_target_lat_x100(unsigned k, const struct ml_opts *o);
 
 /* The PEBS step of kernel k, as loads/kpebs.c kpebs_check runs it on hardware: one
  * pebs/measure.c measurement over the model's records, the loads/kpebs_print.c lines, the
