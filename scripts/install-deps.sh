@@ -4,7 +4,7 @@
 set -eu
 
 PKGS="gcc make nasm binutils grub-common grub-pc-bin grub-efi-amd64-bin xorriso mtools
-qemu-system-x86 ovmf libcmocka-dev pkg-config perl python3 python3-matplotlib clang"
+qemu-system-x86 ipxe-qemu ovmf libcmocka-dev pkg-config perl python3 python3-matplotlib clang"
 # Linux's KTAP parser (kunit.py) for tests/scripts/ktap_conformance.t comes from the kernel
 # source packages: Debian 12 has the 6.1 tree (older parser) and the 6.12 tree (current);
 # where those names do not exist (Ubuntu) the distribution's default `linux-source`.
