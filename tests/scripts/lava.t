@@ -136,6 +136,17 @@ ok(genv and all(env.get(k) == v for k, v in genv.items()) and
 mon = next((m for m in results(recs, "lava") if m["case"] == "lava-test-monitor"), {})
 ok(mon.get("result") == "pass" and mon.get("extra", {}).get("status") == "passed",
    "the monitor saw the end string (# EXIT)", mon)
+# LAVA's job log itself is a log tools/pebs-report reads (its `target` lines)
+fleet = os.path.join(tmp, "fleet")
+os.makedirs(fleet)
+with open(os.path.join(fleet, "qemu-lava-job1.yaml"), "w") as f:
+    f.write("".join("- %s\n" % json.dumps(r) for r in recs))
+fd = json.loads(subprocess.run(["tools/pebs-report", "--fleet", fleet, "--json"],
+                               capture_output=True, text=True).stdout)
+row = (fd.get("machines") or [{}])[0]
+ok(row.get("status") == "pass" and row.get("counts") == {k: doc["totals"][k] for k in (
+    "pass", "fail", "skip", "total")} and not row.get("damage") and
+   row.get("latency_ns", {}).get("DRAM"), "pebs-report --fleet reads LAVA's job log", row)
 
 # --- the same job over recorded logs (tests/lava/replay in place of QEMU) ---
 dev = yaml.safe_load(open(device))
