@@ -1,6 +1,6 @@
 # Makefile: the kernel ELF, the hybrid BIOS/UEFI ISO, host tools and every test.
 # Entry points: make | make iso | make run | make test | make test-repeat | make bench |
-# make fuzz | make clean.
+# make fuzz | make tables | make clean.
 # Units add themselves through fragments: tests/host/*.mk (host unit tests), tools/*.mk
 # (host programs), tests/fuzz/*.mk (fuzz targets). Kernel sources are every .c and .asm in
 # the kernel directories below; nothing else needs listing.
@@ -13,7 +13,7 @@ HOSTCC  ?= gcc
 NASM    ?= nasm
 QEMU    ?= qemu-system-x86_64
 
-KDIRS   := boot kernel apic pebs loads ktests
+KDIRS   := boot kernel apic smp pebs loads ktests
 KCSRC   := $(sort $(wildcard $(addsuffix /*.c,$(KDIRS))))
 KASRC   := $(sort $(wildcard boot/*.asm))
 KOBJ    := $(KCSRC:%.c=$(BUILD)/kernel/%.o) $(KASRC:%.asm=$(BUILD)/kernel/%.o)
@@ -82,7 +82,8 @@ ACCEL ?= auto
 run: deps
 	@$(MAKE) --no-print-directory $(ISO)
 	@tests/boot/qemu-run.sh $(ISO) --accel $(ACCEL) $(if $(FW),--fw $(FW)) $(if $(CPU),--cpu $(CPU)) \
-		$(if $(MACHINE),--machine $(MACHINE)) $(if $(MEM),--mem $(MEM)) $(if $(SMP),--smp $(SMP)) -- $(ARGS)
+		$(if $(MACHINE),--machine $(MACHINE)) $(if $(MEM),--mem $(MEM)) $(if $(SMP),--smp $(SMP)) \
+		$(if $(NUMA),--numa $(NUMA)) -- $(ARGS)
 
 # ---- host: unit tests, tools, fuzz targets ----
 HOST_TESTS :=
@@ -158,6 +159,13 @@ $(NETBOOT)/boot/pebs-kernel.elf: $(KELF) iso/grub.cfg
 		>$(BUILD)/grub-mknetdir.log 2>&1 || { cat $(BUILD)/grub-mknetdir.log; exit 1; }
 	@cp iso/grub.cfg $(NETBOOT)/boot/grub/grub.cfg
 	@cp $(KELF) $@
+
+# `make tables`: regenerate the per-model PMU tables (pebs/pmu_tables.c, docs/tables.md) from
+# the vendored perfmon data and data/tables/*.toml (tools/gen-tables.py). The output is
+# committed, so the kernel build needs no Python; tests/scripts/tables.t fails when stale.
+.PHONY: tables
+tables:
+	@tools/gen-tables.py
 
 # `make usb DEV=/dev/sdX`: write the hybrid ISO to a USB stick; asks first, refuses mounted
 # and system disks (scripts/usb-write.sh, docs/usb.md).

@@ -7,7 +7,7 @@
 
 bits 32
 section .boot.text progbits alloc exec nowrite
-global _start
+global _start, early_pml4
 extern kmain
 extern __bss_start, __bss_end, kstacks
 

@@ -51,7 +51,7 @@ struct acpi_cpu {
 	uint32_t uid;		/* ACPI Processor UID */
 	bool x2apic;		/* came from a Processor Local x2APIC entry */
 	bool enabled;		/* flags bit 0 */
-	bool online_capable;	/* flags bit 1 (ACPI 6.3+) */
+	bool online_capable;	/* flags bit 1 (MADT revision >= 5, ACPI 6.3+) */
 };
 
 struct acpi_madt {
@@ -61,6 +61,8 @@ struct acpi_madt {
 	unsigned ncpus;		/* entries stored in cpu[] (enabled or online-capable) */
 	unsigned ncpus_disabled;	/* neither enabled nor online-capable: skipped */
 	unsigned ncpus_dropped;	/* did not fit in cpu[] */
+	unsigned ncpus_invalid;	/* broadcast APIC ID (0xFF / 0xFFFFFFFF): skipped */
+	uint8_t revision;	/* header Revision: Online Capable is defined from 5 */
 	unsigned nioapic;
 	struct acpi_cpu cpu[ACPI_MAX_CPUS];
 };

@@ -4,6 +4,10 @@
  * Processor Local x2APIC (type 9, §5.2.12.12) entries; the Local APIC Address Override
  * (type 5, §5.2.12.8) replaces the 32-bit address. An entry with length 0 or running past
  * the table ends the walk with a message (no infinite loop, no read past the end).
+ * Flags (§5.2.12.2 Table 5.47): Enabled, and Online Capable, which is reserved before MADT
+ * revision 5 (ACPI 6.3) and ignored there (as Linux arch/x86/kernel/acpi/boot.c
+ * acpi_is_processor_usable() does). An ID of all ones (0xFF, 0xFFFFFFFF) addresses every
+ * processor, never one: such an entry is counted as invalid and not recorded.
  */
 #include "kernel/acpi.h"
 #include "kernel/console.h"
@@ -33,8 +37,12 @@ static uint8_t min_len(uint8_t type)
 static void add_cpu(struct acpi_madt *m, uint32_t apic_id, uint32_t uid, uint32_t flags,
 		    bool x2)
 {
-	bool en = flags & MADT_ENABLED, oc = flags & MADT_ONLINE_CAPABLE;
+	bool en = flags & MADT_ENABLED, oc = m->revision >= 5 && (flags & MADT_ONLINE_CAPABLE);
 
+	if (apic_id == (x2 ? 0xffffffffu : 0xffu)) {
+		m->ncpus_invalid++;
+		return;
+	}
 	if (!en && !oc) {
 		m->ncpus_disabled++;
 		return;
@@ -62,6 +70,7 @@ int acpi_parse_madt(const uint8_t *t, uint32_t len, struct acpi_madt *m)
 		acpi_log("# acpi: MADT length %u < 44, ignored\n", len);
 		return -1;
 	}
+	m->revision = t[8];
 	m->lapic_addr = acpi_rd32(t + 36);
 	m->pcat_compat = acpi_rd32(t + 40) & 1;
 	while (off + 2 <= len) {
@@ -97,6 +106,9 @@ int acpi_parse_madt(const uint8_t *t, uint32_t len, struct acpi_madt *m)
 		}
 		off += elen;
 	}
+	if (m->ncpus_invalid)
+		acpi_log("# acpi: MADT: %u processor entries with the broadcast APIC ID ignored\n",
+			 m->ncpus_invalid);
 	if (m->ncpus_dropped)
 		acpi_log("# acpi: MADT lists more than %d processors, %u not recorded\n",
 			ACPI_MAX_CPUS, m->ncpus_dropped);

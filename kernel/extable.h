@@ -35,6 +35,11 @@ uint64_t read_cr2(void);
 uint64_t read_cr3(void);
 uint64_t read_cr4(void);
 void write_cr3(uint64_t v);
+void write_cr0(uint64_t v);
+void write_cr4(uint64_t v);
+/* Wait for an interrupt with IF set for the wait only (sti; hlt; cli: the sti shadow means an
+ * interrupt already pending wakes the hlt); returns with interrupts off. */
+void cpu_wait_irq(void);
 __attribute__((noreturn)) void cpu_halt_forever(void);
 
 #endif

@@ -6,36 +6,38 @@
 
 #include <stddef.h>
 
-struct tss64 {
-	uint32_t reserved0;
-	uint64_t rsp[3];
-	uint64_t reserved1;
-	uint64_t ist[7];
-	uint64_t reserved2;
-	uint16_t reserved3;
-	uint16_t iomap_base;
-} __attribute__((packed));
 _Static_assert(sizeof(struct tss64) == 104, "64-bit TSS is 104 bytes (SDM Figure 8-11)");
 
 struct kstack kstacks[KSTACK_COUNT] __attribute__((section(".bss.stacks")));
 _Static_assert(KSTACK_SIZE == 0x8000, "KSTACK_SIZE must match BOOT_STACK_SIZE in defs.inc");
 _Static_assert(offsetof(struct kstack, mem) == 4096, "the guard page comes first");
 
-static struct tss64 tss;
-static uint64_t gdt[5] __attribute__((aligned(16)));
+static struct gdt_cpu boot_gdt;
 
 void gdt_init(void)
 {
-	uint64_t base = (uint64_t)(uintptr_t)&tss, limit = sizeof(tss) - 1;
+	const uint64_t ist[3] = {
+		[IST_DF - 1] = (uint64_t)(uintptr_t)(kstacks[KSTACK_DF].mem + KSTACK_SIZE),
+		[IST_NMI - 1] = (uint64_t)(uintptr_t)(kstacks[KSTACK_NMI].mem + KSTACK_SIZE),
+		[IST_MC - 1] = (uint64_t)(uintptr_t)(kstacks[KSTACK_MC].mem + KSTACK_SIZE),
+	};
+
+	gdt_load_cpu(&boot_gdt, ist);
+}
+
+void gdt_load_cpu(struct gdt_cpu *g, const uint64_t ist_top[3])
+{
+	struct tss64 *tss = &g->tss;
+	uint64_t *gdt = g->gdt;
+	uint64_t base = (uint64_t)(uintptr_t)tss, limit = sizeof(*tss) - 1;
 	struct {
 		uint16_t limit;
 		uint64_t base;
-	} __attribute__((packed)) ptr = { sizeof(gdt) - 1, (uint64_t)(uintptr_t)gdt };
+	} __attribute__((packed)) ptr = { sizeof(g->gdt) - 1, (uint64_t)(uintptr_t)gdt };
 
-	tss.ist[IST_DF - 1] = (uint64_t)(uintptr_t)(kstacks[KSTACK_DF].mem + KSTACK_SIZE);
-	tss.ist[IST_NMI - 1] = (uint64_t)(uintptr_t)(kstacks[KSTACK_NMI].mem + KSTACK_SIZE);
-	tss.ist[IST_MC - 1] = (uint64_t)(uintptr_t)(kstacks[KSTACK_MC].mem + KSTACK_SIZE);
-	tss.iomap_base = sizeof(tss);	/* no I/O permission bitmap */
+	for (unsigned i = 0; i < 3; i++)
+		tss->ist[i] = ist_top[i];
+	tss->iomap_base = sizeof(*tss);	/* no I/O permission bitmap */
 
 	gdt[0] = 0;
 	gdt[1] = 0x00af9a000000ffffull;	/* 0x08: code, L=1, DPL 0 */

@@ -25,6 +25,26 @@ struct kstack {
 
 extern struct kstack kstacks[KSTACK_COUNT];
 
+/* One CPU's descriptor tables: GDT (null, code, data, 16-byte TSS descriptor) and 64-bit TSS
+ * (SDM Figure 8-11). The boot CPU's is static; each AP gets its own (smp/). */
+struct tss64 {
+	uint32_t reserved0;
+	uint64_t rsp[3];
+	uint64_t reserved1;
+	uint64_t ist[7];
+	uint64_t reserved2;
+	uint16_t reserved3;
+	uint16_t iomap_base;
+} __attribute__((packed));
+
+struct gdt_cpu {
+	uint64_t gdt[5] __attribute__((aligned(16)));
+	struct tss64 tss;
+};
+
+/* Fill g (IST stack tops for #DF, NMI, #MC: ist_top[IST_x - 1]), load it, load TR. */
+void gdt_load_cpu(struct gdt_cpu *g, const uint64_t ist_top[3]);
+/* The boot CPU: gdt_load_cpu with the static tables and kstacks[]. */
 void gdt_init(void);
 
 #endif

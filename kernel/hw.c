@@ -184,6 +184,21 @@ void write_cr3(uint64_t v)
 	__asm__ volatile("mov %0, %%cr3" :: "r"(v) : "memory");
 }
 
+void write_cr0(uint64_t v)
+{
+	__asm__ volatile("mov %0, %%cr0" :: "r"(v) : "memory");
+}
+
+void write_cr4(uint64_t v)
+{
+	__asm__ volatile("mov %0, %%cr4" :: "r"(v) : "memory");
+}
+
+void cpu_wait_irq(void)
+{
+	__asm__ volatile("sti; hlt; cli" ::: "memory");
+}
+
 void cpu_halt_forever(void)
 {
 	for (;;)

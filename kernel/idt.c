@@ -7,6 +7,8 @@
 #include "kernel/gdt.h"
 #include "kernel/traps.h"
 
+#include <string.h>
+
 struct idt_gate {
 	uint16_t off_lo, sel;
 	uint8_t ist, type_attr;
@@ -44,6 +46,17 @@ void idt_init(void)
 	idt[VEC_DF].ist = IST_DF;
 	idt[VEC_NMI].ist = IST_NMI;
 	idt[VEC_MC].ist = IST_MC;
+	__asm__ volatile("lidt %0" :: "m"(ptr) : "memory");
+}
+
+void idt_load_copy(void *dst)
+{
+	struct {
+		uint16_t limit;
+		uint64_t base;
+	} __attribute__((packed)) ptr = { sizeof(idt) - 1, (uint64_t)(uintptr_t)dst };
+
+	memcpy(dst, idt, sizeof(idt));
 	__asm__ volatile("lidt %0" :: "m"(ptr) : "memory");
 }
 

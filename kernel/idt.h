@@ -29,6 +29,9 @@ void idt_set_default_handler(irq_handler_fn fn);
 void idt_set_nmi_hook(irq_handler_fn fn);
 
 void idt_init(void);
+/* An AP's own IDT: copy the boot CPU's gates (IDT_BYTES, 16-byte aligned) to dst and load it. */
+#define IDT_BYTES 4096
+void idt_load_copy(void *dst);
 
 static inline void irq_enable(void)  { __asm__ volatile("sti" ::: "memory"); }
 static inline void irq_disable(void) { __asm__ volatile("cli" ::: "memory"); }

@@ -17,6 +17,7 @@
 #include "kernel/mb2.h"
 #include "kernel/mm.h"
 #include "kernel/mm_internal.h"
+#include "kernel/numa.h"
 #include "kernel/platform.h"
 #include "kernel/serial.h"
 #include "kernel/tsc.h"
@@ -24,6 +25,8 @@
 #include "loads/kload.h"
 #include "loads/kpebs.h"
 #include "pebs/caps.h"
+#include "smp/percpu.h"
+#include "smp/smp.h"
 
 #include <string.h>
 
@@ -33,7 +36,7 @@ uint64_t boot_info_addr;
 
 static struct serial_port serial;
 /* TSC at the boot phases (docs/output.md `# boot:`): read raw, converted once tsc_hz is known */
-enum { PH_KMAIN, PH_TSC, PH_TSC_DONE, PH_MM_DONE, PH_APIC_DONE, PH_HEADER, PH_N };
+enum { PH_KMAIN, PH_TSC, PH_TSC_DONE, PH_MM_DONE, PH_APIC_DONE, PH_SMP_DONE, PH_HEADER, PH_N };
 static uint64_t phase_tsc[PH_N];
 static char console_warning[96];	/* printed once the KTAP header is out */
 
@@ -60,14 +63,27 @@ static void print_boot_phases(void)
 
 	phase_tsc[PH_HEADER] = rdtsc();
 	ktap_diag("startup: %llu ms kmain to header: console and command line %llu ms, tsc "
-		  "calibration %llu ms, memory %llu ms, apic %llu ms, rest %llu ms (firmware and "
-		  "loader: not measured)", phase_ms(PH_KMAIN, PH_HEADER),
+		  "calibration %llu ms, memory %llu ms, apic %llu ms, smp %llu ms, rest %llu ms "
+		  "(firmware and loader: not measured)", phase_ms(PH_KMAIN, PH_HEADER),
 		  phase_ms(PH_KMAIN, PH_TSC), phase_ms(PH_TSC, PH_TSC_DONE),
 		  phase_ms(PH_TSC_DONE, PH_MM_DONE), phase_ms(PH_MM_DONE, PH_APIC_DONE),
-		  phase_ms(PH_APIC_DONE, PH_HEADER));
+		  phase_ms(PH_APIC_DONE, PH_SMP_DONE), phase_ms(PH_SMP_DONE, PH_HEADER));
 	ktap_diag("timing: %s (%s), %u ms per load kernel%s%s", tp->brief ? "brief" : "full",
 		  tp->why, tp->budget_ms, tp->unjudged ? ", verdicts SKIP: " : ", verdicts judged",
 		  tp->unjudged ? tp->unjudged : "");
+}
+
+/* Each CPU's NUMA node from the SRAT (read by platform_late_setup): 0 without an SRAT, or for
+ * a CPU the SRAT does not list. */
+static void smp_set_nodes(void)
+{
+	for (unsigned i = 0; i < smp_cpu_count(); i++) {
+		struct percpu *pc = smp_cpu(i);
+		int node = pc ? numa_node_of_apic(&numa, pc->apic_id) : -1;
+
+		if (pc)
+			pc->node = node < 0 ? 0 : (uint32_t)node;
+	}
 }
 
 static void print_header(void)
@@ -90,6 +106,7 @@ static void print_header(void)
 	ktap_diag("paging: %s pages, NX %s", cpu.page1g ? "1 GiB" : "2 MiB",
 		  cpu.nx ? "on" : "unavailable");
 	apic_print_header();
+	smp_print_header();
 	print_boot_phases();
 }
 
@@ -139,6 +156,9 @@ void kmain(uint32_t magic, uint64_t info)
 	phase_tsc[PH_MM_DONE] = rdtsc();
 	apic_init();	/* after mm (the xAPIC page is mapped uncached); says why if it cannot */
 	phase_tsc[PH_APIC_DONE] = rdtsc();
+	smp_init();	/* after apic (INIT/SIPI through the ICR); its waits are bounded */
+	smp_set_nodes();
+	phase_tsc[PH_SMP_DONE] = rdtsc();
 	print_header();
 	platform_print_header(&boot_info);
 	pebs_caps_print(pebs_caps_init());

@@ -157,6 +157,11 @@ uint64_t pmm_total_bytes(void) { return pmm_total(&pmm); }
 
 void *mm_map_buffer(uint64_t bytes, enum page_size ps)
 {
+	return mm_map_buffer_in(bytes, ps, 0, ~0ull);
+}
+
+void *mm_map_buffer_in(uint64_t bytes, enum page_size ps, uint64_t lo, uint64_t hi)
+{
 	static const uint64_t sizes[] = { PAGE_4K, PAGE_2M, PAGE_1G };
 	static const enum pgt_max maxes[] = { PGT_MAX_4K, PGT_MAX_2M, PGT_MAX_1G };
 	uint64_t sz = sizes[ps], pa, va;
@@ -167,11 +172,12 @@ void *mm_map_buffer(uint64_t bytes, enum page_size ps)
 		return NULL;
 	}
 	bytes = (bytes + sz - 1) & ~(sz - 1);
-	pa = pmm_take(&pmm, bytes, sz);
+	pa = pmm_take_in(&pmm, bytes, sz, lo, hi);
 	if (!pa) {
-		kprintf("# mm: no %llu MiB of contiguous RAM aligned to %llu KiB (free %llu MiB)\n",
-			(unsigned long long)(bytes >> 20), (unsigned long long)(sz >> 10),
-			(unsigned long long)(pmm_free(&pmm) >> 20));
+		kprintf("# mm: no %llu MiB of contiguous RAM aligned to %llu KiB in [0x%llx, "
+			"0x%llx) (free %llu MiB)\n", (unsigned long long)(bytes >> 20),
+			(unsigned long long)(sz >> 10), (unsigned long long)lo,
+			(unsigned long long)hi, (unsigned long long)(pmm_free(&pmm) >> 20));
 		return NULL;
 	}
 	va = (window_next + sz - 1) & ~(sz - 1);
@@ -193,6 +199,13 @@ int mm_page_size_of(uint64_t va)
 	if (!w.present)
 		return -1;
 	return w.page_size == PAGE_1G ? PS_1G : w.page_size == PAGE_2M ? PS_2M : PS_4K;
+}
+
+uint64_t mm_phys_of(uint64_t va)
+{
+	struct pgt_walk w = pgt_walk(&kpgt, va);
+
+	return w.present ? w.pa : ~0ull;
 }
 
 static void record_io(uint64_t start, uint64_t end, enum mm_cache cache)

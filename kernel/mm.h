@@ -32,6 +32,8 @@ void *kalloc(uint64_t bytes, uint64_t align);
  * Page sizes the CPU lacks (1 GiB without CPUID.80000001H:EDX[26]) fail.
  */
 void *mm_map_buffer(uint64_t bytes, enum page_size ps);
+/* The same, backed by physical memory inside [lo, hi) (a NUMA node's range). */
+void *mm_map_buffer_in(uint64_t bytes, enum page_size ps, uint64_t lo, uint64_t hi);
 /* Map device memory [pa, pa+bytes) uncached (PCD|PWT), 4 KiB pages, at its identity
  * address (also above RAM, e.g. a framebuffer). Returns the pointer, NULL on failure. */
 void *mm_map_mmio(uint64_t pa, uint64_t bytes);
@@ -40,5 +42,7 @@ void *mm_map_wc(uint64_t pa, uint64_t bytes);
 
 /* Page size actually used for the mapping of `va` (walks the live tables); -1 if unmapped. */
 int mm_page_size_of(uint64_t va);
+/* Physical address `va` translates to (walks the live tables); ~0 if unmapped. */
+uint64_t mm_phys_of(uint64_t va);
 
 #endif

@@ -21,6 +21,7 @@
 #define BDA_COM    0x400	/* BIOS Data Area: COM1..COM4 I/O base words */
 
 struct acpi_info acpi;
+struct numa_info numa;
 static struct console_choice choice;
 static struct uart uarts[UART_MAX_PORTS];
 static unsigned nuarts;
@@ -63,6 +64,7 @@ static void read_acpi(const struct mb2_info *bi)
 		acpi_init(&acpi, r, len, map_low, NULL);
 	else
 		memset(&acpi, 0, sizeof(acpi));
+	numa_from_acpi(&numa, &acpi, map_low, NULL);
 }
 
 bool platform_console_setup(const struct mb2_info *bi, const struct cmdline *cl,
@@ -195,7 +197,7 @@ void platform_late_setup(const struct mb2_info *bi)
 
 void platform_print_header(const struct mb2_info *bi)
 {
-	char buf[160];
+	char buf[160], nbuf[480];	/* nbuf: 8 nodes' matrix and list */
 	size_t o = 0;
 
 	for (unsigned i = 0; i < nuarts; i++)
@@ -217,4 +219,6 @@ void platform_print_header(const struct mb2_info *bi)
 		ktap_diag("acpi: no RSDP tag from the boot loader");
 	read_acpi(bi);	/* again, now printing what was wrong with any table */
 	acpi_print_summary(&acpi);
+	numa_header_line(&numa, nbuf, sizeof(nbuf));
+	ktap_diag("%s", nbuf);
 }

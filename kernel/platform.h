@@ -13,9 +13,12 @@
 #include "kernel/acpi.h"
 #include "kernel/cmdline.h"
 #include "kernel/mb2.h"
+#include "kernel/numa.h"
 
 /* The ACPI tables as read at boot (valid == false when there were none). */
 extern struct acpi_info acpi;
+/* The NUMA topology from the SRAT and SLIT (kernel/numa.h; one node without an SRAT). */
+extern struct numa_info numa;
 
 /*
  * Before mm_init (the early page tables identity-map the low 4 GiB, BDA and ACPI tables

@@ -66,23 +66,30 @@ void pmm_exclude(struct pmm *p, uint64_t base, uint64_t len)
 	}
 }
 
-uint64_t pmm_take(struct pmm *p, uint64_t bytes, uint64_t align)
+uint64_t pmm_take_in(struct pmm *p, uint64_t bytes, uint64_t align, uint64_t lo, uint64_t hi)
 {
-	if (!bytes || align < PAGE_4K || (align & (align - 1)))
+	if (!bytes || align < PAGE_4K || (align & (align - 1)) || lo >= hi)
 		return 0;
 	bytes = (bytes + PAGE_4K - 1) & ~(PAGE_4K - 1);
 	if (!bytes)
 		return 0;
 	for (unsigned i = 0; i < p->n; i++) {
 		struct pmm_range *r = &p->r[i];
-		uint64_t a = (r->next + align - 1) & ~(align - 1);
+		uint64_t from = r->next > lo ? r->next : lo, end = r->end < hi ? r->end : hi;
+		uint64_t a = (from + align - 1) & ~(align - 1);
 
-		if (a < r->next || a >= r->end || r->end - a < bytes)
+		if (a < from || a >= end || end - a < bytes)
 			continue;
+		/* the bytes between next and a stay unused until a release (bump allocator) */
 		r->next = a + bytes;
 		return a;
 	}
 	return 0;
+}
+
+uint64_t pmm_take(struct pmm *p, uint64_t bytes, uint64_t align)
+{
+	return pmm_take_in(p, bytes, align, 0, ~0ull);
 }
 
 uint64_t pmm_free(const struct pmm *p)

@@ -11,6 +11,7 @@ extern irq_handler_fn nmi_hook;
 extern irq_handler_fn irq_default;
 
 static struct kjmp *recovery;
+static void (*cpu_hook)(struct trap_frame *f);
 uint64_t spurious_irqs;
 
 static const char *const names[32] = {
@@ -61,8 +62,15 @@ void trap_dump(const struct trap_frame *f)
 		(unsigned long long)f->r15);
 }
 
+void trap_set_cpu_hook(void (*fn)(struct trap_frame *f))
+{
+	cpu_hook = fn;
+}
+
 static void unexpected(struct trap_frame *f)
 {
+	if (cpu_hook)
+		cpu_hook(f);	/* does not return on an application processor */
 	trap_dump(f);
 	if (recovery && f->vector != VEC_DF && f->vector != VEC_MC) {
 		struct kjmp *j = recovery;

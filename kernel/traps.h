@@ -25,6 +25,11 @@ const char *trap_name(unsigned vector);
  * run. #DF and #MC always end the run. */
 void trap_set_recovery(struct kjmp *j);
 
+/* Called first for an unexpected exception; returns when the CPU it runs on is not its
+ * concern (smp/ installs one that reports a fault on an application processor with its CPU
+ * number and parks that CPU; the boot CPU's path below is unchanged). */
+void trap_set_cpu_hook(void (*fn)(struct trap_frame *f));
+
 /* Counted per vector >= 32 without a handler. */
 extern uint64_t spurious_irqs;
 

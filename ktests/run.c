@@ -8,11 +8,15 @@
 #include "ktests/run.h"
 #include "apic/apic.h"
 #include "kernel/cmdline.h"
+#include "kernel/console.h"
 #include "kernel/exit.h"
 #include "kernel/fmt.h"
 #include "kernel/jump.h"
 #include "kernel/mm_internal.h"
 #include "kernel/traps.h"
+#include "kernel/tsc.h"
+
+#include <string.h>
 
 bool ktest_selected(const struct ktest_desc *d)
 {
@@ -80,8 +84,19 @@ unsigned ktests_planned(void)
 	return n;
 }
 
+/* Append "NAME MS" to the one-line per-test time summary (docs/output.md `# test times`). */
+static void note_time(char *line, unsigned len, const char *name, uint64_t tsc)
+{
+	unsigned at = (unsigned)strlen(line);
+
+	if (at < len)
+		fmt_snprintf(line + at, len - at, "%s%s %llu", at ? ", " : "", name,
+			     (unsigned long long)(tsc_to_ns(tsc) / 1000000));
+}
+
 void ktests_run(void)
 {
+	static char times[640];
 	unsigned number = 0;
 
 	for (unsigned i = 0; i < ktest_count; i++) {
@@ -91,9 +106,14 @@ void ktests_run(void)
 
 		if (!ktest_selected(t.desc))
 			continue;
+		uint64_t t0 = rdtsc();
+
 		r = run_one(&t, ++number, why, sizeof(why));
 		ktap_result(&t, number, r, why[0] ? why : NULL);
+		note_time(times, sizeof(times), t.desc->name, rdtsc() - t0);
 	}
+	if (times[0])
+		kprintf("# test times (ms): %s\n", times);
 	ktap_totals();
 	run_exit(ktap_get_totals()->fail != 0);
 }

@@ -12,6 +12,7 @@ enum kt_result test_apic_watchdog(struct ktest *t);
 enum kt_result test_apic_hang(struct ktest *t);
 enum kt_result test_inject(struct ktest *t);
 enum kt_result test_pmu(struct ktest *t);
+enum kt_result test_smp(struct ktest *t);
 
 /* load kernels (ktests/load.c, load_special.c, load_curve.c) */
 enum kt_result test_load_l1(struct ktest *t);
@@ -21,6 +22,10 @@ enum kt_result test_load_dram(struct ktest *t);
 enum kt_result test_load_lfb(struct ktest *t);
 enum kt_result test_load_store(struct ktest *t);
 enum kt_result test_load_stlb(struct ktest *t);
+enum kt_result test_load_remote(struct ktest *t);
 enum kt_result test_load_curve(struct ktest *t);
+/* cross-core load kernels (ktests/load_xcore.c) */
+enum kt_result test_load_snoop(struct ktest *t);
+enum kt_result test_load_hitm(struct ktest *t);
 
 #endif

@@ -199,9 +199,16 @@ int load_run(struct load_run *r)
 			return -1;
 		}
 	}
-	base = buffer(r->ws, r->ps, &r->why);
+	if (r->phys_hi) {	/* not pooled: each node's run gets its own memory */
+		base = mm_map_buffer_in(r->ws, r->ps, r->phys_lo, r->phys_hi);
+		if (!base)
+			r->why = "no free memory of that size in the node's range";
+	} else {
+		base = buffer(r->ws, r->ps, &r->why);
+	}
 	if (!base)
 		return -1;
+	r->base = base;
 	if (chain_build(&r->chain, base, &p, scratch)) {
 		r->why = "chain_build rejected the parameters";
 		return -1;
@@ -260,6 +267,13 @@ void kload_set_core_clock(uint64_t (*read)(void *ctx), void *ctx, const char *na
 	core_name = name ? name : "core clock";
 }
 
+uint64_t (*kload_core_clock(void **ctx, const char **name))(void *ctx)
+{
+	*ctx = core_ctx;
+	*name = core_name;
+	return core_read;
+}
+
 void kload_set_pebs_check(kload_pebs_fn fn)
 {
 	pebs_check = fn;
@@ -283,6 +297,8 @@ void kload_pebs_step(struct ktest *t, const struct load_run *r, enum load_target
 	if (why) {
 		kt_skip_sub(t, "pebs_source", "%s", why);
 		kt_skip_sub(t, "pebs_overhead", "%s", why);	/* PEBS did not run: no cost */
+		if (target == TGT_REMOTE)
+			kt_skip_sub(t, "pebs_remote", "%s", why);
 		return;
 	}
 	pebs_check(t, r, target);

@@ -31,7 +31,7 @@
 					 * Cove 2048, Zen 4 3072 entries) */
 
 /* What a load test targets: the level it sets out to hit, or the special record kind. */
-enum load_target { TGT_L1, TGT_L2, TGT_L3, TGT_DRAM, TGT_LFB, TGT_STORE, TGT_STLB };
+enum load_target { TGT_L1, TGT_L2, TGT_L3, TGT_DRAM, TGT_LFB, TGT_STORE, TGT_STLB, TGT_REMOTE };
 
 struct load_run {
 	const char *name;		/* output prefix, e.g. "load_l2" */
@@ -39,7 +39,10 @@ struct load_run {
 	uint64_t ws;			/* working set, bytes */
 	enum page_size ps;		/* PS_2M, or PS_4K for the STLB kernel */
 	uint32_t stride;		/* 64; 4096 = one node per page */
+	uint64_t phys_lo, phys_hi;	/* phys_hi != 0: a fresh buffer backed by memory inside
+					 * [phys_lo, phys_hi) (a NUMA node: load_remote) */
 	/* filled by load_run() */
+	uint8_t *base;			/* the buffer (its virtual address) */
 	struct chain chain;
 	struct chase_result res;
 	uint64_t walk_len;		/* chain_walk_len(): == chain.nodes when sound */
@@ -100,6 +103,8 @@ uint64_t kload_ws_cap(uint64_t want, const char **note);
 
 /* Core-cycle counter hook; NULL read = none (TSC only). The PMU driver registers it. */
 void kload_set_core_clock(uint64_t (*read)(void *ctx), void *ctx, const char *name);
+/* The registered reader (NULL: none) with its context and name. */
+uint64_t (*kload_core_clock(void **ctx, const char **name))(void *ctx);
 
 /*
  * The PEBS verdict step of a load test: run `r`'s kernel again under the load-latency event

@@ -18,6 +18,7 @@
 #include "loads/kpebs_ktap.h"
 #include "loads/pebs_cost.h"
 #include "loads/pebs_verdict.h"
+#include "loads/pv_xsrc.h"
 #include "pebs/agg_print.h"
 #include "pebs/cycles.h"
 
@@ -87,7 +88,7 @@ static void judge(struct ktest *t, const char *name, const char *sub, enum pv_re
 static int level_of(enum load_target tg)
 {
 	static const int lv[] = { PEBS_LVL_L1, PEBS_LVL_L2, PEBS_LVL_L3, PEBS_LVL_RAM,
-				  PEBS_LVL_LFB, -1, -1 };
+				  PEBS_LVL_LFB, -1, -1, PEBS_LVL_RAM };
 
 	return lv[tg];
 }
@@ -172,7 +173,10 @@ enum kt_result kpebs_check(struct ktest *t, const struct load_run *r, enum load_
 		return kt_verdict(t);
 	}
 	judge(t, r->name, "pebs_source", pv_source(&meas.agg, (enum pebs_level)lvl, d, sizeof(d)), d);
-	if (tg == TGT_LFB)
+	if (tg == TGT_REMOTE)	/* the DRAM level as above; then: was it the other node's? */
+		judge(t, r->name, "pebs_remote", pv_xsrc(&meas.agg, meas.model, PV_X_REMOTE, d,
+							 sizeof(d)), d);
+	if (tg == TGT_LFB || tg == TGT_REMOTE)
 		return kt_verdict(t);
 	judge(t, r->name, "pebs_latency", pv_latency(&meas.agg, (enum pebs_level)lvl, timed,
 					       r->res.have_core, d, sizeof(d)), d);

@@ -48,6 +48,7 @@ int pebs_aggbuf_init(struct pebs_aggbuf_ctx *c, const struct pebs_model *m, enum
 			return -1;
 		c->ls[code][0] = d.level < PEBS_LVL_COUNT ? d.level : PEBS_LVL_NA;
 		c->ls[code][1] = d.snoop < PEBS_SNOOP_COUNT ? d.snoop : PEBS_SNOOP_NA;
+		c->ls[code][2] = d.remote == PEBS_YES;
 	}
 	return 0;
 }
@@ -57,7 +58,7 @@ int pebs_aggbuf_init(struct pebs_aggbuf_ctx *c, const struct pebs_model *m, enum
  * counts a->records). The masks come in as arguments so they stay in registers: stores into
  * *a could otherwise alias the context in the compiler's view.
  */
-static inline void add_aux(const uint8_t (*ls)[2], uint64_t code_mask, uint64_t stlb_mask,
+static inline void add_aux(const uint8_t (*ls)[3], uint64_t code_mask, uint64_t stlb_mask,
 			   uint64_t lock_mask, struct pebs_agg *a, uint64_t aux, uint64_t latency)
 {
 	const uint8_t *e = ls[aux & code_mask];
@@ -65,6 +66,7 @@ static inline void add_aux(const uint8_t (*ls)[2], uint64_t code_mask, uint64_t 
 
 	pebs_agg_level_add(l, latency);
 	l->snoop[e[1]]++;
+	l->remote += e[2];
 	l->stlb_miss += (aux & stlb_mask) != 0;
 	l->locked += (aux & lock_mask) != 0;
 }
@@ -81,7 +83,7 @@ run_meminfo(const struct pebs_aggbuf_ctx *c, struct pebs_agg *a, const uint8_t *
 	    size_t end, size_t ks, uint64_t key, int split)
 {
 	const uint64_t code_mask = c->code_mask, stlb_mask = c->stlb_mask, lock_mask = c->lock_mask;
-	const uint8_t (*ls)[2] = c->ls;
+	const uint8_t (*ls)[3] = c->ls;
 
 	for (; off <= end && (rd64(p + off) & FS_KEY_MASK) == key; off += ks) {
 		uint64_t lw = rd64(p + off + 48);

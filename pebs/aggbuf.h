@@ -29,7 +29,7 @@ struct pebs_aggbuf_ctx {
 	uint64_t code_mask;	/* aux bits that form the source code */
 	uint64_t stlb_mask;	/* aux bit meaning STLB miss (0: not in this layout) */
 	uint64_t lock_mask;	/* aux bit meaning locked (0: not in this layout) */
-	uint8_t ls[256][2];	/* per code: { enum pebs_level, enum pebs_snoop } */
+	uint8_t ls[256][3];	/* per code: { enum pebs_level, enum pebs_snoop, remote 0/1 } */
 };
 
 /* Returns 0, or -1 if the layout does not fit the lookup (source code wider than 8 bits). */

@@ -71,6 +71,7 @@ void pebs_agg_add(struct pebs_agg *a, const struct pebs_record *r, const struct 
 	l->snoop[d->snoop < PEBS_SNOOP_COUNT ? d->snoop : PEBS_SNOOP_NA]++;
 	l->stlb_miss += d->stlb_miss == PEBS_YES;
 	l->locked += d->locked == PEBS_YES;
+	l->remote += d->remote == PEBS_YES;
 }
 
 void pebs_agg_merge(struct pebs_agg *dst, const struct pebs_agg *src)
@@ -92,6 +93,7 @@ void pebs_agg_merge(struct pebs_agg *dst, const struct pebs_agg *src)
 			d->snoop[k] += s->snoop[k];
 		d->stlb_miss += s->stlb_miss;
 		d->locked += s->locked;
+		d->remote += s->remote;
 		for (unsigned k = 0; k < PEBS_AGG_BUCKETS; k++)
 			d->hist[k] += s->hist[k];
 	}

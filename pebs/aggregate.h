@@ -29,6 +29,7 @@ struct pebs_agg_level {
 	uint64_t sum, min, max;
 	uint32_t snoop[PEBS_SNOOP_COUNT];
 	uint32_t stlb_miss, locked;
+	uint32_t remote;	/* records whose source is remote (another node's cache or DRAM) */
 	uint32_t hist[PEBS_AGG_BUCKETS];
 };
 

@@ -152,7 +152,8 @@ static void reason_ll(struct pebs_caps *c)
 	if (c->pebs_why[0])
 		WHY(c->ll_why, "%s", c->pebs_why);
 	else if (!c->uarch->ll_event)
-		WHY(c->ll_why, "%s: no load-latency event", c->uarch->name);
+		WHY(c->ll_why, "%s: %s", c->uarch->name,
+		    c->uarch->no_ll ? c->uarch->no_ll : "no load-latency event");
 	else if (!(c->uarch->ll_gp & gp & pebs_caps_pebs_gp(c)))
 		WHY(c->ll_why, "%s: load-latency counters 0x%x not among the %u GP counters",
 		    c->uarch->name, c->uarch->ll_gp, c->n_gp);
@@ -173,7 +174,7 @@ void pebs_caps_probe(struct pebs_caps *c, const struct cpu_info *ci)
 		probe_msrs(c);
 	else
 		c->misc_fault = c->perf_cap_fault = c->microcode_fault = -1;
-	c->uarch = pebs_uarch_find(c->family, c->model, c->core_type);
+	c->uarch = pebs_uarch_find(c->family, c->model, c->core_type, c->native_model);
 	if (!c->uarch && c->baseline && c->version >= 5)
 		c->uarch = &pebs_uarch_arch;
 	reason_pmu(c, ci->max_leaf);

@@ -1,6 +1,7 @@
 /*
- * datasrc.c: the model table (DisplayFamily_DisplayModel + core type -> data-source table,
- * aux bit layout, store kind, default PEBS record format) and the aux-word decoder.
+ * datasrc.c: lookups over the model table (DisplayFamily_DisplayModel + core type ->
+ * data-source table, aux bit layout, store kind, default PEBS record format; its rows are
+ * generated into pebs/pmu_tables.c) and the aux-word decoder.
  * SDM Vol. 3B "Performance Monitoring" (load latency facility, precise store, DataLA);
  * Linux arch/x86/events/intel/ds.c (intel_x86_pebs_dse layouts, *_latency_data) and core.c
  * intel_pmu_init (table per model). § = docs/hardware.md: §4.1 format per model, §5.1 bit
@@ -11,184 +12,18 @@
 
 #include <stddef.h>
 
-#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
-
-#define P PEBS_CORE_P
-#define E PEBS_CORE_E
-
-/*
- * Hybrid models list the P-core row first. Default formats marked (*) are UNVERIFIED
- * (docs/hardware.md §4.1: format 4 vs 5 is not documented per model; the records are
- * identical). Each group's comment names its source; the model numbers are Linux
- * arch/x86/include/asm/intel-family.h.
- */
-static const struct pebs_model models[] = {
-	/* Core 2: fmt 0, no load latency (§4.1) */
-	{ .family = 6, .model = 0x0F, .core = P, .format = 0, .name = "Merom",
-	  .table = PEBS_DS_NONE, .store = PEBS_ST_NONE },
-	{ .family = 6, .model = 0x16, .core = P, .format = 0, .name = "Merom-L",
-	  .table = PEBS_DS_NONE, .store = PEBS_ST_NONE },
-	{ .family = 6, .model = 0x17, .core = P, .format = 0, .name = "Penryn",
-	  .table = PEBS_DS_NONE, .store = PEBS_ST_NONE },
-	{ .family = 6, .model = 0x1D, .core = P, .format = 0, .name = "Dunnington",
-	  .table = PEBS_DS_NONE, .store = PEBS_ST_NONE },
-	/* NHM/WSM: SDM load-latency data-source table, fmt 1, no TLB/lock bits (§4.1, §5.1) */
-	{ .family = 6, .model = 0x1E, .core = P, .format = 1, .name = "Nehalem",
-	  .table = PEBS_DS_NHM, .store = PEBS_ST_NONE },
-	{ .family = 6, .model = 0x1A, .core = P, .format = 1, .name = "Nehalem-EP",
-	  .table = PEBS_DS_NHM, .store = PEBS_ST_NONE },
-	{ .family = 6, .model = 0x2E, .core = P, .format = 1, .name = "Nehalem-EX",
-	  .table = PEBS_DS_NHM, .store = PEBS_ST_NONE },
-	{ .family = 6, .model = 0x25, .core = P, .format = 1, .name = "Westmere",
-	  .table = PEBS_DS_NHM, .store = PEBS_ST_NONE },
-	{ .family = 6, .model = 0x2C, .core = P, .format = 1, .name = "Westmere-EP",
-	  .table = PEBS_DS_NHM, .store = PEBS_ST_NONE },
-	{ .family = 6, .model = 0x2F, .core = P, .format = 1, .name = "Westmere-EX",
-	  .table = PEBS_DS_NHM, .store = PEBS_ST_NONE },
-	/* SNB/IVB: Table A, fmt 1, precise store (§4.1, §5.1, §5.3) */
-	{ .family = 6, .model = 0x2A, .core = P, .format = 1, .name = "Sandy Bridge",
-	  .table = PEBS_DS_SNB, .store = PEBS_ST_PRECISE },
-	{ .family = 6, .model = 0x2D, .core = P, .format = 1, .name = "Sandy Bridge-X",
-	  .table = PEBS_DS_SNB, .store = PEBS_ST_PRECISE },
-	{ .family = 6, .model = 0x3A, .core = P, .format = 1, .name = "Ivy Bridge",
-	  .table = PEBS_DS_SNB, .store = PEBS_ST_PRECISE },
-	{ .family = 6, .model = 0x3E, .core = P, .format = 1, .name = "Ivy Bridge-X",
-	  .table = PEBS_DS_SNB, .store = PEBS_ST_PRECISE },
-	/* HSW/BDW: Table A, fmt 2, DataLA stores (§4.1, §5.1, §5.3) */
-	{ .family = 6, .model = 0x3C, .core = P, .format = 2, .name = "Haswell",
-	  .table = PEBS_DS_SNB, .store = PEBS_ST_DATALA },
-	{ .family = 6, .model = 0x3F, .core = P, .format = 2, .name = "Haswell-X",
-	  .table = PEBS_DS_SNB, .store = PEBS_ST_DATALA },
-	{ .family = 6, .model = 0x45, .core = P, .format = 2, .name = "Haswell-L",
-	  .table = PEBS_DS_SNB, .store = PEBS_ST_DATALA },
-	{ .family = 6, .model = 0x46, .core = P, .format = 2, .name = "Haswell-G",
-	  .table = PEBS_DS_SNB, .store = PEBS_ST_DATALA },
-	{ .family = 6, .model = 0x3D, .core = P, .format = 2, .name = "Broadwell",
-	  .table = PEBS_DS_SNB, .store = PEBS_ST_DATALA },
-	{ .family = 6, .model = 0x47, .core = P, .format = 2, .name = "Broadwell-G",
-	  .table = PEBS_DS_SNB, .store = PEBS_ST_DATALA },
-	{ .family = 6, .model = 0x4F, .core = P, .format = 2, .name = "Broadwell-X",
-	  .table = PEBS_DS_SNB, .store = PEBS_ST_DATALA },
-	{ .family = 6, .model = 0x56, .core = P, .format = 2, .name = "Broadwell-D",
-	  .table = PEBS_DS_SNB, .store = PEBS_ST_DATALA },
-	/* Skylake family: _skl, fmt 3 (§4.1, §5.3) */
-	{ .family = 6, .model = 0x4E, .core = P, .format = 3, .name = "Skylake-L",
-	  .table = PEBS_DS_SKL, .store = PEBS_ST_DATALA },
-	{ .family = 6, .model = 0x5E, .core = P, .format = 3, .name = "Skylake",
-	  .table = PEBS_DS_SKL, .store = PEBS_ST_DATALA },
-	{ .family = 6, .model = 0x8E, .core = P, .format = 3, .name = "Kaby Lake-L",
-	  .table = PEBS_DS_SKL, .store = PEBS_ST_DATALA },
-	{ .family = 6, .model = 0x9E, .core = P, .format = 3, .name = "Kaby/Coffee Lake",
-	  .table = PEBS_DS_SKL, .store = PEBS_ST_DATALA },
-	{ .family = 6, .model = 0xA5, .core = P, .format = 3, .name = "Comet Lake",
-	  .table = PEBS_DS_SKL, .store = PEBS_ST_DATALA },
-	{ .family = 6, .model = 0xA6, .core = P, .format = 3, .name = "Comet Lake-L",
-	  .table = PEBS_DS_SKL, .store = PEBS_ST_DATALA },
-	{ .family = 6, .model = 0x55, .core = P, .format = 3, .name = "Skylake-X/Cascade Lake",
-	  .table = PEBS_DS_SKL_PMEM, .store = PEBS_ST_DATALA },
-	/* Ice Lake / Tiger Lake / Rocket Lake: _skl, adaptive fmt 4 (§4.1, §5.3) */
-	{ .family = 6, .model = 0x7D, .core = P, .format = 4, .name = "Ice Lake",
-	  .table = PEBS_DS_SKL, .store = PEBS_ST_DATALA },
-	{ .family = 6, .model = 0x7E, .core = P, .format = 4, .name = "Ice Lake-L",
-	  .table = PEBS_DS_SKL, .store = PEBS_ST_DATALA },
-	{ .family = 6, .model = 0x8C, .core = P, .format = 4, .name = "Tiger Lake-L",
-	  .table = PEBS_DS_SKL, .store = PEBS_ST_DATALA },
-	{ .family = 6, .model = 0x8D, .core = P, .format = 4, .name = "Tiger Lake",
-	  .table = PEBS_DS_SKL, .store = PEBS_ST_DATALA },
-	{ .family = 6, .model = 0xA7, .core = P, .format = 4, .name = "Rocket Lake",
-	  .table = PEBS_DS_SKL, .store = PEBS_ST_DATALA },
-	{ .family = 6, .model = 0x6A, .core = P, .format = 4, .name = "Ice Lake-X",
-	  .table = PEBS_DS_SKL_PMEM, .store = PEBS_ST_DATALA },
-	{ .family = 6, .model = 0x6C, .core = P, .format = 4, .name = "Ice Lake-D",
-	  .table = PEBS_DS_SKL_PMEM, .store = PEBS_ST_DATALA },
-	/* Golden/Raptor Cove servers: _skl(pmem), split latency, store latency (§5.3, §6) */
-	{ .family = 6, .model = 0x8F, .core = P, .format = 4, .name = "Sapphire Rapids", /* (*) */
-	  .table = PEBS_DS_SKL_PMEM, .store = PEBS_ST_TABLE, .split_latency = true, .blocked = true },
-	{ .family = 6, .model = 0xCF, .core = P, .format = 4, .name = "Emerald Rapids", /* (*) */
-	  .table = PEBS_DS_SKL_PMEM, .store = PEBS_ST_TABLE, .split_latency = true, .blocked = true },
-	{ .family = 6, .model = 0xAD, .core = P, .format = 4, .name = "Granite Rapids-X", /* (*) */
-	  .table = PEBS_DS_SKL_PMEM, .store = PEBS_ST_TABLE, .split_latency = true, .blocked = true },
-	{ .family = 6, .model = 0xAE, .core = P, .format = 4, .name = "Granite Rapids-D", /* (*) */
-	  .table = PEBS_DS_SKL_PMEM, .store = PEBS_ST_TABLE, .split_latency = true, .blocked = true },
-	/* Alder/Raptor Lake hybrid: P Golden Cove _skl, E Gracemont _grt (§5.3) */
-	{ .family = 6, .model = 0x97, .core = P, .format = 4, .name = "Alder Lake-S P", /* (*) */
-	  .table = PEBS_DS_SKL, .store = PEBS_ST_TABLE, .split_latency = true, .blocked = true },
-	{ .family = 6, .model = 0x97, .core = E, .format = 4, .name = "Alder Lake-S E",
-	  .table = PEBS_DS_GRT, .store = PEBS_ST_TABLE, .split_latency = true, .blocked = true },
-	{ .family = 6, .model = 0x9A, .core = P, .format = 4, .name = "Alder Lake-L P",
-	  .table = PEBS_DS_SKL, .store = PEBS_ST_TABLE, .split_latency = true, .blocked = true },
-	{ .family = 6, .model = 0x9A, .core = E, .format = 4, .name = "Alder Lake-L E",
-	  .table = PEBS_DS_GRT, .store = PEBS_ST_TABLE, .split_latency = true, .blocked = true },
-	{ .family = 6, .model = 0xB7, .core = P, .format = 4, .name = "Raptor Lake P",
-	  .table = PEBS_DS_SKL, .store = PEBS_ST_TABLE, .split_latency = true, .blocked = true },
-	{ .family = 6, .model = 0xB7, .core = E, .format = 4, .name = "Raptor Lake E",
-	  .table = PEBS_DS_GRT, .store = PEBS_ST_TABLE, .split_latency = true, .blocked = true },
-	{ .family = 6, .model = 0xBA, .core = P, .format = 4, .name = "Raptor Lake-P P",
-	  .table = PEBS_DS_SKL, .store = PEBS_ST_TABLE, .split_latency = true, .blocked = true },
-	{ .family = 6, .model = 0xBA, .core = E, .format = 4, .name = "Raptor Lake-P E",
-	  .table = PEBS_DS_GRT, .store = PEBS_ST_TABLE, .split_latency = true, .blocked = true },
-	{ .family = 6, .model = 0xBF, .core = P, .format = 4, .name = "Raptor Lake-S P",
-	  .table = PEBS_DS_SKL, .store = PEBS_ST_TABLE, .split_latency = true, .blocked = true },
-	{ .family = 6, .model = 0xBF, .core = E, .format = 4, .name = "Raptor Lake-S E",
-	  .table = PEBS_DS_GRT, .store = PEBS_ST_TABLE, .split_latency = true, .blocked = true },
-	{ .family = 6, .model = 0xBE, .core = E, .format = 4, .name = "Alder Lake-N",
-	  .table = PEBS_DS_GRT, .store = PEBS_ST_TABLE, .split_latency = true, .blocked = true },
-	/* Meteor Lake / Arrow Lake-U: P Redwood Cove _skl, E Crestmont _cmt (§5.3) */
-	{ .family = 6, .model = 0xAA, .core = P, .format = 5, .name = "Meteor Lake-L P", /* (*) */
-	  .table = PEBS_DS_SKL, .store = PEBS_ST_TABLE, .split_latency = true, .blocked = true },
-	{ .family = 6, .model = 0xAA, .core = E, .format = 5, .name = "Meteor Lake-L E", /* (*) */
-	  .table = PEBS_DS_CMT, .store = PEBS_ST_TABLE, .split_latency = true, .blocked = true },
-	{ .family = 6, .model = 0xAC, .core = P, .format = 5, .name = "Meteor Lake P", /* (*) */
-	  .table = PEBS_DS_SKL, .store = PEBS_ST_TABLE, .split_latency = true, .blocked = true },
-	{ .family = 6, .model = 0xAC, .core = E, .format = 5, .name = "Meteor Lake E", /* (*) */
-	  .table = PEBS_DS_CMT, .store = PEBS_ST_TABLE, .split_latency = true, .blocked = true },
-	{ .family = 6, .model = 0xB5, .core = P, .format = 5, .name = "Arrow Lake-U P", /* (*) */
-	  .table = PEBS_DS_SKL, .store = PEBS_ST_TABLE, .split_latency = true, .blocked = true },
-	{ .family = 6, .model = 0xB5, .core = E, .format = 5, .name = "Arrow Lake-U E", /* (*) */
-	  .table = PEBS_DS_CMT, .store = PEBS_ST_TABLE, .split_latency = true, .blocked = true },
-	{ .family = 6, .model = 0xAF, .core = E, .format = 5, .name = "Sierra Forest", /* (*) */
-	  .table = PEBS_DS_CMT, .store = PEBS_ST_TABLE, .split_latency = true, .blocked = true },
-	{ .family = 6, .model = 0xB6, .core = E, .format = 5, .name = "Grand Ridge", /* (*) */
-	  .table = PEBS_DS_CMT, .store = PEBS_ST_TABLE, .split_latency = true, .blocked = true },
-	/* Lunar/Arrow Lake: P Lion Cove Table B, E Skymont _cmt, fmt 6 (§4.1, §5.3, §5.4) */
-	{ .family = 6, .model = 0xBD, .core = P, .format = 6, .name = "Lunar Lake P",
-	  .table = PEBS_DS_LNC, .store = PEBS_ST_TABLE, .split_latency = true, .blocked = true },
-	{ .family = 6, .model = 0xBD, .core = E, .format = 6, .name = "Lunar Lake E",
-	  .table = PEBS_DS_CMT, .store = PEBS_ST_TABLE, .split_latency = true, .blocked = true },
-	{ .family = 6, .model = 0xC6, .core = P, .format = 6, .name = "Arrow Lake P",
-	  .table = PEBS_DS_LNC, .store = PEBS_ST_TABLE, .split_latency = true, .blocked = true },
-	{ .family = 6, .model = 0xC6, .core = E, .format = 6, .name = "Arrow Lake E",
-	  .table = PEBS_DS_CMT, .store = PEBS_ST_TABLE, .split_latency = true, .blocked = true },
-	{ .family = 6, .model = 0xC5, .core = P, .format = 6, .name = "Arrow Lake-H P",
-	  .table = PEBS_DS_LNC, .store = PEBS_ST_TABLE, .split_latency = true, .blocked = true },
-	{ .family = 6, .model = 0xC5, .core = E, .format = 6, .name = "Arrow Lake-H E",
-	  .table = PEBS_DS_CMT, .store = PEBS_ST_TABLE, .split_latency = true, .blocked = true },
-	/* Panther Lake: architectural PEBS (0xF, not walked here) (§4.1, §5.3, §5.4) */
-	{ .family = 6, .model = 0xCC, .core = P, .format = 0xF, .name = "Panther Lake P",
-	  .table = PEBS_DS_LNC, .store = PEBS_ST_TABLE, .split_latency = true, .blocked = true },
-	{ .family = 6, .model = 0xCC, .core = E, .format = 0xF, .name = "Panther Lake E",
-	  .table = PEBS_DS_CMT, .store = PEBS_ST_TABLE, .split_latency = true, .blocked = true },
-	/* Tremont: adaptive fmt 4, no load-latency facility (§4.1, §6) */
-	{ .family = 6, .model = 0x86, .core = E, .format = 4, .name = "Tremont-D",
-	  .table = PEBS_DS_NONE, .store = PEBS_ST_NONE },
-	{ .family = 6, .model = 0x96, .core = E, .format = 4, .name = "Tremont",
-	  .table = PEBS_DS_NONE, .store = PEBS_ST_NONE },
-	{ .family = 6, .model = 0x9C, .core = E, .format = 4, .name = "Tremont-L",
-	  .table = PEBS_DS_NONE, .store = PEBS_ST_NONE },
-	/* Diamond Rapids: arch PEBS; Table C (§5.5) is not decoded: raw only */
-	{ .family = 0x13, .model = 0x01, .core = P, .format = 0xF, .name = "Diamond Rapids",
-	  .table = PEBS_DS_NONE, .store = PEBS_ST_NONE, .split_latency = true, .blocked = true },
-};
+/* The model rows are generated (pebs/pmu_tables.c, tools/gen-tables.py) from the same hand
+ * entries as the event rows of pebs/uarch.h, so the two cannot disagree about a core type. */
 
 const struct pebs_model *pebs_model_at(unsigned i)
 {
-	return i < ARRAY_SIZE(models) ? &models[i] : NULL;
+	return i < pebs_model_count ? &pebs_model_table[i] : NULL;
 }
 
 const struct pebs_model *pebs_model_lookup(unsigned family, unsigned model, enum pebs_core core)
 {
-	for (unsigned i = 0; i < ARRAY_SIZE(models); i++) {
-		const struct pebs_model *m = &models[i];
+	for (unsigned i = 0; i < pebs_model_count; i++) {
+		const struct pebs_model *m = &pebs_model_table[i];
 
 		if (m->family != family || m->model != model)
 			continue;

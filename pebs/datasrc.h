@@ -94,6 +94,10 @@ struct pebs_dsrc {
 	bool has_level, has_snoop;
 };
 
+/* The model table: generated into pebs/pmu_tables.c by tools/gen-tables.py. */
+extern const struct pebs_model pebs_model_table[];
+extern const unsigned pebs_model_count;
+
 /*
  * Model table lookup. core PEBS_CORE_ANY picks the P-core row on hybrid models and the only
  * row otherwise. NULL if the model is unknown or has no row for that core type.

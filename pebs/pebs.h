@@ -82,8 +82,10 @@ void pebs_pmi(struct pebs_session *s);
 /* Drain [base, index) into the sink and reset the index (GLOBAL_CTRL must be 0). */
 void pebs_drain(struct pebs_session *s);
 
-/* Install / remove pebs_pmi as the apic/ PMI handler for session s (pmi.c). */
-void pebs_pmi_install(struct pebs_session *s);
+/* Install pebs_pmi as the apic/ PMI handler for session s on the CPU this runs on (its
+ * local APIC id; pmi.c); -1 when PEBS_MAX_CPUS CPUs already have one. Remove this CPU's. */
+#define PEBS_MAX_CPUS 256
+int pebs_pmi_install(struct pebs_session *s);
 void pebs_pmi_uninstall(void);
 
 /* Mask of the GP counter value for writes, and the counter value for -n. */

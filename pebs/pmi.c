@@ -8,33 +8,68 @@
  * came then wrote nothing and (SDM "Debug Store (DS) Mechanism": counters are reset only
  * after a record is written) left the PEBS counter past its overflow instead of at its reset
  * value: that is counted as one dropped record, and the counter is reloaded.
+ * Per CPU: each CPU's PMU raises its PMI through its own LVTPC into the one shared vector;
+ * the handler finds the session of the CPU it runs on by its local APIC id (apic_id()), so
+ * every CPU drains only its own DS buffer.
  */
 #include "pebs/pebs.h"
 #include "pebs/msr.h"
 #include "apic/apic.h"
 #include "kernel/hw.h"
 
-static struct pebs_session *pmi_session;
+static struct {
+	uint32_t apic_id;
+	struct pebs_session *s;	/* NULL: slot free */
+} pmi_sessions[PEBS_MAX_CPUS];
+
+static struct pebs_session **slot_of(uint32_t id, bool take)
+{
+	struct pebs_session **free_slot = NULL;
+
+	for (unsigned i = 0; i < PEBS_MAX_CPUS; i++) {
+		if (pmi_sessions[i].s && pmi_sessions[i].apic_id == id)
+			return &pmi_sessions[i].s;
+		if (!pmi_sessions[i].s && !free_slot) {
+			free_slot = &pmi_sessions[i].s;
+			pmi_sessions[i].apic_id = id;
+		}
+	}
+	return take ? free_slot : NULL;
+}
 
 static void pebs_pmi_irq(struct trap_frame *f)
 {
+	struct pebs_session **s = slot_of(apic_id(), false);
+
 	(void)f;
-	if (pmi_session)
-		pebs_pmi(pmi_session);
+	if (s)
+		pebs_pmi(*s);
 	else
 		apic_pmi_rearm();	/* not ours, but LVTPC must not stay masked */
 }
 
-void pebs_pmi_install(struct pebs_session *s)
+int pebs_pmi_install(struct pebs_session *s)
 {
-	pmi_session = s;
+	struct pebs_session **slot = slot_of(apic_id(), true);
+
+	if (!slot)
+		return -1;
+	*slot = s;
 	apic_set_pmi_handler(pebs_pmi_irq);
+	return 0;
 }
 
 void pebs_pmi_uninstall(void)
 {
-	apic_set_pmi_handler(NULL);
-	pmi_session = NULL;
+	struct pebs_session **slot = slot_of(apic_id(), false);
+	bool any = false;
+
+	if (slot)
+		*slot = NULL;
+	for (unsigned i = 0; i < PEBS_MAX_CPUS; i++)
+		any |= pmi_sessions[i].s != NULL;
+	if (!any)	/* the vector is shared: removed with the last CPU's session */
+		apic_set_pmi_handler(NULL);
 }
 
 static uint64_t record_size(const struct pebs_session *s, const uint8_t *p)

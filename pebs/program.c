@@ -278,8 +278,12 @@ int pebs_start(struct pebs_session *s, const struct pebs_caps *c, const struct p
 		memcpy(s->err, keep, sizeof(keep));
 		return -1;
 	}
+	if (pebs_pmi_install(s)) {
+		teardown();
+		clear_programming(s);
+		return fail(s, "no PMI slot: %d CPUs already run PEBS sessions", PEBS_MAX_CPUS);
+	}
 	s->active = true;
-	pebs_pmi_install(s);
 	wrmsr(MSR_IA32_PERF_GLOBAL_CTRL, s->global_ctrl);
 	return 0;
 }

@@ -1,9 +1,10 @@
 /*
- * uarch.h: per-microarchitecture PEBS facts as one table (pebs/uarch.c), keyed by
+ * uarch.h: per-microarchitecture PEBS facts as one table (pebs/pmu_tables.c), keyed by
  * DisplayFamily/DisplayModel and, on hybrid parts, the core type of CPUID.1AH.
- * Facts and their primary sources: docs/hardware.md §4.1 (formats), §5.3 (data-source
- * tables), §6 (events and counters), §7.1 (quirks), §9 (model numbers). A model not in the table
- * gets the architectural path (baseline PEBS, perfmon >= 5) or a SKIP with the reason.
+ * The rows are generated (pebs/pmu_tables.c, docs/tables.md); facts and their primary
+ * sources: docs/hardware.md §4.1 (formats), §5.3 (data-source tables), §6 (events and
+ * counters), §7.1 (quirks), §9 (model numbers). A model not in the table gets the
+ * architectural path (baseline PEBS, perfmon >= 5) or a SKIP with the reason.
  */
 #ifndef PEBS_UARCH_H
 #define PEBS_UARCH_H
@@ -39,13 +40,15 @@ enum pebs_quirk {
 	Q_HSW_PERIOD	= 1u << 9,	/* HSW11/BDM11/BDM55: INST_RETIRED.ALL period rules */
 };
 
-#define PEBS_MAX_MODELS 12
-
+/* One row per DisplayFamily/DisplayModel and hybrid core type, generated into
+ * pebs/pmu_tables.c by tools/gen-tables.py from Intel perfmon and data/tables/uarch.toml. */
 struct pebs_uarch {
-	const char *name;
-	uint32_t family;
-	uint8_t models[PEBS_MAX_MODELS];	/* DisplayModel list, 0-terminated */
-	uint8_t core_type;		/* CPUID.1AH core type on hybrid parts, 0 = any */
+	const char *name;		/* the microarchitecture (group) this row belongs to */
+	uint32_t family;		/* DisplayFamily */
+	uint8_t model;			/* DisplayModel */
+	uint8_t core_type;		/* CPUID.1AH:EAX[31:24] on hybrid parts, 0 = any */
+	uint32_t native;		/* CPUID.1AH:EAX[23:0] native model id, 0 = any */
+	uint16_t steppings;		/* bit s set: stepping s is covered (perfmon mapfile) */
 	uint8_t pebs_fmt;		/* record format the family reports (0xff = varies) */
 	uint32_t pebs_gp;		/* GP counters that can PEBS (0: all, baseline) */
 	uint16_t ll_event;		/* load-latency event, umask<<8|event; 0: none */
@@ -55,7 +58,9 @@ struct pebs_uarch {
 	uint16_t aux_event;		/* event that must run beside ll_event; 0: none */
 	enum pebs_dsrc_id dsrc;
 	uint32_t quirks;		/* enum pebs_quirk */
-	const char *src;		/* primary source + docs/hardware.md section */
+	const char *errata;		/* perfmon's Errata for the events used, or NULL */
+	const char *no_ll;		/* why there is no load-latency event, or NULL */
+	const char *src;		/* primary sources of the hand facts */
 };
 
 /* A microcode gate: PEBS is broken on this stepping below min_rev (§7.1). */
@@ -68,8 +73,11 @@ extern const unsigned pebs_uarch_count;
 /* The architectural row: baseline PEBS on a model the table does not know. */
 extern const struct pebs_uarch pebs_uarch_arch;
 
-/* The row for family/model/core type, or NULL. A row with core_type 0 matches any core. */
-const struct pebs_uarch *pebs_uarch_find(uint32_t family, uint32_t model, uint8_t core_type);
+/* The row for family/model/core type (and native model id where two core types share one
+ * CPUID.1AH core type, as on Arrow Lake-H; 0 = unknown), or NULL. A row with core_type 0
+ * matches any core. */
+const struct pebs_uarch *pebs_uarch_find(uint32_t family, uint32_t model, uint8_t core_type,
+					 uint32_t native);
 /* Minimum microcode revision for PEBS on this part, 0 if none is known. */
 uint32_t pebs_ucode_min(uint32_t family, uint32_t model, uint32_t stepping);
 const char *pebs_dsrc_name(enum pebs_dsrc_id id);

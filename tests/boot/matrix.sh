@@ -12,7 +12,8 @@ for fw in bios ovmf; do
 	for cpu in $want; do
 		grep -qx -- "$cpu" <<<"$have" || continue
 		for mem in 64M 512M 4G 16G; do
-			for smp in 1 4; do
+			for smp in 1 4 8; do
+				[ "$smp" = 8 ] && [ "$mem" != 512M ] && continue
 				printf 'matrix   %s-%s-%s-smp%s  q35  %s  %s  %s  %s  pass  -\n' \
 					"$fw" "$cpu" "$mem" "$smp" "$fw" "$cpu" "$mem" "$smp"
 			done

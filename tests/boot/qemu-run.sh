@@ -3,7 +3,7 @@
 # on stdout and map QEMU's exit status to the run's verdict: 0 = all passed/skipped, 1 = a test
 # failed, 2 = QEMU or the kernel ended without a verdict (no isa-debug-exit write), 124 = timeout.
 #   qemu-run.sh ISO [--machine q35|pc] [--fw bios|ovmf|ovmf-bios] [--cpu MODEL] [--mem SIZE]
-#               [--smp N] [--timeout S] [--log FILE] [--extra "QEMU ARGS"]
+#               [--smp N] [--numa K] [--timeout S] [--log FILE] [--extra "QEMU ARGS"]
 #               [--accel auto|kvm|tcg] [--netboot DIR] [--dry-run] [-- KERNEL OPTIONS...]
 # --fw: bios = SeaBIOS, ovmf = OVMF code + variables as pflash, ovmf-bios = OVMF_CODE.fd given
 # as -bios (no variable store, as on QEMU's default `pc` command line).
@@ -11,11 +11,13 @@
 # KVM is unusable exits 2 at once with the reason. Under KVM the CPU is the host's with its
 # PMU and cache topology (-cpu host,pmu=on,host-cache-info=on: CPUID 04H from the host;
 # migratable=off keeps host-only CPUID bits such as the invariant TSC).
+# --numa K (K >= 2) splits the memory and the --smp CPUs into K NUMA nodes (QEMU writes the
+# ACPI SRAT; the last node takes the CPUs left over) with distance 21 between any two (SLIT).
 # --dry-run prints the QEMU command line instead of running it.
 set -u
 iso=""
 case ${1:-} in -*) ;; *) iso=${1:-}; shift ;; esac
-machine=q35 fw=bios cpu="" mem=512M smp=1 timeout=120 log="" extra="" accel=auto dry="" net=""
+machine=q35 fw=bios cpu="" mem=512M smp=1 numa="" timeout=120 log="" extra="" accel=auto dry="" net=""
 while [ $# -gt 0 ]; do
 	case $1 in
 	--netboot) net=$2; shift 2 ;;
@@ -24,6 +26,7 @@ while [ $# -gt 0 ]; do
 	--cpu) cpu=$2; shift 2 ;;
 	--mem) mem=$2; shift 2 ;;
 	--smp) smp=$2; shift 2 ;;
+	--numa) numa=$2; shift 2 ;;
 	--timeout) timeout=$2; shift 2 ;;
 	--log) log=$2; shift 2 ;;
 	--extra) extra=$2; shift 2 ;;
@@ -66,6 +69,28 @@ ovmf-bios)	# the 2 MB image: QEMU 7.2 boots nothing from OVMF_CODE_4M.fd given a
 esac
 case $machine in q35|pc) ;; *) echo "qemu-run.sh: --machine must be q35 or pc" >&2; exit 2 ;; esac
 
+numaargs=()
+if [ -n "$numa" ] && [ "$numa" != 1 ]; then
+	case $mem in
+	*[Gg]) mib=$(( ${mem%[Gg]} * 1024 )) ;;
+	*[Mm]) mib=${mem%[Mm]} ;;
+	*) mib="" ;;
+	esac
+	[[ $numa =~ ^[0-9]+$ && $smp =~ ^[0-9]+$ && $mib =~ ^[0-9]+$ ]] ||
+		{ echo "qemu-run.sh: --numa K needs a number K, --smp N and --mem in M or G" >&2; exit 2; }
+	[ "$smp" -ge "$numa" ] && [ $((mib % numa)) = 0 ] ||
+		{ echo "qemu-run.sh: --numa $numa needs --smp >= $numa and --mem divisible by $numa" >&2; exit 2; }
+	per=$((smp / numa))
+	for ((i = 0; i < numa; i++)); do
+		hi=$(( i == numa - 1 ? smp - 1 : (i + 1) * per - 1 ))
+		numaargs+=(-object "memory-backend-ram,id=numa$i,size=$((mib / numa))M"
+			   -numa "node,nodeid=$i,cpus=$((i * per))-$hi,memdev=numa$i")
+	done
+	for ((i = 0; i < numa; i++)); do
+		for ((j = i + 1; j < numa; j++)); do numaargs+=(-numa "dist,src=$i,dst=$j,val=21"); done
+	done
+fi
+
 # Kernel options reach GRUB through a FAT drive holding /pebs-kernel/cmdline.cfg; on a
 # network boot through the per-machine file GRUB looks for first, grub.cfg-01-<MAC>
 # (docs/netboot.md), in a copy of DIR.
@@ -98,7 +123,8 @@ out=${log:-$work/serial.log}
 # shellcheck disable=SC2206  # $extra: QEMU arguments, split on purpose
 qemu=(qemu-system-x86_64 -machine "$machine" "${cpuargs[@]}" -m "$mem" -smp "$smp" -no-reboot
 	-display none -device "isa-debug-exit,iobase=0xf4,iosize=0x04"
-	"${fwargs[@]}" "${optargs[@]}" "${bootargs[@]}" -serial stdio -monitor none $extra)
+	"${numaargs[@]}" "${fwargs[@]}" "${optargs[@]}" "${bootargs[@]}" -serial stdio -monitor none
+	$extra)
 if [ -n "$dry" ]; then
 	for a in "${qemu[@]}"; do	# shell-quoted only where needed
 		[[ $a =~ ^[[:alnum:]_./:=,@+-]+$ ]] && printf '%s ' "$a" || printf '%q ' "$a"

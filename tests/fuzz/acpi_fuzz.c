@@ -46,6 +46,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	acpi_init(&ai, copy, 36, map, &m);
 	if (ai.ntables > ACPI_MAX_TABLES || ai.madt.ncpus > ACPI_MAX_CPUS)
 		abort();
+	for (unsigned i = 0; i < ai.madt.ncpus; i++)	/* a broadcast ID never names a CPU */
+		if (ai.madt.cpu[i].apic_id == (ai.madt.cpu[i].x2apic ? 0xffffffffu : 0xffu))
+			abort();
 	free(copy);
 	return 0;
 }

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "kernel/cmdline.h"
+#include "smp/boot_plan.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
@@ -26,6 +27,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (cl.nopt > CMDLINE_MAX_OPTS)
 		abort();
 	for (unsigned i = 0; i < cl.nopt; i++) {
+		struct smp_cpus_req req;
+		const char *why;
+
+		/* cpus=: any value parses or says why, and a refused one leaves the default */
+		if (!smp_cpus_parse(cl.opt[i].value, &req, &why) &&
+		    (!why || req.mode != SMP_CPUS_TYPES || req.list))
+			abort();
 		cmdline_parse_u64(cl.opt[i].value, &v);
 		glob_list_match(cl.opt[i].value, cl.opt[i].key);
 		glob_match(cl.opt[i].key, cl.opt[i].value);

@@ -77,7 +77,7 @@ void build_madt(uint8_t *t)
 {
 	uint8_t *e;
 
-	hdr(t, "APIC", 44 + 8 + 8 + 8 + 16 + 12 + 12, 4);
+	hdr(t, "APIC", 44 + 8 + 8 + 8 + 16 + 12 + 12, 5);	/* revision 5: Online Capable defined */
 	put32(t + 36, 0xfee00000);
 	put32(t + 40, 1);
 	e = t + 44;	/* lapic uid 0 id 0 enabled */

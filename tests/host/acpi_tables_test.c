@@ -67,6 +67,59 @@ static void test_madt_malformed(void **state)
 	assert_int_equal(m.ncpus, 1);
 }
 
+/* MADT flags and IDs the bring-up relies on: Online Capable only from revision 5, the
+ * broadcast IDs never name a processor, an x2APIC entry cut by the table end is not read. */
+static void test_madt_flags_ids(void **state)
+{
+	uint8_t t[44 + 8 + 8 + 16 + 16];
+	struct acpi_madt m;
+
+	(void)state;
+	hdr(t, "APIC", sizeof(t), 4);
+	put32(t + 36, 0xfee00000);
+	t[44] = 0; t[45] = 8; t[46] = 1; t[47] = 1; put32(t + 48, 2);	/* online-capable only */
+	t[52] = 0; t[53] = 8; t[54] = 2; t[55] = 0xff; put32(t + 56, 1);	/* broadcast ID */
+	t[60] = 9; t[61] = 16; put32(t + 64, 0xffffffffu); put32(t + 68, 1); put32(t + 72, 3);
+	t[76] = 9; t[77] = 16; put32(t + 80, 7); put32(t + 84, 1); put32(t + 88, 4);
+	assert_int_equal(acpi_parse_madt(t, sizeof(t), &m), 0);
+	assert_int_equal(m.revision, 4);
+	assert_int_equal(m.ncpus, 1);		/* only x2APIC ID 7 */
+	assert_int_equal(m.cpu[0].apic_id, 7);
+	assert_true(m.cpu[0].x2apic && m.cpu[0].enabled);
+	assert_int_equal(m.ncpus_disabled, 1);	/* bit 1 is reserved before revision 5 */
+	assert_int_equal(m.ncpus_invalid, 2);
+	assert_true(acpi_said("broadcast APIC ID"));
+	t[8] = 5;
+	assert_int_equal(acpi_parse_madt(t, sizeof(t), &m), 0);
+	assert_int_equal(m.ncpus, 2);
+	assert_true(m.cpu[0].online_capable && !m.cpu[0].enabled);
+	/* the last x2APIC entry cut short by the table's end: not read, nothing recorded */
+	assert_int_equal(acpi_parse_madt(t, sizeof(t) - 4, &m), 0);
+	assert_int_equal(m.ncpus, 1);
+	assert_true(acpi_said("rest ignored"));
+}
+
+/* More processors than cpu[] holds: the rest are counted, none is written past the end. */
+static void test_madt_many(void **state)
+{
+	enum { N = ACPI_MAX_CPUS + 5 };
+	static uint8_t t[44 + N * 16];
+	static struct acpi_madt m;
+
+	(void)state;
+	hdr(t, "APIC", sizeof(t), 5);
+	for (unsigned i = 0; i < N; i++) {
+		uint8_t *e = t + 44 + i * 16;
+
+		e[0] = 9; e[1] = 16; put32(e + 4, 1000 + i); put32(e + 8, 1); put32(e + 12, i);
+	}
+	assert_int_equal(acpi_parse_madt(t, sizeof(t), &m), 0);
+	assert_int_equal(m.ncpus, ACPI_MAX_CPUS);
+	assert_int_equal(m.ncpus_dropped, 5);
+	assert_int_equal(m.cpu[ACPI_MAX_CPUS - 1].apic_id, 1000 + ACPI_MAX_CPUS - 1);
+	assert_true(acpi_said("not recorded"));
+}
+
 static void test_spcr_io(void **state)
 {
 	(void)state;
@@ -225,6 +278,8 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup_teardown(test_madt, acpi_img_setup, acpi_img_teardown),
 		cmocka_unit_test_setup_teardown(test_madt_malformed, acpi_img_setup, acpi_img_teardown),
+		cmocka_unit_test_setup_teardown(test_madt_flags_ids, acpi_img_setup, acpi_img_teardown),
+		cmocka_unit_test_setup_teardown(test_madt_many, acpi_img_setup, acpi_img_teardown),
 		cmocka_unit_test_setup_teardown(test_spcr_io, acpi_img_setup, acpi_img_teardown),
 		cmocka_unit_test_setup_teardown(test_spcr_variants, acpi_img_setup, acpi_img_teardown),
 		cmocka_unit_test_setup_teardown(test_hpet, acpi_img_setup, acpi_img_teardown),

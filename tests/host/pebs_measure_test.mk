@@ -1,6 +1,6 @@
 HOST_TESTS += pebs_measure_test
 pebs_measure_test_SRCS = pebs/measure.c pebs/cycles.c loads/pebs_verdict.c loads/pebs_cost.c loads/kpebs_print.c \
-	pebs/aggbuf.c pebs/aggregate.c pebs/agg_print.c pebs/datasrc.c pebs/datasrc_tables.c \
+	pebs/aggbuf.c pebs/aggregate.c pebs/agg_print.c pebs/datasrc.c pebs/pmu_tables.c pebs/datasrc_tables.c \
 	pebs/datasrc_names.c pebs/record.c \
 	pebs/caps.c pebs/caps_print.c pebs/count.c pebs/msr_note.c pebs/uarch.c pebs/ds.c pebs/program.c pebs/pmi.c \
 	kernel/cpu.c kernel/fmt.c kernel/cmdline.c kernel/options.c tests/stubs/console.c kernel/kprintf.c \

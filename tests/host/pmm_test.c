@@ -83,6 +83,35 @@ static void test_bad_args_and_exhaustion(void **state)
 	pmm_add(&p, 0xfffffffffffff000ull, 0x10000);	/* wraps: clipped, no crash */
 }
 
+/* A block inside a node's range [lo, hi) (NUMA, kernel/numa.h): never outside it, aligned,
+ * the range's free space below the block skipped, not lost to a later release. */
+static void test_take_in(void **state)
+{
+	struct pmm p;
+	struct pmm_mark m;
+
+	(void)state;
+	pmm_init(&p);
+	pmm_add(&p, 0x100000, 0x1ff00000);		/* [1M, 512M) */
+	pmm_add(&p, 0x40000000, 0x10000000);		/* [1G, 1.25G) */
+	pmm_mark(&p, &m);
+	assert_int_equal(pmm_take_in(&p, 0x1000, 4096, 0, 0x100000), 0);	/* no RAM there */
+	assert_int_equal(pmm_take_in(&p, 0x1000, 4096, 5, 5), 0);		/* empty range */
+	assert_int_equal(pmm_take_in(&p, 0x1000, 4096, 9, 3), 0);		/* inverted */
+	assert_int_equal(pmm_take_in(&p, 0x200000, 0x200000, 0x10000000, 0x20000000),
+			 0x10000000);
+	assert_int_equal(pmm_take_in(&p, 0x1000, 4096, 0x10000000, 0x20000000), 0x10200000);
+	/* does not fit below hi: the next range is outside [lo, hi) too */
+	assert_int_equal(pmm_take_in(&p, 0x10000000, 4096, 0x10000000, 0x20000000), 0);
+	/* straddles two ranges' window: only the second range can hold it */
+	assert_int_equal(pmm_take_in(&p, 0x1000000, 4096, 0x1f800000, 0x48000000), 0x40000000);
+	/* an unconstrained take continues above the constrained ones */
+	assert_int_equal(pmm_take(&p, 0x1000, 4096), 0x10201000);
+	pmm_release(&p, &m);
+	assert_int_equal(pmm_take(&p, 0x1000, 4096), 0x100000);
+	assert_int_equal(pmm_take_in(&p, 0x1000, 4096, 0x40000000, ~0ull), 0x40000000);
+}
+
 static void test_mark_release(void **state)
 {
 	struct pmm p;
@@ -138,6 +167,7 @@ int main(void)
 		cmocka_unit_test(test_full_firmware_map),
 		cmocka_unit_test(test_overlapping_entries),
 		cmocka_unit_test(test_bad_args_and_exhaustion),
+		cmocka_unit_test(test_take_in),
 		cmocka_unit_test(test_mark_release),
 		cmocka_unit_test(test_random_never_overlaps),
 	};

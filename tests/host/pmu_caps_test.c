@@ -34,8 +34,8 @@ static void test_probe_every_cpu(void **state)
 {
 	static const char *const uarch[] = { "Nehalem/Westmere", "Sandy/Ivy Bridge",
 		"Haswell/Broadwell", "Skylake", "Ice Lake-SP", "Sapphire/Emerald Rapids",
-		"Gracemont" };
-	static const unsigned fmt[] = { 1, 1, 2, 3, 4, 5, 4 };
+		"Gracemont", "Golden/Raptor Cove (ADL/RPL P)" };
+	static const unsigned fmt[] = { 1, 1, 2, 3, 4, 5, 4, 5 };
 	const char *why;
 
 	(void)state;

@@ -77,8 +77,8 @@ static void test_event_bits(void **state)
 	start(&model_skylake, PEBS_LOAD_LATENCY);
 	reconfigure(MSR_IA32_PERFEVTSEL(0), S.evtsel | (1ull << 24));
 	expect("with AnyThread/Edge/Inv/CMask set", 1);
-	start(&model_haswell, PEBS_LOAD_LATENCY);
-	reconfigure(MSR_IA32_PERFEVTSEL(0), S.evtsel | EVTSEL_INV);
+	start(&model_haswell, PEBS_LOAD_LATENCY);	/* PMC3: docs/tables.md */
+	reconfigure(MSR_IA32_PERFEVTSEL(S.counter), S.evtsel | EVTSEL_INV);
 	expect("with AnyThread/Edge/Inv/CMask set", 1);
 	start(&model_skylake, PEBS_LOAD_LATENCY);
 	reconfigure(MSR_IA32_PERFEVTSEL(0), S.evtsel | EVTSEL_INT);
@@ -89,7 +89,7 @@ static void test_load_latency_rules(void **state)
 {
 	(void)state;
 	start(&model_haswell, PEBS_LOAD_LATENCY);
-	reconfigure(MSR_IA32_PEBS_ENABLE, PEBS_EN_PMC(0));
+	reconfigure(MSR_IA32_PEBS_ENABLE, PEBS_EN_PMC(S.counter));
 	expect("without PEBS_ENABLE.LL_EN (perfmon < 5)", 1);
 	start(&model_skylake, PEBS_LOAD_LATENCY);
 	reconfigure(MSR_PEBS_LD_LAT_THRESHOLD, 2);

@@ -1,7 +1,7 @@
 HOST_TESTS += pmu_test
 PMU_MODEL_SRCS := tests/model/pmu_model.c tests/model/pmu_fixture.c tests/model/pmu_model_msr.c \
 	tests/model/pmu_model_run.c tests/model/pmu_model_cpus.c
-PEBS_DRIVER_SRCS := pebs/caps.c pebs/caps_print.c pebs/count.c pebs/msr_note.c pebs/uarch.c pebs/ds.c \
+PEBS_DRIVER_SRCS := pebs/caps.c pebs/caps_print.c pebs/count.c pebs/msr_note.c pebs/uarch.c pebs/pmu_tables.c pebs/ds.c \
 	pebs/program.c \
 	pebs/pmi.c kernel/cpu.c kernel/fmt.c kernel/cmdline.c kernel/options.c \
 	tests/stubs/console.c kernel/kprintf.c

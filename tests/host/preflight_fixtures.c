@@ -137,11 +137,10 @@ const struct fixture preflight_fixtures[] = {
 	  .stepping = 2, .core_type = 0x20, .uarch = "Skymont", .fmt = 6, .l1d = 32 * K,
 	  .l2 = 4 * M, .l3 = 24 * M, .pebs_why = "", .ll_why = "" },
 	/* Pentium N4200 (Goldmont, 06_5CH): 24K L1d, 1M L2 per 2-core module, no L3; format 3
-	 * (Linux "PEBS fmt3" on Goldmont); not in our table and no baseline */
+	 * (Linux "PEBS fmt3" on Goldmont); PEBS on PMC0, no load-latency event (docs/tables.md) */
 	{ .file = "goldmont", .perf_cap = PERF_CAP(3), .family = 6, .model = 0x5c, .stepping = 9,
-	  .uarch = NULL, .fmt = 3, .l1d = 24 * K, .l2 = 1 * M, .l3 = 0,
-	  .pebs_why = "model 06_5CH not in the PEBS table and no PEBS baseline",
-	  .ll_why = "model 06_5CH not in the PEBS table and no PEBS baseline" },
+	  .uarch = "Goldmont", .fmt = 3, .l1d = 24 * K, .l2 = 1 * M, .l3 = 0, .pebs_why = "",
+	  .ll_why = "Goldmont: PEBS without load latency on Goldmont (PMC0 only)" },
 	/* Pentium Silver N6005 (Jasper Lake = Tremont, 06_9CH): 1.5M L2, 4M L3; adaptive PEBS
 	 * but no load-latency facility */
 	{ .file = "jasperlake", .perf_cap = PERF_CAP(4), .family = 6, .model = 0x9c,

@@ -127,6 +127,8 @@ static void reg_write(bool msr, unsigned reg, uint64_t val)
 		lm.regs[APIC_ICR >> 4] = (uint32_t)val & ~APIC_ICR_BUSY;
 		lm.last_icr = msr ? val : ((uint64_t)lm.regs[APIC_ICR2 >> 4] << 32) | (uint32_t)val;
 		lm.icr_sends++;
+		if (lm.on_ipi)
+			lm.on_ipi(lm.last_icr);
 		if (((lm.last_icr >> APIC_ICR_SHORTHAND_SHIFT) & 3) == APIC_DEST_SELF &&
 		    ((lm.last_icr >> 8) & 7) == APIC_DM_FIXED) {
 			uint8_t v = (uint8_t)lm.last_icr;

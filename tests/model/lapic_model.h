@@ -31,6 +31,7 @@ struct lapic_model {
 	uint64_t tsc_per_count;		/* virtual TSC ticks per timer count; 0: timer frozen */
 	uint32_t fault_msr;		/* this MSR #GPs on any access (0: none) */
 	uint32_t esr_pending;		/* errors to latch on the next ESR write */
+	void (*on_ipi)(uint64_t icr);	/* called for every IPI sent (the other CPUs' side) */
 	/* state */
 	uint32_t regs[64];		/* by offset >> 4 */
 	uint32_t isr[8], irr[8];

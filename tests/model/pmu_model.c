@@ -14,7 +14,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-struct model_state M;
+struct model_state model_state_of[MODEL_MAX_CPUS];
+struct model_state *model_cur = &model_state_of[0];
+unsigned model_ncpus = 1;
+irq_handler_fn model_pmi_handler;
+struct model_region model_regions[M_REGIONS];
+unsigned model_nregions;
 
 void model_violate(const char *fmt, ...)
 {

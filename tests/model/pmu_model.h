@@ -41,7 +41,8 @@ struct model_cpu {
 };
 
 extern const struct model_cpu model_nehalem, model_sandybridge, model_haswell, model_skylake,
-	model_icelake_sp, model_sapphire_rapids, model_gracemont, model_penryn, model_qemu_tcg_skl,
+	model_icelake_sp, model_sapphire_rapids, model_gracemont, model_goldencove, model_penryn,
+	model_qemu_tcg_skl,
 	model_qemu_tcg_icx;
 extern const struct model_cpu *const model_cpus[];	/* the PEBS CPUs, NULL-terminated */
 
@@ -59,6 +60,19 @@ struct model_stats {
 
 /* Start over on `cpu` (frees everything kalloc handed out). */
 void model_init(const struct model_cpu *cpu);
+
+/*
+ * Several CPUs, each with its own register file (MSRs, counters, DS_AREA), CPUID answers,
+ * LVTPC and statistics; memory (kalloc) and the PMI vector's handler are shared, as on a
+ * real machine. A
+ * hybrid part lists its P- and E-core rows. CPU i has local APIC id i (apic_id()).
+ * model_select(i) makes CPU i the one that executes: every hw.h call, model_feed, the PMI
+ * and the queries below act on it, as an instruction acts on the core that runs it.
+ */
+#define MODEL_MAX_CPUS 4
+void model_init_cpus(const struct model_cpu *const *cpus, unsigned n);
+void model_select(unsigned i);
+unsigned model_current(void);
 void model_fini(void);
 const struct model_cpu *model_cpu(void);
 

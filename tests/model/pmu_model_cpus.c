@@ -75,6 +75,19 @@ const struct model_cpu model_gracemont = {
 	.split_latency = true,
 };
 
+/* Alder Lake P-core (hybrid, CPUID.1AH core type 0x40): Golden Cove events, load latency on
+ * PMC1-7 with MEM_LOADS_AUX, split latency word (Linux ds.c intel_glc_pebs_event_constraints,
+ * core.c intel_pmu_hw_config). Record format 5 is a MODELLED choice (docs/hardware.md §4.1:
+ * which models report 4 or 5 is not confirmed), so that the modelled hybrid part's two core
+ * types differ in format (and DS reset-slot layout) as well as in data-source table. */
+const struct model_cpu model_goldencove = {
+	.name = "Golden Cove", .signature = 0x90672, .core_type = 0x40, .version = 5, .n_gp = 8,
+	.gp_width = 48, .n_fixed = 4, .fixed_width = 48, .ds = true, .dtes64 = true,
+	.pdcm = true, .perf_cap = 0xf5c5, .misc_enable = MISC_EMON, .microcode = 0x430,
+	.pebs_gp = 0xff, .ll_event = 0x01cd, .ll_gp = 0xfe, .st_event = 0x02cd,
+	.aux_event = 0x8203, .split_latency = true,
+};
+
 /* Core 2 Penryn: format 0, PEBS on PMC0 only, no load latency, buffer limited to 4 KiB (Linux
  * ds.c intel_core2_pebs_event_constraints, intel_ds_init). */
 const struct model_cpu model_penryn = {
@@ -98,5 +111,5 @@ const struct model_cpu model_qemu_tcg_icx = {
 
 const struct model_cpu *const model_cpus[] = {
 	&model_nehalem, &model_sandybridge, &model_haswell, &model_skylake, &model_icelake_sp,
-	&model_sapphire_rapids, &model_gracemont, NULL,
+	&model_sapphire_rapids, &model_gracemont, &model_goldencove, NULL,
 };

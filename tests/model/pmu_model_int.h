@@ -9,6 +9,7 @@
 #define M_FIX 4
 #define M_REGIONS 64
 
+/* kalloc'd memory: one physical memory for every modelled CPU */
 struct model_region {
 	void *p;
 	uint64_t bytes;
@@ -28,17 +29,21 @@ struct model_state {
 	uint64_t tsc;
 	uint64_t event_ticks, assist_ticks, pmi_ticks;	/* virtual-clock costs */
 	/* PMI */
-	irq_handler_fn handler;
 	bool delivery, lvtpc_masked, pending, in_pmi, pmi_disabled_first;
 	struct model_stats st;
-	struct model_region regions[M_REGIONS];
-	unsigned nregions;
 	char viol[MODEL_MAX_VIOL][160];
 	unsigned nviol;
 	char log[MODEL_LOG];
 };
 
-extern struct model_state M;
+/* One register file per modelled CPU; M is the one executing (model_select). */
+extern struct model_state model_state_of[MODEL_MAX_CPUS];
+extern struct model_state *model_cur;
+#define M (*model_cur)
+extern unsigned model_ncpus;
+extern irq_handler_fn model_pmi_handler;	/* the PMI vector's handler: one for all CPUs */
+extern struct model_region model_regions[M_REGIONS];
+extern unsigned model_nregions;
 
 void model_violate(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void model_logf(const char *what);

@@ -14,17 +14,49 @@
 #include <stdlib.h>
 #include <string.h>
 
-void model_init(const struct model_cpu *cpu)
+void model_init_cpus(const struct model_cpu *const *cpus, unsigned n)
 {
 	model_fini();
-	memset(&M, 0, sizeof(M));
-	M.cpu = cpu;
-	M.fmt = PERF_CAP_PEBS_FMT(cpu->perf_cap);
-	M.baseline = (cpu->perf_cap & PERF_CAP_PEBS_BASELINE) && M.fmt >= 4;
-	M.fw_write = cpu->perf_cap & PERF_CAP_FW_WRITE;
-	M.gp_mask = (1ull << cpu->gp_width) - 1;
-	M.delivery = true;
-	M.event_ticks = 7;
+	if (n < 1 || n > MODEL_MAX_CPUS)
+		abort();	/* a test bug */
+	memset(model_state_of, 0, sizeof(model_state_of));
+	model_pmi_handler = NULL;
+	model_ncpus = n;
+	for (unsigned i = 0; i < n; i++) {
+		struct model_state *s = &model_state_of[i];
+
+		s->cpu = cpus[i];
+		s->fmt = PERF_CAP_PEBS_FMT(cpus[i]->perf_cap);
+		s->baseline = (cpus[i]->perf_cap & PERF_CAP_PEBS_BASELINE) && s->fmt >= 4;
+		s->fw_write = cpus[i]->perf_cap & PERF_CAP_FW_WRITE;
+		s->gp_mask = (1ull << cpus[i]->gp_width) - 1;
+		s->delivery = true;
+		s->event_ticks = 7;
+	}
+	model_cur = &model_state_of[0];
+}
+
+void model_init(const struct model_cpu *cpu)
+{
+	model_init_cpus(&cpu, 1);
+}
+
+void model_select(unsigned i)
+{
+	if (i >= model_ncpus)
+		abort();	/* a test bug */
+	model_cur = &model_state_of[i];
+}
+
+unsigned model_current(void)
+{
+	return (unsigned)(model_cur - model_state_of);
+}
+
+/* The modelled local APIC id of the executing CPU: its index (apic/apic.h stand-in). */
+uint32_t apic_id(void)
+{
+	return model_current();
 }
 
 uint64_t model_tsc(void) { return M.tsc; }
@@ -38,9 +70,9 @@ void model_set_costs(uint64_t event_ticks, uint64_t assist_ticks, uint64_t pmi_t
 
 void model_fini(void)
 {
-	for (unsigned i = 0; i < M.nregions; i++)
-		free(M.regions[i].p);
-	M.nregions = 0;
+	for (unsigned i = 0; i < model_nregions; i++)
+		free(model_regions[i].p);
+	model_nregions = 0;
 }
 
 const struct model_cpu *model_cpu(void) { return M.cpu; }
@@ -106,31 +138,31 @@ void *kalloc(uint64_t bytes, uint64_t align)
 {
 	void *p;
 
-	if (M.nregions == M_REGIONS)
+	if (model_nregions == M_REGIONS)
 		return NULL;
 	bytes = (bytes + 4095) & ~4095ull;
 	p = aligned_alloc(align < 4096 ? 4096 : align, bytes);
 	if (!p)
 		return NULL;
 	memset(p, 0, bytes);
-	M.regions[M.nregions].p = p;
-	M.regions[M.nregions++].bytes = bytes;
+	model_regions[model_nregions].p = p;
+	model_regions[model_nregions++].bytes = bytes;
 	return p;
 }
 
 bool model_mapped(uint64_t addr, uint64_t bytes)
 {
-	for (unsigned i = 0; i < M.nregions; i++) {
-		uint64_t b = (uint64_t)(uintptr_t)M.regions[i].p;
+	for (unsigned i = 0; i < model_nregions; i++) {
+		uint64_t b = (uint64_t)(uintptr_t)model_regions[i].p;
 
-		if (addr >= b && addr + bytes <= b + M.regions[i].bytes)
+		if (addr >= b && addr + bytes <= b + model_regions[i].bytes)
 			return true;
 	}
 	return false;
 }
 
 /* apic/ stand-ins: LVTPC mask and EOI as one rearm step (apic.h contract). */
-void apic_set_pmi_handler(irq_handler_fn fn) { M.handler = fn; }
+void apic_set_pmi_handler(irq_handler_fn fn) { model_pmi_handler = fn; }
 
 void apic_pmi_rearm(void)
 {
@@ -157,8 +189,8 @@ static void deliver(void)
 	M.pmi_disabled_first = false;
 	M.st.pmis_delivered++;
 	M.tsc += M.pmi_ticks;
-	if (M.handler)
-		M.handler(&f);
+	if (model_pmi_handler)
+		model_pmi_handler(&f);
 	M.in_pmi = false;
 	if (M.lvtpc_masked)
 		model_violate("PMI handler returned with LVTPC masked");

@@ -133,6 +133,20 @@ rc, recs, err = run(["--cpu", "06_BD", "--core", "e"], adaptive(aux=0x7 | 0x40))
 ok(fields(recs[0], level="L3", snoop="FWD", stlb_miss=True)[0], "LNL E (Skymont): cmt 07 Fwd",
    recs)
 
+# 5b. Wildcat Lake 06_D5 (Panther Lake cores; rows from perfmon's PTL files, docs/tables.md):
+# P-core Table B, --core e the Crestmont/Skymont table. Its default format is 0xF (arch PEBS),
+# so the tables are exercised with format-6 adaptive records.
+rc, recs, err = run(["--cpu", "06_D5", "--format", "6"], adaptive(aux=0x11 | 0x400))
+ok(rc == 0 and fields(recs[0], level="RAM", stlb_miss=True)[0], "WCL P: Table B 0x11 RAM",
+   (rc, recs, err))
+rc, recs, err = run(["--cpu", "06_D5", "--core", "e", "--format", "6"],
+                    adaptive(aux=0x7 | 0x40))
+ok(rc == 0 and fields(recs[0], level="L3", snoop="FWD", stlb_miss=True)[0],
+   "WCL E (Darkmont): cmt 07 Fwd", (rc, recs, err))
+rc, recs, err = run(["--cpu", "06_d5"], adaptive())
+ok(rc == 2 and "architectural PEBS" in err and "unknown model" not in err,
+   "WCL default format 0xF: a known model, arch PEBS named", err)
+
 # 6. Store events: SNB precise store, HSW DataLA.
 rc, recs, err = run(["--cpu", "06_2A", "--event", "store"], legacy(1, dse=0x20, lat=0))
 ok(fields(recs[0], level="L1", hit=False, locked=True, stlb_miss=False)[0],

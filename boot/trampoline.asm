@@ -1,0 +1,92 @@
+; trampoline.asm: the application-processor start-up code (SDM Vol. 3A 9.4 "Multiple-Processor
+; (MP) Initialization", 9.4.4.2 "Typical AP Initialization Sequence"; 10.8.5 "Initializing
+; IA-32e Mode"). smp/smp_boot.c copies smp_tramp_start..smp_tramp_end to a free page below
+; 1 MiB (the SIPI vector is its page number) and fills the parameter block at its end. The AP
+; starts in real mode at CS = page << 8, IP = 0: it marks itself alive, loads the block's GDT,
+; enters 32-bit protected mode, turns on PAE, the boot page tables (boot/entry.asm: 4 GiB
+; identity, no NX bits, so this page is executable) and EFER.LME (+ NXE), and jumps to 64-bit
+; code in the kernel image, which switches to the kernel's page tables and stack and calls
+; smp_ap_main(percpu). Field offsets: TP_* below, mirrored by struct smp_tramp_params.
+%include "defs.inc"
+
+%define TP_EARLY_CR3   0    ; u32: boot page tables (below 4 GiB)
+%define TP_EFER        4    ; u32: EFER bits to set (LME, NXE)
+%define TP_JMP64       8    ; m16:32 far pointer to smp_ap_entry64, selector 0x18
+%define TP_KCR3       16    ; u64: the kernel's page tables
+%define TP_STACK      24    ; u64: stack top for this AP
+%define TP_PERCPU     32    ; u64: struct percpu * of this AP
+%define TP_ALIVE      40    ; u32: the AP writes 1 as its first act
+%define TP_GDTR       48    ; u16 limit + u32 base (patched: page + offset of tramp_gdt)
+%define TP_JMP32      56    ; m16:32 far pointer to pm32 (patched), selector 0x08
+
+section .rodata
+align 16
+global smp_tramp_start, smp_tramp_end, smp_tramp_params, smp_tramp_pm32, smp_tramp_gdt
+smp_tramp_start:
+bits 16
+	cli
+	cld
+	mov ax, cs
+	mov ds, ax
+	mov dword [smp_tramp_params - smp_tramp_start + TP_ALIVE], 1
+	xor ebx, ebx
+	mov bx, ax
+	shl ebx, 4                            ; EBX = linear base of this page, kept to 64-bit
+	o32 lgdt [smp_tramp_params - smp_tramp_start + TP_GDTR]
+	mov eax, cr0
+	or eax, 1                             ; PE
+	mov cr0, eax
+	jmp dword far [smp_tramp_params - smp_tramp_start + TP_JMP32]
+
+bits 32
+smp_tramp_pm32:
+	mov ax, 0x10
+	mov ds, ax
+	mov es, ax
+	mov ss, ax
+	mov eax, cr4
+	or eax, 1 << 5                        ; PAE
+	mov cr4, eax
+	mov eax, [ebx + smp_tramp_params - smp_tramp_start + TP_EARLY_CR3]
+	mov cr3, eax
+	mov ecx, 0xC0000080                   ; IA32_EFER
+	rdmsr
+	or eax, [ebx + smp_tramp_params - smp_tramp_start + TP_EFER]
+	wrmsr
+	; CR0 after INIT has CD and NW set (SDM Vol. 3A 10.1.1, Table 10-1): a fresh value turns
+	; caching on (CD = NW = 0), as Linux's trampoline_64.S does with CR0_STATE
+	mov eax, (1 << 31) | (1 << 16) | (1 << 5) | (1 << 4) | 1   ; PG, WP, NE, ET, PE
+	mov cr0, eax
+	jmp far [ebx + smp_tramp_params - smp_tramp_start + TP_JMP64]
+
+align 8
+smp_tramp_gdt:
+	dq 0
+	dq 0x00CF9A000000FFFF                 ; 0x08: 32-bit code
+	dq 0x00CF92000000FFFF                 ; 0x10: data
+	dq 0x00AF9A000000FFFF                 ; 0x18: 64-bit code
+align 8
+smp_tramp_params:
+	times 64 db 0
+smp_tramp_end:
+
+section .text
+bits 64
+global smp_ap_entry64
+extern smp_ap_main
+smp_ap_entry64:
+	mov ax, 0x10
+	mov ds, ax
+	mov es, ax
+	mov ss, ax
+	mov ebx, ebx                          ; upper halves are undefined after the switch
+	mov rax, [rbx + smp_tramp_params - smp_tramp_start + TP_KCR3]
+	mov cr3, rax
+	mov rsp, [rbx + smp_tramp_params - smp_tramp_start + TP_STACK]
+	mov rdi, [rbx + smp_tramp_params - smp_tramp_start + TP_PERCPU]
+	xor ebp, ebp
+	call smp_ap_main
+.hang:
+	cli
+	hlt
+	jmp .hang

@@ -1,0 +1,153 @@
+/*
+ * smp.c: test `smp`: every application processor the MADT lists as enabled came online (SDM
+ * Vol. 3A 9.4 "MP Initialization"), reads the APIC ID the MADT gave it from its own local
+ * APIC, runs code handed to it and returns the result, every CPU has its own place in the
+ * topology (package, core, thread from CPUID 1FH/0BH, whose x2APIC ID is the APIC ID; SDM
+ * Vol. 3A 9.9), and an unexpected exception on an AP is reported with its CPU number while the
+ * AP and the run go on. SKIPs with the reason
+ * when the machine has one CPU (-smp 1) or no AP could be started.
+ */
+#include "ktests/tests.h"
+#include "apic/apic.h"
+#include "kernel/fmt.h"
+#include "kernel/hw.h"
+#include "kernel/traps.h"
+#include "smp/smp.h"
+
+#define WORDS 512
+#define CALL_MS 1000
+
+struct job {
+	const uint32_t *in;
+	uint64_t sum;		/* weighted sum of in[] */
+	unsigned cpu;		/* smp_this_cpu() as the AP saw it */
+	uint32_t apic;		/* apic_id() read on the AP */
+	uint64_t tsc;
+};
+
+static uint32_t data[WORDS];
+
+static uint64_t weigh(const uint32_t *in)
+{
+	uint64_t s = 0;
+
+	for (unsigned i = 0; i < WORDS; i++)
+		s = s * 31 + in[i];
+	return s;
+}
+
+static void job_run(void *arg)
+{
+	struct job *j = arg;
+
+	j->sum = weigh(j->in);
+	j->cpu = smp_this_cpu();
+	j->apic = apic_id();
+	j->tsc = rdtsc();
+}
+
+static void job_fault(void *arg)
+{
+	(void)arg;
+	__asm__ volatile("ud2");	/* an unexpected #UD on the AP, on purpose */
+}
+
+static void check_cpu(struct ktest *t, unsigned i, uint64_t want)
+{
+	struct percpu *pc = smp_cpu(i);
+	struct job j = { .in = data };
+	bool ok;
+	int r;
+
+	if (pc->state != CPU_ONLINE) {
+		char n1[40], n2[40];
+
+		kt_info(t, "cpu%u (APIC id %u): %s", i, pc->apic_id, pc->why ? pc->why : "?");
+		kt_check(t, false, "cpu%u_online", i);
+		fmt_snprintf(n1, sizeof(n1), "cpu%u_apic_id_matches_madt", i);
+		fmt_snprintf(n2, sizeof(n2), "cpu%u_runs_code", i);
+		kt_skip_sub(t, n1, "cpu%u is not online", i);
+		kt_skip_sub(t, n2, "cpu%u is not online", i);
+		return;
+	}
+	kt_check(t, true, "cpu%u_online", i);
+	if (pc->apic_id_seen != pc->apic_id)
+		kt_info(t, "cpu%u: MADT APIC id %u, its local APIC says %u", i, pc->apic_id,
+			pc->apic_id_seen);
+	kt_check(t, pc->apic_id_seen == pc->apic_id, "cpu%u_apic_id_matches_madt", i);
+	r = smp_call(i, job_run, &j, CALL_MS);
+	ok = r == SMP_CALL_DONE && j.sum == want && j.cpu == i && j.apic == pc->apic_id && j.tsc;
+	if (!ok)
+		kt_info(t, "cpu%u: call result %d, sum %s, cpu %u, APIC id %u", i, r,
+			j.sum == want ? "right" : "wrong", j.cpu, j.apic);
+	kt_check(t, ok, "cpu%u_runs_code", i);
+}
+
+/* Distinct (package, core, thread) per online CPU; the leaf's x2APIC ID is the APIC ID. */
+static void check_topology(struct ktest *t)
+{
+	unsigned clash = 0, idbad = 0;
+
+	for (unsigned i = 0; i < smp_cpu_count(); i++) {
+		const struct percpu *a = smp_cpu(i);
+
+		if (a->state != CPU_ONLINE)
+			continue;
+		if (a->topo.leaf >= 0xb && a->topo.x2apic_id != a->apic_id_seen) {
+			kt_info(t, "cpu%u: CPUID %02XH x2APIC ID %u, local APIC ID %u", i,
+				a->topo.leaf, a->topo.x2apic_id, a->apic_id_seen);
+			idbad++;
+		}
+		for (unsigned j = 0; j < i; j++) {
+			const struct percpu *b = smp_cpu(j);
+
+			if (b->state == CPU_ONLINE && a->topo.package == b->topo.package &&
+			    a->topo.core == b->topo.core && a->topo.thread == b->topo.thread) {
+				kt_info(t, "cpu%u and cpu%u: both package %u core %u thread %u", j,
+					i, a->topo.package, a->topo.core, a->topo.thread);
+				clash++;
+			}
+		}
+	}
+	kt_check(t, clash == 0 && idbad == 0, "topology_distinct # CPUID leaf %02XH",
+		 smp_cpu(0)->topo.leaf);
+}
+
+enum kt_result test_smp(struct ktest *t)
+{
+	unsigned last = 0;
+	uint64_t want;
+	int r;
+
+	if (smp_why_none())
+		return kt_skip(t, "no AP started: %s", smp_why_none());
+	if (smp_cpu_count() == 1)
+		return kt_skip(t, "one CPU: the MADT lists no other enabled processor");
+	for (unsigned i = 0; i < WORDS; i++)
+		data[i] = i * 2654435761u;
+	want = weigh(data);
+	kt_info(t, "%u CPUs online of %u in the MADT, %u not started (limits)", smp_online_count(),
+		smp_madt_count(), smp_left_out());
+	kt_check(t, smp_cpu_count() + smp_left_out() == smp_madt_count(),
+		 "every_enabled_madt_cpu_accounted_for");
+	for (unsigned i = 1; i < smp_cpu_count(); i++) {
+		check_cpu(t, i, want);
+		if (smp_cpu(i)->state == CPU_ONLINE)
+			last = i;
+	}
+	check_topology(t);
+	if (!last) {
+		kt_skip_sub(t, "ap_fault_reported", "no AP online");
+		return kt_verdict(t);
+	}
+	kt_info(t, "cpu%u: a deliberate #UD follows; its dump names the CPU", last);
+	r = smp_call(last, job_fault, NULL, CALL_MS);
+	kt_check(t, r == VEC_UD, "ap_fault_reported");
+	{
+		struct job j = { .in = data };
+
+		r = smp_call(last, job_run, &j, CALL_MS);
+		kt_check(t, r == SMP_CALL_DONE && j.sum == want, "ap_runs_after_fault");
+	}
+	return kt_verdict(t);
+}

@@ -1,0 +1,116 @@
+/*
+ * pv_xsrc.c: the snoop / HITM / remote PEBS verdicts (see pv_xsrc.h). Which codes count is
+ * read from the model's data-source table through pebs_dsrc_decode (SDM Vol. 3B table
+ * 18-24; docs/hardware.md §5), never listed here.
+ */
+#include "loads/pv_xsrc.h"
+#include "kernel/fmt.h"
+
+#define PM(x) (x) / 10, (x) % 10	/* permille -> "I.F" percent */
+
+unsigned pv_xsrc_min_share(enum pv_xsrc want)
+{
+	switch (want) {
+	case PV_X_REMOTE:	/* a DRAM-sized chase over the other node's memory: as for local
+				 * DRAM (pv_min_share), ~L3/ws of the lines still come from the
+				 * local L3 and prefetches/LFB hits take some more */
+		return 500;
+	default:		/* the other core prepares each line between two loads; the
+				 * handshake's own line and prefetched neighbours are the rest */
+		return 500;
+	}
+}
+
+static bool wanted(const struct pebs_dsrc *d, enum pv_xsrc want)
+{
+	bool cache = d->level != PEBS_LVL_NA && d->level != PEBS_LVL_RAM &&
+		     d->level != PEBS_LVL_PMEM && d->level != PEBS_LVL_CXL &&
+		     d->level != PEBS_LVL_IO && d->level != PEBS_LVL_UNCACHED;
+
+	if (d->reserved)
+		return false;
+	switch (want) {
+	case PV_X_SNOOP: return cache && d->snoop == PEBS_SNOOP_HIT;
+	case PV_X_HITM: return cache && d->snoop == PEBS_SNOOP_HITM;
+	case PV_X_REMOTE: return d->remote == PEBS_YES;
+	}
+	return false;
+}
+
+unsigned pv_xsrc_codes(const struct pebs_model *m, enum pv_xsrc want, char *names, size_t n)
+{
+	unsigned count = 0;
+	size_t at = 0;
+
+	if (n)
+		names[0] = '\0';
+	if (!m)
+		return 0;
+	for (unsigned code = 0; code < 256; code++) {
+		struct pebs_dsrc d;
+		int k;
+
+		pebs_dsrc_decode(m, PEBS_EV_LOAD, code, &d);
+		if (d.code != code || !wanted(&d, want))
+			continue;
+		count++;
+		if (at + 1 >= n)
+			continue;
+		k = fmt_snprintf(names + at, n - at, "%s%02XH", at ? " " : "", code);
+		if (k > 0)
+			at += (size_t)k < n - at ? (size_t)k : n - at - 1;
+	}
+	return count;
+}
+
+uint64_t pv_xsrc_count(const struct pebs_agg *a, enum pv_xsrc want)
+{
+	uint64_t c = 0;
+
+	for (unsigned l = 0; l < PEBS_LVL_COUNT; l++) {
+		struct pebs_dsrc d = { .level = (uint8_t)l };
+
+		if (want == PV_X_REMOTE) {
+			c += a->lvl[l].remote;
+			continue;
+		}
+		d.snoop = want == PV_X_HITM ? PEBS_SNOOP_HITM : PEBS_SNOOP_HIT;
+		if (wanted(&d, want))
+			c += a->lvl[l].snoop[d.snoop];
+	}
+	return c;
+}
+
+const char *pv_xsrc_name(enum pv_xsrc want)
+{
+	switch (want) {
+	case PV_X_SNOOP: return "snoop";
+	case PV_X_HITM: return "hitm";
+	case PV_X_REMOTE: return "remote";
+	}
+	return "?";
+}
+
+enum pv_result pv_xsrc(const struct pebs_agg *a, const struct pebs_model *m, enum pv_xsrc want,
+		       char *d, size_t n)
+{
+	char codes[96];
+	uint64_t t = pv_total(a), c;
+	unsigned min = pv_xsrc_min_share(want), share;
+
+	if (!pv_xsrc_codes(m, want, codes, sizeof(codes))) {
+		fmt_snprintf(d, n, "data-source table %s has no %s code",
+			     pebs_ds_table_name(m ? m->table : PEBS_DS_NONE), pv_xsrc_name(want));
+		return PV_SKIP;
+	}
+	if (!t) {
+		fmt_snprintf(d, n, "no records (want codes %s)", codes);
+		return PV_FAIL;
+	}
+	c = pv_xsrc_count(a, want);
+	share = (unsigned)(c * 1000 / t);
+	fmt_snprintf(d, n, "%s %u.%u%% %s %u%%, of %llu (codes %s, table %s)", pv_xsrc_name(want),
+		     PM(share), share >= min ? ">=" : "<", min / 10, (unsigned long long)t, codes,
+		     pebs_ds_table_name(m->table));
+	return share >= min ? PV_PASS : PV_FAIL;
+}

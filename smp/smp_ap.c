@@ -1,0 +1,215 @@
+/*
+ * smp_ap.c: an application processor's side (SDM Vol. 3A 9.4.4.2 "Typical AP Initialization
+ * Sequence"). smp_ap_main, called from boot/trampoline.asm in 64-bit mode on the AP's own
+ * stack, loads the AP's GDT/TSS and IDT, points IA32_GS_BASE at its struct percpu, copies
+ * the boot CPU's CR0, CR4 and PAT, enables its local APIC in the boot CPU's mode (11.12.1: x2APIC
+ * by setting IA32_APIC_BASE.EXTD), reads its topology and core type, and reports online.
+ * Then it waits in HLT for work (smp.h mailbox). An unexpected exception on an AP prints
+ * "# cpu N ..." and the register dump, is handed back as the call's result, and the AP goes
+ * back to waiting: the run on the other CPUs goes on.
+ */
+#include "smp/smp.h"
+#include "apic/apic.h"
+#include "apic/apic_enc.h"
+#include "apic/apic_ops.h"
+#include "apic/apic_regs.h"
+#include "kernel/console.h"
+#include "kernel/cpu.h"
+#include "kernel/extable.h"
+#include "kernel/hw.h"
+#include "kernel/idt.h"
+#include "kernel/traps.h"
+#include "kernel/tsc.h"
+
+#define MSR_IA32_PAT     0x277u
+
+uint64_t smp_bsp_cr0, smp_bsp_cr4, smp_bsp_pat;
+
+static struct percpu *this_pc(void)
+{
+	uint64_t v = 0;
+
+	if (rdmsr_safe(MSR_IA32_GS_BASE, &v))
+		return NULL;
+	return (struct percpu *)(uintptr_t)v;
+}
+
+unsigned smp_this_cpu(void)
+{
+	struct percpu *pc = this_pc();
+
+	return pc ? pc->cpu : 0;
+}
+
+void smp_probe_topology(struct percpu *pc)
+{
+	struct cpuid_regs r, sub[TOPO_MAX_SUBLEAVES];
+	uint32_t max;
+	bool ok = false;
+
+	cpuid_count(0, 0, &r);
+	max = r.eax;
+	for (uint32_t leaf = 0x1f; leaf >= 0xb && !ok; leaf -= 0x14) {
+		unsigned n = 0;
+
+		if (max < leaf)
+			continue;
+		while (n < TOPO_MAX_SUBLEAVES) {
+			cpuid_count(leaf, n, &sub[n]);
+			if (!((sub[n].ecx >> 8) & 0xff))
+				break;
+			n++;
+		}
+		ok = topo_decode_leaf(sub, n, leaf, &pc->topo);
+	}
+	if (!ok) {
+		cpuid_count(1, 0, &r);
+		topo_decode_legacy(r.ebx >> 24, r.ebx, r.edx, &pc->topo);
+	}
+	pc->core_type = 0;
+	if (cpu.hybrid && max >= 0x1a) {
+		cpuid_count(0x1a, 0, &r);
+		pc->core_type = (uint8_t)(r.eax >> 24);
+	}
+}
+
+static void ap_apic(void)
+{
+	unsigned max_lvt;
+
+	if (apic_mode() == APIC_X2APIC) {
+		uint64_t base = rdmsr(MSR_IA32_APIC_BASE);
+
+		wrmsr(MSR_IA32_APIC_BASE, base | APIC_BASE_EN | APIC_BASE_EXTD);
+	}
+	max_lvt = (apic_read(APIC_LVR) >> APIC_LVR_MAXLVT_SHIFT) & APIC_LVR_MAXLVT_MASK;
+	apic_write(APIC_TASKPRI, 0);
+	apic_write(APIC_LVTT, apic_lvt_pack(APIC_VEC_TIMER, APIC_DM_FIXED, true, 0));
+	apic_write(APIC_LVT0, apic_lvt_pack(0, APIC_DM_EXTINT, true, 0));
+	apic_write(APIC_LVT1, apic_lvt_pack(0, APIC_DM_NMI, true, 0));
+	if (max_lvt >= 4)	/* the per-CPU PMU step unmasks it */
+		apic_write(APIC_LVTPC, apic_lvt_pack(APIC_VEC_PMI, APIC_DM_FIXED, true, 0));
+	apic_write(APIC_SPIV, APIC_SPIV_APIC_ENABLED | APIC_VEC_SPURIOUS);
+	apic_write(APIC_LVTERR, apic_lvt_pack(APIC_VEC_ERROR, APIC_DM_FIXED, false, 0));
+	apic_write(APIC_ESR, 0);
+	apic_write(APIC_ESR, 0);
+}
+
+static void ap_loop(struct percpu *pc)
+{
+	for (;;) {
+		volatile uint32_t p = __atomic_load_n(&pc->posted, __ATOMIC_ACQUIRE);
+		int v;
+
+		if (p == pc->done) {
+			cpu_wait_irq();
+			continue;
+		}
+		pc->fault_vector = -1;
+		v = kjmp_set(&pc->recovery);
+		if (v == 0) {
+			pc->fn(pc->arg);
+		} else {
+			pc->fault_vector = v - 1;
+			pc->faults++;
+		}
+		__atomic_store_n(&pc->done, p, __ATOMIC_RELEASE);
+	}
+}
+
+__attribute__((noreturn)) void smp_ap_main(struct percpu *pc);
+void smp_ap_main(struct percpu *pc)
+{
+	gdt_load_cpu(pc->gdt, pc->ist_top);
+	idt_load_copy(pc->idt);
+	wrmsr(MSR_IA32_GS_BASE, (uint64_t)(uintptr_t)pc);
+	write_cr0(smp_bsp_cr0);	/* the boot CPU's cache and FPU bits */
+	write_cr4(smp_bsp_cr4);
+	if (smp_bsp_pat)
+		wrmsr_safe(MSR_IA32_PAT, smp_bsp_pat);
+	ap_apic();
+	pc->apic_id_seen = apic_id();
+	smp_probe_topology(pc);
+	pc->done = pc->posted;
+	__atomic_store_n(&pc->state, CPU_ONLINE, __ATOMIC_RELEASE);
+	ap_loop(pc);
+	cpu_halt_forever();
+}
+
+static void ap_fault(struct trap_frame *f)
+{
+	struct percpu *pc = this_pc();
+
+	if (!pc || pc->cpu == 0)
+		return;		/* the boot CPU: traps.c goes on as before */
+	kprintf("# cpu %u (APIC id %u): unexpected exception on an application processor\n",
+		pc->cpu, pc->apic_id);
+	trap_dump(f);
+	if (pc->state != CPU_ONLINE) {
+		pc->why = "faulted while starting";
+		cpu_halt_forever();
+	}
+	kjmp_long(&pc->recovery, (int)f->vector + 1);
+}
+
+static void wake_isr(struct trap_frame *f)
+{
+	(void)f;
+	apic_eoi();
+}
+
+void smp_ap_install(void)
+{
+	idt_set_handler(SMP_VEC_WAKE, wake_isr);
+	trap_set_cpu_hook(ap_fault);
+	smp_bsp_cr0 = read_cr0();
+	smp_bsp_cr4 = read_cr4();
+	if (rdmsr_safe(MSR_IA32_PAT, &smp_bsp_pat))
+		smp_bsp_pat = 0;
+}
+
+static bool wait_done(struct percpu *pc, uint32_t ms)
+{
+	uint64_t t0 = rdtsc(), lim = tsc_hz ? tsc_hz / 1000 * ms : (uint64_t)ms * 1000000;
+
+	while (__atomic_load_n(&pc->done, __ATOMIC_ACQUIRE) != pc->posted) {
+		if (rdtsc() - t0 > lim)
+			return false;
+		__builtin_ia32_pause();
+	}
+	return true;
+}
+
+bool smp_call_start(unsigned i, smp_fn fn, void *arg)
+{
+	struct percpu *pc = smp_cpu(i);
+
+	if (!pc || i == 0 || pc->state != CPU_ONLINE || pc->done != pc->posted)
+		return false;
+	pc->fn = fn;
+	pc->arg = arg;
+	pc->fault_vector = -1;
+	__atomic_store_n(&pc->posted, pc->posted + 1, __ATOMIC_RELEASE);
+	apic_icr_write(apic_icr_encode(apic_mode(), SMP_VEC_WAKE, APIC_DM_FIXED,
+				       APIC_DEST_NOSHORT, pc->apic_id));
+	return true;
+}
+
+int smp_call_wait(unsigned i, uint32_t timeout_ms)
+{
+	struct percpu *pc = smp_cpu(i);
+
+	if (!pc || i == 0 || pc->state != CPU_ONLINE)
+		return SMP_CALL_NOT_ONLINE;
+	if (!wait_done(pc, timeout_ms))
+		return SMP_CALL_TIMEOUT;
+	return pc->fault_vector >= 0 ? pc->fault_vector : SMP_CALL_DONE;
+}
+
+int smp_call(unsigned i, smp_fn fn, void *arg, uint32_t timeout_ms)
+{
+	if (!smp_call_start(i, fn, arg))
+		return smp_cpu(i) && smp_cpu(i)->state == CPU_ONLINE ? SMP_CALL_TIMEOUT
+								      : SMP_CALL_NOT_ONLINE;
+	return smp_call_wait(i, timeout_ms);
+}

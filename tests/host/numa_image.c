@@ -1,0 +1,138 @@
+/*
+ * numa_image.c: SRAT and SLIT builders for the NUMA host tests (numa_image.h; ACPI 6.5
+ * §5.2.16 structure layouts, §5.2.17 matrix).
+ */
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "kernel/numa.h"
+#include "host/numa_image.h"
+
+static void put(uint8_t *p, uint64_t v, unsigned n)
+{
+	for (unsigned i = 0; i < n; i++)
+		p[i] = (uint8_t)(v >> (8 * i));
+}
+
+static uint8_t *grow(struct tbl *t, uint32_t n)
+{
+	uint8_t *p = t->b + t->len;
+
+	if (t->len + n > sizeof(t->b))
+		abort();
+	memset(p, 0, n);
+	t->len += n;
+	return p;
+}
+
+static void header(struct tbl *t, const char *sig, uint8_t rev, uint32_t fixed)
+{
+	t->len = 0;
+	grow(t, 36 + fixed);
+	memcpy(t->b, sig, 4);
+	t->b[8] = rev;
+	memcpy(t->b + 10, "PEBSOK", 6);
+}
+
+void tbl_srat(struct tbl *t, uint8_t rev)
+{
+	header(t, "SRAT", rev, 12);
+	put(t->b + 36, 1, 4);	/* Reserved: 1 for backward compatibility */
+}
+
+void tbl_slit(struct tbl *t, uint64_t nloc, const uint8_t *matrix, uint64_t matrix_bytes)
+{
+	header(t, "SLIT", 1, 8);
+	put(t->b + 36, nloc, 8);
+	memcpy(grow(t, (uint32_t)matrix_bytes), matrix, matrix_bytes);
+}
+
+void srat_lapic(struct tbl *t, uint8_t apic_id, uint32_t pxm, uint32_t flags)
+{
+	uint8_t *e = grow(t, 16);
+
+	e[0] = 0;
+	e[1] = 16;
+	e[2] = (uint8_t)pxm;
+	e[3] = apic_id;
+	put(e + 4, flags, 4);
+	put(e + 9, pxm >> 8, 3);
+}
+
+void srat_x2apic(struct tbl *t, uint32_t x2apic_id, uint32_t pxm, uint32_t flags)
+{
+	uint8_t *e = grow(t, 24);
+
+	e[0] = 2;
+	e[1] = 24;
+	put(e + 4, pxm, 4);
+	put(e + 8, x2apic_id, 4);
+	put(e + 12, flags, 4);
+}
+
+void srat_mem(struct tbl *t, uint64_t base, uint64_t len, uint32_t pxm, uint32_t flags)
+{
+	uint8_t *e = grow(t, 40);
+
+	e[0] = 1;
+	e[1] = 40;
+	put(e + 2, pxm, 4);
+	put(e + 8, base, 8);
+	put(e + 16, len, 8);
+	put(e + 28, flags, 4);
+}
+
+void tbl_raw(struct tbl *t, const uint8_t *p, uint32_t n)
+{
+	memcpy(grow(t, n), p, n);
+}
+
+uint8_t *tbl_done(struct tbl *t)
+{
+	uint8_t *c;
+
+	put(t->b + 4, t->len, 4);
+	t->b[9] = 0;
+	t->b[9] = (uint8_t)(0x100 - acpi_checksum(t->b, t->len));
+	c = malloc(t->len);
+	if (!c)
+		abort();
+	memcpy(c, t->b, t->len);
+	return c;
+}
+
+int tbl_parse_srat(struct tbl *t, struct numa_info *n)
+{
+	uint8_t *c = tbl_done(t);
+	int rc = acpi_parse_srat(c, t->len, n);
+
+	free(c);
+	return rc;
+}
+
+int tbl_parse_slit(struct tbl *t, struct numa_info *n)
+{
+	uint8_t *c = tbl_done(t);
+	int rc = acpi_parse_slit(c, t->len, n);
+
+	free(c);
+	return rc;
+}
+
+int slit_parse(struct tbl *t, struct numa_info *n, uint64_t nloc, const uint8_t *matrix,
+	       uint64_t matrix_bytes)
+{
+	tbl_slit(t, nloc, matrix, matrix_bytes);
+	return tbl_parse_slit(t, n);
+}
+
+void srat_qemu_two_nodes(struct tbl *t)
+{
+	tbl_srat(t, 1);
+	for (uint8_t id = 0; id < 4; id++)
+		srat_lapic(t, id, id / 2, 1);
+	srat_mem(t, 0, 0xa0000, 0, 1);
+	srat_mem(t, 0x100000, (512u << 20) - 0x100000, 0, 1);
+	srat_mem(t, 512u << 20, 512u << 20, 1, 1);
+}

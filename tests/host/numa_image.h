@@ -1,0 +1,41 @@
+/*
+ * numa_image.h: SRAT and SLIT builders for the NUMA host tests (ACPI 6.5 §5.2.16, §5.2.17).
+ * A table is built in a growable scratch buffer, then copied into a heap block of exactly its
+ * length, so AddressSanitizer reports any read past the table's end.
+ */
+#ifndef TESTS_HOST_NUMA_IMAGE_H
+#define TESTS_HOST_NUMA_IMAGE_H
+
+#include <stdint.h>
+
+struct tbl {
+	uint8_t b[8192];
+	uint32_t len;
+};
+
+/* Start a table: 36-byte header (signature, revision), SRAT/SLIT fixed fields zeroed. */
+void tbl_srat(struct tbl *t, uint8_t rev);
+void tbl_slit(struct tbl *t, uint64_t nloc, const uint8_t *matrix, uint64_t matrix_bytes);
+/* SRAT structures (flags bit 0 = Enabled). */
+void srat_lapic(struct tbl *t, uint8_t apic_id, uint32_t pxm, uint32_t flags);
+void srat_x2apic(struct tbl *t, uint32_t x2apic_id, uint32_t pxm, uint32_t flags);
+void srat_mem(struct tbl *t, uint64_t base, uint64_t len, uint32_t pxm, uint32_t flags);
+/* Raw bytes appended as they are (hostile entries). */
+void tbl_raw(struct tbl *t, const uint8_t *p, uint32_t n);
+/* Length field and checksum set; returns a malloc'd exact copy (free it). */
+uint8_t *tbl_done(struct tbl *t);
+
+/* tbl_done, then the SRAT / SLIT parser over the exact copy (freed after). */
+struct numa_info;
+int tbl_parse_srat(struct tbl *t, struct numa_info *n);
+int tbl_parse_slit(struct tbl *t, struct numa_info *n);
+/* tbl_slit, then tbl_parse_slit. */
+int slit_parse(struct tbl *t, struct numa_info *n, uint64_t nloc, const uint8_t *matrix,
+	       uint64_t matrix_bytes);
+
+/* The two-node machine QEMU describes for -smp 4 with two -numa nodes of 512 MiB:
+ * APIC ids 0,1 in domain 0 and 2,3 in domain 1; RAM [0, 640K) and [1M, 512M) in 0,
+ * [512M, 1G) in 1. */
+void srat_qemu_two_nodes(struct tbl *t);
+
+#endif

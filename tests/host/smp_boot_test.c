@@ -1,0 +1,287 @@
+/*
+ * smp_boot_test.c: the boot CPU's side of AP start-up (smp/smp_boot.c; SDM Vol. 3A 9.4.4.1
+ * "Typical BSP Initialization Sequence") against the local-APIC model, with the other CPUs
+ * played by the model's IPI hook: on a SIPI an AP reads its parameters from the trampoline
+ * page, as the real trampoline does, and marks itself alive and online, only alive, or
+ * nothing, or answers only the second SIPI. Checked: the IPI sequence per AP (INIT, delay,
+ * SIPI, a second SIPI only when the first got no answer, INIT again for one that never came
+ * online), the bound, the report, who is left out (an online-capable-only entry, an x2APIC
+ * ID xAPIC mode cannot reach), the trampoline page and parameters, and the refusals (no MADT,
+ * no APIC). The low memory the trampoline needs is mapped at its physical address.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <cmocka.h>
+
+#include "apic/apic.h"
+#include "apic/apic_regs.h"
+#include "kernel/boot.h"
+#include "kernel/platform.h"
+#include "kernel/tsc.h"
+#include "model/lapic_model.h"
+#include "model/vclock.h"
+#include "smp/smp.h"
+#include "stubs/apic_env.h"
+#include "stubs/console_capture.h"
+
+/* stand-ins for the trampoline image and the kernel symbols smp_boot.c takes addresses of */
+__asm__(".data\n.balign 16\n"
+	".globl smp_tramp_start, smp_tramp_pm32, smp_tramp_gdt, smp_tramp_params, smp_tramp_end\n"
+	".globl smp_ap_entry64, early_pml4\n"
+	"smp_tramp_start: .fill 0x2d, 1, 0xa5\n"
+	"smp_tramp_pm32: .fill 0x53, 1, 0x5a\n"
+	".balign 8\nsmp_tramp_gdt: .fill 32, 1, 0x11\n"
+	"smp_tramp_params: .fill 64, 1, 0\n"
+	"smp_tramp_end:\n"
+	"smp_ap_entry64: .quad 0\n.balign 4096\nearly_pml4: .fill 4096, 1, 0\n.text\n");
+extern char smp_tramp_start[], smp_tramp_params[], smp_tramp_end[], smp_tramp_gdt[];
+extern char smp_tramp_pm32[], early_pml4[];
+
+struct acpi_info acpi;
+struct mb2_info boot_info;
+uint64_t boot_info_addr;
+
+void smp_ap_install(void) {}
+void smp_probe_topology(struct percpu *pc)
+{
+	pc->topo.x2apic_id = pc->apic_id;
+	pc->topo.core = pc->apic_id;
+}
+static void *allocs[64];	/* the AP areas of one boot, freed before the next */
+static unsigned nallocs;
+
+void *kalloc(uint64_t bytes, uint64_t align)
+{
+	void *p = nallocs < 64 ? aligned_alloc(align, bytes) : NULL;
+
+	if (p) {
+		memset(p, 0, bytes);
+		allocs[nallocs++] = p;
+	}
+	return p;
+}
+
+static void free_allocs(void)
+{
+	while (nallocs)
+		free(allocs[--nallocs]);
+}
+uint64_t read_cr3(void) { return 0x1000; }
+void tsc_delay_us(uint64_t us) { vclock_advance(us * (tsc_hz / 1000000)); }
+
+enum ap_kind { AP_ONLINE, AP_SECOND_SIPI, AP_ALIVE_ONLY, AP_SILENT };
+#define MAXID 0x200
+static enum ap_kind kind[MAXID];
+static char seq[MAXID][16];		/* per APIC id: 'I' INIT, 'S' SIPI */
+static uint64_t t_init[MAXID], t_sipi[MAXID];
+static unsigned sipis[MAXID], vector[MAXID];
+
+static void on_ipi(uint64_t icr)
+{
+	unsigned dm = (icr >> 8) & 7;
+	unsigned id = (unsigned)(apic_mode() == APIC_X2APIC ? icr >> 32 : icr >> 56);
+	size_t n;
+
+	if (id >= MAXID || (dm != APIC_DM_INIT && dm != 6))
+		return;
+	n = strlen(seq[id]);
+	if (n < sizeof(seq[id]) - 1)
+		seq[id][n] = dm == APIC_DM_INIT ? 'I' : 'S';
+	if (dm == APIC_DM_INIT) {
+		t_init[id] = vclock.now;
+		sipis[id] = 0;
+		return;
+	}
+	if (!sipis[id]++)
+		t_sipi[id] = vclock.now;
+	vector[id] = icr & 0xff;
+	{
+		uint8_t *page = (uint8_t *)(uintptr_t)((uint64_t)vector[id] << 12);
+		volatile uint32_t *alive = (uint32_t *)(page + (smp_tramp_params - smp_tramp_start) + 40);
+		uint64_t pcv;
+		struct percpu *pc;
+
+		memcpy(&pcv, page + (smp_tramp_params - smp_tramp_start) + 32, 8);
+		pc = (struct percpu *)(uintptr_t)pcv;
+		if (kind[id] == AP_SILENT || (kind[id] == AP_SECOND_SIPI && sipis[id] < 2))
+			return;
+		*alive = 1;
+		if (kind[id] != AP_ALIVE_ONLY)
+			pc->state = CPU_ONLINE;
+	}
+}
+
+static int setup(void **state)
+{
+	void *low = mmap((void *)0x80000, 0x20000, PROT_READ | PROT_WRITE,
+			 MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED_NOREPLACE, -1, 0);
+
+	(void)state;
+	return low == (void *)0x80000 ? 0 : -1;	/* the low pages the SIPI vector names */
+}
+
+static int teardown(void **state)
+{
+	(void)state;
+	free_allocs();
+	return 0;
+}
+
+static void add_cpu(uint32_t id, bool en, bool oc, bool x2)
+{
+	acpi.madt.cpu[acpi.madt.ncpus++] = (struct acpi_cpu){ .apic_id = id, .uid = id,
+		.enabled = en, .online_capable = oc, .x2apic = x2 };
+}
+
+static void boot_mode(uint64_t base, const char *cmdline)
+{
+	free_allocs();
+	memset(seq, 0, sizeof(seq));
+	memset(sipis, 0, sizeof(sipis));
+	memset(kind, 0, sizeof(kind));
+	assert_true(env_boot(base, base == X2B, 0, cmdline));
+	cpu.vendor = VENDOR_INTEL;
+	cpu.family = 6;
+	cpu.nx = true;
+	lm.on_ipi = on_ipi;
+	vclock.step = 50000;	/* 50 us per TSC read: the 500 ms bound is 10000 reads */
+	memset(&acpi, 0, sizeof(acpi));
+	acpi.have_madt = true;
+	memset(&boot_info, 0, sizeof(boot_info));
+	boot_info.mmap[0] = (struct mb2_mmap_entry){ .base = 0, .len = 0x9fc00,
+						     .type = MB2_MEM_AVAILABLE };
+	boot_info.mmap[1] = (struct mb2_mmap_entry){ .base = 0x100000, .len = 0x7f00000,
+						     .type = MB2_MEM_AVAILABLE };
+	boot_info.nmmap = 2;
+	boot_info_addr = 0x200000;
+	boot_info.total_size = 0x1000;
+	stub_console_reset();
+}
+
+static void boot(const char *cmdline)
+{
+	boot_mode(XB, cmdline);
+}
+
+static void test_sequence(void **state)
+{
+	const uint8_t *page = (const uint8_t *)0x9f000;
+	uint64_t off = (uint64_t)(smp_tramp_params - smp_tramp_start);
+	uint32_t v32;
+
+	(void)state;
+	boot("cpus=all");
+	add_cpu(0, true, false, false);		/* the boot CPU */
+	add_cpu(1, true, false, false);
+	add_cpu(2, true, false, false);
+	add_cpu(3, true, false, false);
+	add_cpu(4, true, false, false);
+	add_cpu(5, false, true, false);		/* online-capable only: hot-plug, not started */
+	add_cpu(6, false, false, false);
+	add_cpu(0x1ff, true, false, true);	/* unreachable in xAPIC mode */
+	add_cpu(7, true, false, false);
+	kind[2] = AP_SECOND_SIPI;
+	kind[3] = AP_SILENT;
+	kind[4] = AP_ALIVE_ONLY;
+	smp_init();
+
+	assert_null(smp_why_none());
+	assert_int_equal(smp_madt_count(), 7);		/* enabled entries */
+	assert_int_equal(smp_cpu_count(), 6);		/* BSP + 1, 2, 3, 4, 7 */
+	assert_int_equal(smp_online_count(), 4);	/* BSP + 1, 2, 7 */
+	assert_int_equal(smp_left_out(), 1);		/* 0x1ff */
+	assert_string_equal(seq[0], "");
+	assert_string_equal(seq[1], "IS");
+	assert_string_equal(seq[2], "ISS");
+	assert_string_equal(seq[3], "ISSI");		/* INIT again after the bound */
+	assert_string_equal(seq[4], "ISI");		/* alive after the first SIPI */
+	assert_string_equal(seq[5], "");
+	assert_string_equal(seq[6], "");
+	assert_string_equal(seq[7], "IS");
+	assert_int_equal(vector[1], 0x9f);
+	assert_true(t_sipi[1] - t_init[1] >= 10 * (tsc_hz / 1000000));	/* INIT -> SIPI */
+	assert_true(t_init[3] - t_sipi[3] >= 500 * (tsc_hz / 1000));	/* the bound */
+	assert_int_equal(smp_cpu(3)->state, CPU_NO_ANSWER);
+	assert_int_equal(smp_cpu(4)->state, CPU_NO_ANSWER);
+	assert_int_equal(smp_cpu(2)->sipis, 2);
+	assert_non_null(strstr(stub_console_text(), "cpu 3 (APIC id 3) not online after 500 ms "
+						     "(did not run the trampoline): left out"));
+	assert_non_null(strstr(stub_console_text(), "(ran the trampoline but did not reach the "
+						     "kernel)"));
+	assert_non_null(strstr(stub_console_text(), "APIC id 511 left out (xAPIC mode"));
+	assert_true(smp_selected(0) && smp_selected(1) && smp_selected(2) && !smp_selected(3));
+	assert_true(smp_online_us(1) > 0 && smp_online_us(3) == 0);
+
+	/* the page holds the trampoline and its parameters */
+	assert_memory_equal(page, smp_tramp_start, off);
+	memcpy(&v32, page + off + 0, 4);
+	assert_int_equal(v32, (uint32_t)(uintptr_t)early_pml4);
+	memcpy(&v32, page + off + 4, 4);
+	assert_int_equal(v32, (1u << 8) | (1u << 11));	/* LME, NXE */
+	memcpy(&v32, page + off + 50, 4);
+	assert_int_equal(v32, 0x9f000 + (smp_tramp_gdt - smp_tramp_start));
+	memcpy(&v32, page + off + 56, 4);
+	assert_int_equal(v32, 0x9f000 + (smp_tramp_pm32 - smp_tramp_start));
+}
+
+/* x2APIC mode: 32-bit destinations, so an ID above 254 is started like any other */
+static void test_x2apic(void **state)
+{
+	(void)state;
+	boot_mode(X2B, "");
+	add_cpu(0, true, false, false);
+	add_cpu(0x1ff, true, false, true);
+	add_cpu(3, true, false, false);
+	smp_init();
+	assert_int_equal(apic_mode(), APIC_X2APIC);
+	assert_string_equal(seq[0x1ff], "IS");
+	assert_string_equal(seq[3], "IS");
+	assert_int_equal(smp_online_count(), 3);
+	assert_int_equal(smp_left_out(), 0);
+	assert_int_equal(lm.mmio_wrong_mode, 0);
+}
+
+static void test_refusals(void **state)
+{
+	(void)state;
+	boot("cpus=9-2");
+	acpi.have_madt = false;
+	smp_init();
+	assert_non_null(smp_why_none());
+	assert_int_equal(smp_cpu_count(), 1);
+	assert_non_null(strstr(stub_console_text(), "warning: cpus=9-2"));
+	assert_int_equal(smp_cpus()->mode, SMP_CPUS_TYPES);
+
+	boot("");
+	add_cpu(0, true, false, false);
+	add_cpu(1, true, false, false);
+	boot_info.nmmap = 1;
+	boot_info.mmap[0].len = 0x1000;		/* no usable page below 640 KiB but page 0 */
+	smp_init();
+	assert_non_null(strstr(smp_why_none(), "no free page"));
+	assert_string_equal(seq[1], "");
+	assert_int_equal(smp_online_count(), 1);
+
+	boot("");
+	add_cpu(0, true, false, false);		/* only the boot CPU: nothing to start */
+	smp_init();
+	assert_null(smp_why_none());
+	assert_int_equal(smp_cpu_count(), 1);
+	assert_int_equal(smp_madt_count(), 1);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_sequence),
+		cmocka_unit_test(test_x2apic),
+		cmocka_unit_test(test_refusals),
+	};
+
+	return cmocka_run_group_tests_name("smp_boot", tests, setup, teardown);
+}

@@ -1,0 +1,2 @@
+HOST_TESTS += smp_plan_test
+smp_plan_test_SRCS := smp/boot_plan.c

@@ -1,0 +1,2 @@
+HOST_TESTS += topology_test
+topology_test_SRCS := smp/topology.c

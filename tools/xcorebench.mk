@@ -1,0 +1,3 @@
+HOST_TOOLS += xcorebench
+xcorebench_SRCS := tools/xcorebench.c
+xcorebench_LIBS := -lpthread
