@@ -18,23 +18,15 @@ import sys
 import tempfile
 
 os.chdir(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", ".."))
+sys.path.insert(0, "tests/scripts")
+from taplib import done, ok  # noqa: E402
 sys.path.insert(0, "tests/fuzz")
 from log_fuzz import mutate  # noqa: E402  (the same mutations as make fuzz)
 
 TOOL = "tools/pebs-report"
 FIX = "tests/fixtures/fleet"
 tmp = tempfile.mkdtemp(prefix="fleet-t.")
-n = failed = 0
 
-
-def ok(cond, name, diag=None):
-    global n, failed
-    n += 1
-    print(("ok %d - %s" if cond else "not ok %d - %s") % (n, name))
-    if not cond:
-        failed += 1
-        for line in str(diag or "").splitlines()[:30]:
-            print("# " + line)
 
 
 def run(args):
@@ -188,5 +180,4 @@ ok(rc in (0, 1) and rc2 == rc and "Traceback" not in err + err2 and json.loads(j
    "%d mutated logs: a report, no crash" % (2 * len(files)), (rc, err[-800:], err2[-800:]))
 
 shutil.rmtree(tmp)
-print("1..%d" % n)
-sys.exit(1 if failed else 0)
+done()

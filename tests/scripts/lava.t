@@ -21,18 +21,10 @@ import tempfile
 import yaml
 
 os.chdir(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", ".."))
+sys.path.insert(0, "tests/scripts")
+from taplib import done, ok, skip  # noqa: E402
 ROOT = os.getcwd()
-n = failed = 0
 
-
-def ok(cond, name, diag=None):
-    global n, failed
-    n += 1
-    print(("ok %d - %s" if cond else "not ok %d - %s") % (n, name))
-    if not cond:
-        failed += 1
-        for line in str(diag or "").splitlines()[:30]:
-            print("# " + line)
 
 
 p = subprocess.run(["scripts/lava-local.sh"], capture_output=True, text=True)
@@ -198,9 +190,8 @@ ns = subprocess.run(["unshare", "-m", "sh", "-c", "mount --bind %s /etc/default"
                     capture_output=True, text=True)
 for j in ("x86-grub-netboot", "x86-usb-minimal"):
     if ns.returncode:
-        print("ok %d - lava-run --validate lava/%s.yaml # SKIP no private mount namespace "
-              "for the worker's TFTP configuration: %s" % (n + 1, j, ns.stderr.strip()))
-        n += 1
+        skip("lava-run --validate lava/%s.yaml" % j, "no private mount namespace for the "
+             "worker's TFTP configuration: %s" % ns.stderr.strip())
         continue
 
     def wrap(cmd):
@@ -217,5 +208,4 @@ for j in ("x86-grub-netboot", "x86-usb-minimal"):
        raw[-1500:])
 
 shutil.rmtree(tmp)
-print("1..%d" % n)
-sys.exit(1 if failed else 0)
+done()

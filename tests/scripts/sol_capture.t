@@ -15,9 +15,10 @@ import sys
 import tempfile
 
 os.chdir(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", ".."))
+sys.path.insert(0, "tests/scripts")
+from taplib import done, ok  # noqa: E402
 ROOT = os.getcwd()
 tmp = tempfile.mkdtemp(prefix="sol-capture-t.")
-n = failed = 0
 
 FAKE = r"""#!/usr/bin/env bash
 echo "$*" >>"$FAKE_CALLS"
@@ -38,15 +39,6 @@ esac
 exit 0
 """
 
-
-def ok(cond, name, diag=None):
-    global n, failed
-    n += 1
-    print(("ok %d - %s" if cond else "not ok %d - %s") % (n, name))
-    if not cond:
-        failed += 1
-        for line in str(diag or "").splitlines()[:30]:
-            print("# " + line)
 
 
 os.makedirs(tmp + "/bin")
@@ -127,5 +119,4 @@ ok(rc == 2 and not files and "--name" in err, "a name that is not a file name is
    (rc, err))
 
 shutil.rmtree(tmp)
-print("1..%d" % n)
-sys.exit(1 if failed else 0)
+done()
