@@ -44,7 +44,7 @@ HOST_CFLAGS := -std=gnu11 -g -O1 -I. -Itests -fno-omit-frame-pointer \
 TOOL_CFLAGS := -std=gnu11 -g -O2 -I. $(HOST_WARN) -MMD -MP
 CMOCKA_LIBS := -lcmocka
 
-.PHONY: all iso run test test-host test-repeat test-boot test-matrix bench fuzz clean deps
+.PHONY: all iso netboot run test test-host test-repeat test-boot test-matrix bench fuzz clean deps
 all: $(KELF) host
 
 deps:
@@ -110,7 +110,7 @@ host: $(HOST_TEST_BINS) $(HOST_TOOL_BINS)
 # `make test`: everything, through one TAP harness (prove) with one summary line.
 test: export CMOCKA_MESSAGE_OUTPUT = TAP
 test: deps
-	@$(MAKE) --no-print-directory all $(ISO)
+	@$(MAKE) --no-print-directory all $(ISO) netboot
 	prove --exec '' $(HOST_TEST_BINS) $(sort $(wildcard tests/scripts/*.t)) tests/boot/boot.t
 
 test-host: export CMOCKA_MESSAGE_OUTPUT = TAP
@@ -122,7 +122,7 @@ test-host: host
 # lists each test that ever failed with how many of its N runs failed (tests/repeat.sh).
 # The tool tests go first: they are the long ones (QEMU boots), so J workers balance.
 test-repeat: deps
-	@$(MAKE) --no-print-directory all $(ISO)
+	@$(MAKE) --no-print-directory all $(ISO) netboot
 	@tests/repeat.sh -n $(or $(N),10) -j $(or $(J),1) $(sort $(wildcard tests/scripts/*.t)) \
 		$(HOST_TEST_BINS)
 
@@ -145,6 +145,20 @@ clean:
 	rm -rf $(BUILD)
 
 -include $(KOBJ:.o=.d) $(wildcard $(BUILD)/host/*.d $(BUILD)/host/tests/*.d)
+
+# `make netboot`: a GRUB network-boot tree in build/netboot (grub-mknetdir: BIOS PXE
+# boot/grub/i386-pc/core.0, UEFI PXE/HTTP boot/grub/x86_64-efi/core.efi) with the kernel and
+# iso/grub.cfg; copy it to a TFTP/HTTP server root (docs/netboot.md).
+NETBOOT := $(BUILD)/netboot
+.PHONY: netboot
+netboot: $(NETBOOT)/boot/pebs-kernel.elf
+$(NETBOOT)/boot/pebs-kernel.elf: $(KELF) iso/grub.cfg
+	@rm -rf $(NETBOOT) && mkdir -p $(NETBOOT)/boot/grub
+	@echo "  NETBOOT $(NETBOOT)"
+	$(Q)grub-mknetdir --net-directory=$(NETBOOT) --subdir=boot/grub \
+		>$(BUILD)/grub-mknetdir.log 2>&1 || { cat $(BUILD)/grub-mknetdir.log; exit 1; }
+	@cp iso/grub.cfg $(NETBOOT)/boot/grub/grub.cfg
+	@cp $(KELF) $@
 
 # `make tables`: regenerate the per-model PMU tables (pebs/pmu_tables.c, docs/tables.md) from
 # the vendored perfmon data and data/tables/*.toml (tools/gen-tables.py). The output is

@@ -4,7 +4,11 @@
 set -eu
 
 PKGS="gcc make nasm binutils grub-common grub-pc-bin grub-efi-amd64-bin xorriso mtools
-qemu-system-x86 ovmf libcmocka-dev pkg-config perl python3 python3-matplotlib clang"
+qemu-system-x86 ipxe-qemu ovmf libcmocka-dev pkg-config perl python3 python3-matplotlib clang
+python3-yaml python3-jinja2 python3-voluptuous python3-pexpect python3-requests python3-setproctitle
+python3-configobj python3-netifaces python3-magic python3-pyudev python3-tz"
+# (the python3-* after clang: what lava-dispatcher's Python code imports; scripts/lava-local.sh
+# unpacks lava-dispatcher itself without its system dependencies, for tests/scripts/lava.t)
 # Linux's KTAP parser (kunit.py) for tests/scripts/ktap_conformance.t comes from the kernel
 # source packages: Debian 12 has the 6.1 tree (older parser) and the 6.12 tree (current);
 # where those names do not exist (Ubuntu) the distribution's default `linux-source`.

@@ -21,10 +21,12 @@
  * Usage: model-log --cpu haswell|skylake|icelake_sp|sapphire_rapids|zen3|zen4|alderlake
  *                  [--seed N]
  *                  [--mix clean|mixed|l1] [--dump none|raw|decoded] [--sav N]
- *                  [--assist-ns N] [--pmi-ns N] > file.log
+ *                  [--assist-ns N] [--pmi-ns N] [--ram-pct N] > file.log
  * --assist-ns / --pmi-ns: what the model's virtual clock charges per PEBS assist (default 20)
  * and per PMI or IBS interrupt (default 2000): the cost the `pebs` line and pebs_overhead
  * report.
+ * --ram-pct: RAM latencies in percent of the model's (default 100; 150 = a machine with slower
+ * memory, the planted outlier of tests/fixtures/fleet/).
  * Exit: 0 the log was written (whatever its verdicts), 2 usage or a model violation.
  */
 #include "tools/model_log.h"
@@ -83,7 +85,7 @@ static void usage(void)
 	fprintf(stderr, "usage: model-log --cpu haswell|skylake|icelake_sp|sapphire_rapids|zen3|zen4|"
 		"alderlake "
 		"[--seed N] [--mix clean|mixed|l1] [--dump none|raw|decoded] [--sav N] "
-		"[--assist-ns N] [--pmi-ns N]\n");
+		"[--assist-ns N] [--pmi-ns N] [--ram-pct 50..400]\n");
 	exit(2);
 }
 
@@ -143,9 +145,9 @@ static void level(struct cache_level *l, uint64_t size, unsigned ways)
 /* The `chain` and `time` lines (loads/kload.c load_run_print formats) of kernel `name`,
  * synthesized. */
 static uint64_t timing(struct ktest *t, unsigned k, const char *name, const struct mcpu *m,
-		       uint64_t ws)
+		       uint64_t ws, const struct ml_opts *o)
 {
-	uint64_t core = ml_target_lat_x100(k) * (97 + ml_rand() % 7) / 100;
+	uint64_t core = ml_target_lat_x100(k, o) * (97 + ml_rand() % 7) / 100;
 	uint64_t tsc = core * 100 / 110, ns = tsc * 1000000 / m->tsc_khz;
 	uint64_t steps = ws / 64 * 4 > 200000 ? 200000 : ws / 64 * 4;
 	char w[24];
@@ -188,7 +190,7 @@ static void ecore_test(const struct mcpu *m, const struct cache_geometry *g,
 
 		snprintf(name, sizeof(name), "load_%s@cpu1", lv[k]);
 		snprintf(sub, sizeof(sub), "cpu1_%s_", lv[k]);
-		core = timing(&t, k, name, m, load_ws((enum load_level)k, g));
+		core = timing(&t, k, name, m, load_ws((enum load_level)k, g), &o);
 		ns[k] = core * 100 / 110 * 1000000 / m->tsc_khz;
 		ml_pebs_step(&t, k, name, &pc.caps, &o, core);
 		kt_check(&t, true, "%schain_cycle", sub);
@@ -210,7 +212,7 @@ int main(int argc, char **argv)
 	static const char *const mix_ids[] = { "clean", "mixed", "l1" };
 	static const char *const dump_ids[] = { "none", "raw", "decoded" };
 	struct ml_opts o = { .mix = ML_CLEAN, .dump = ML_DUMP_NONE, .seed = 1, .sav = 1009,
-			     .assist_ns = 20, .pmi_ns = 2000 };
+			     .assist_ns = 20, .pmi_ns = 2000, .ram_pct = 100 };
 	const struct mcpu *m = NULL;
 	struct cache_geometry g;
 	struct pebs_caps caps;
@@ -237,6 +239,9 @@ int main(int argc, char **argv)
 			o.assist_ns = strtoull(v, NULL, 0);
 		else if (!strcmp(argv[i], "--pmi-ns") && strtoull(v, NULL, 0) < 100000000)
 			o.pmi_ns = strtoull(v, NULL, 0);
+		else if (!strcmp(argv[i], "--ram-pct") && strtoull(v, NULL, 0) >= 50 &&
+			 strtoull(v, NULL, 0) <= 400)
+			o.ram_pct = (unsigned)strtoull(v, NULL, 0);
 		else
 			usage();
 	}
@@ -270,7 +275,7 @@ int main(int argc, char **argv)
 		uint64_t core;
 
 		ktap_test_start(&t, k + 1);	/* ktests/run.c run_one */
-		core = timing(&t, k, knames[k], m, load_ws((enum load_level)k, &g));
+		core = timing(&t, k, knames[k], m, load_ws((enum load_level)k, &g), &o);
 
 		ns[k] = core * 100 / 110 * 1000000 / m->tsc_khz;
 		if (ml_amd)

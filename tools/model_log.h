@@ -38,6 +38,7 @@ struct ml_opts {
 	unsigned cpu;
 	struct pebs_cpu *pc;
 	const char *sub;
+	unsigned ram_pct;	/* --ram-pct: RAM latencies in percent of the model's (100) */
 };
 
 /* Seeded xorshift64*: every random choice of the program comes from here. */
@@ -50,12 +51,14 @@ struct ml_mixrow { struct ml_part p[3]; };
 const struct ml_mixrow *ml_mix_row(enum ml_mix m, unsigned k);
 /* Draw the part of a row one load comes from (seeded generator). */
 unsigned ml_draw(const struct ml_mixrow *mx);
-/* Modelled latency range of a level, core cycles (unchanged when the level has none). */
-void ml_lat_range(enum pebs_level l, unsigned *lo, unsigned *hi);
+/* Modelled latency range of a level, core cycles (0, 0 when the level has none); RAM scaled by
+ * o->ram_pct. */
+void ml_lat_range(enum pebs_level l, const struct ml_opts *o, unsigned *lo, unsigned *hi);
 
 /* The target level's modelled median latency for kernel k (0..3 = load_l1..load_dram), core
- * cycles x100: the synthesized `time` line's core cycles/load follow it. */
-uint64_t ml_target_lat_x100(unsigned k);
+ * cycles x100, RAM scaled by o->ram_pct: the synthesized `time` line's core cycles/load
+ * follow it. */
+uint64_t ml_target_lat_x100(unsigned k, const struct ml_opts *o);
 
 /* The PEBS step of kernel k, as loads/kpebs.c kpebs_check runs it on hardware: one
  * pebs/measure.c measurement over the model's records, the loads/kpebs_print.c lines, the

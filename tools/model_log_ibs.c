@@ -29,6 +29,7 @@ static struct kibs_levels levels;
 
 struct feed {
 	const struct ml_mixrow *mx;
+	const struct ml_opts *o;
 	uint64_t batch;		/* loads per drawn level: BATCH, or period/32 for long periods */
 	uint64_t loads_left;
 	uint64_t fed;		/* loads fed: the cost's step count */
@@ -45,7 +46,7 @@ static bool work(void *ctx)
 					   .addr = 0x40000000 + (ml_rand() % 65536) * 64 };
 
 		ld.level = (uint8_t)f->mx->p[i].lvl;
-		ml_lat_range(f->mx->p[i].lvl, &lo, &hi);
+		ml_lat_range(f->mx->p[i].lvl, f->o, &lo, &hi);
 		ld.lat = (uint16_t)(lo + ml_rand() % (hi - lo + 1));
 		ibs_model_feed(&ld, f->batch);
 		ibs_model_feed(&other, f->batch);
@@ -89,7 +90,7 @@ void ml_ibs_step(struct ktest *t, unsigned k, const char *name, const struct ibs
 {
 	uint64_t want = o->dump != ML_DUMP_NONE ? DUMP_SAMPLES : 4096;
 	uint64_t tick_per_load = timed_x100 / 110 ? timed_x100 / 110 : 1;	/* TSC = core/1.10 */
-	struct feed f = { .mx = ml_mix_row(o->mix, k), .batch = BATCH }, bf;
+	struct feed f = { .mx = ml_mix_row(o->mix, k), .o = o, .batch = BATCH }, bf;
 	struct pebs_cost_run base = { .work = work, .ctx = &bf, .clock = clock_v,
 				      .step_count = &bf.fed };
 	struct pebs_cost_run run = { .work = work, .ctx = &f, .clock = clock_v,

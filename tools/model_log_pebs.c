@@ -90,21 +90,25 @@ unsigned ml_draw(const struct ml_mixrow *mx)
 	return i;
 }
 
-void ml_lat_range(enum pebs_level l, unsigned *lo, unsigned *hi)
+/* A level's latency range, RAM scaled by o->ram_pct (a slower memory system). */
+void ml_lat_range(enum pebs_level l, const struct ml_opts *o, unsigned *lo, unsigned *hi)
 {
-	for (unsigned j = 0; j < sizeof(lat_range) / sizeof(lat_range[0]); j++)
-		if (lat_range[j].lvl == l) {
-			*lo = lat_range[j].lo;
-			*hi = lat_range[j].hi;
+	unsigned pct = l == PEBS_LVL_RAM ? o->ram_pct : 100;
+
+	*lo = *hi = 0;
+	for (unsigned i = 0; i < sizeof(lat_range) / sizeof(lat_range[0]); i++)
+		if (lat_range[i].lvl == l) {
+			*lo = lat_range[i].lo * pct / 100;
+			*hi = lat_range[i].hi * pct / 100;
 		}
 }
 
-uint64_t ml_target_lat_x100(unsigned k)
+uint64_t ml_target_lat_x100(unsigned k, const struct ml_opts *o)
 {
-	for (unsigned i = 0; i < sizeof(lat_range) / sizeof(lat_range[0]); i++)
-		if (lat_range[i].lvl == target_of[k])
-			return (lat_range[i].lo + lat_range[i].hi) * 50ull;
-	return 0;
+	unsigned lo, hi;
+
+	ml_lat_range(target_of[k], o, &lo, &hi);
+	return (lo + hi) * 50ull;
 }
 
 /* The load data-source code the model writes for a level: found through the decoder's table
@@ -217,7 +221,7 @@ void ml_pebs_step(struct ktest *t, unsigned k, const char *name, const struct pe
 	}
 	for (unsigned i = 0; i < 3 && f.mx->p[i].pct; i++) {
 		f.code[i] = code_for(c, f.mx->p[i].lvl);
-		ml_lat_range(f.mx->p[i].lvl, &f.lo[i], &f.hi[i]);
+		ml_lat_range(f.mx->p[i].lvl, o, &f.lo[i], &f.hi[i]);
 	}
 	model_set_costs(tick_per_load, o->assist_ns * o->tsc_khz / 1000000,
 			o->pmi_ns * o->tsc_khz / 1000000);

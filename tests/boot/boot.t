@@ -4,7 +4,8 @@
 # it to matching case names) boots the ISO and the serial log is checked as KTAP: version
 # line, plan, one result per planned test, a totals line, the EXIT line, no `not ok` (for
 # expect=pass) and the right exit status; pass~A+B and fail~A+B also want each text A, B in
-# the log ('_' stands for a space); every log with KTAP in it also goes through
+# the log ('_' stands for a space); the option `netboot` boots build/netboot (make netboot)
+# from QEMU's TFTP server instead of the ISO; every log with KTAP in it also goes through
 # tests/scripts/ktap_check.py (Linux's kunit.py, TAP::Parser).
 # Logs: build/boot-logs/<case>.log. ACCEL=auto|kvm|tcg picks QEMU's accelerator (default tcg:
 # the cases' expectations are written for software emulation; qemu-run.sh --accel).
@@ -53,12 +54,14 @@ for r in "${sel[@]}"; do
 	read -r _ name machine fw cpu mem smp expect opts <<<"$r"
 	[ "$opts" = - ] && opts=""
 	# qemu=ARGS options go to QEMU, not the kernel ('_' stands for a space)
-	qemu_extra=""
-	if [[ " $opts " == *" qemu="* ]]; then
+	# netboot: boot build/netboot (make netboot) from QEMU's TFTP server instead of the ISO
+	qemu_extra="" boot_from=("$iso")
+	if [[ " $opts " == *" qemu="* || " $opts " == *" netboot "* ]]; then
 		kopts=""
 		for o in $opts; do
 			case $o in
 			qemu=*) o=${o#qemu=}; qemu_extra+=" ${o//_/ }" ;;
+			netboot) boot_from=(--netboot build/netboot) ;;
 			*) kopts+=" $o" ;;
 			esac
 		done
@@ -67,7 +70,7 @@ for r in "${sel[@]}"; do
 	log=$logs/$name.log
 	t0=$(date +%s.%N)
 	# shellcheck disable=SC2086
-	tests/boot/qemu-run.sh "$iso" --machine "$machine" --fw "$fw" --cpu "$cpu" --mem "$mem" \
+	tests/boot/qemu-run.sh "${boot_from[@]}" --machine "$machine" --fw "$fw" --cpu "$cpu" --mem "$mem" \
 		--smp "$smp" --accel "${ACCEL:-tcg}" --timeout "${BOOT_TIMEOUT:-180}" --log "$log" \
 		--extra "$qemu_extra" -- $opts >/dev/null 2>"$log.err"
 	rc=$?

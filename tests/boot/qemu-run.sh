@@ -4,7 +4,7 @@
 # failed, 2 = QEMU or the kernel ended without a verdict (no isa-debug-exit write), 124 = timeout.
 #   qemu-run.sh ISO [--machine q35|pc] [--fw bios|ovmf|ovmf-bios] [--cpu MODEL] [--mem SIZE]
 #               [--smp N] [--numa K] [--timeout S] [--log FILE] [--extra "QEMU ARGS"]
-#               [--accel auto|kvm|tcg] [--dry-run] [-- KERNEL OPTIONS...]
+#               [--accel auto|kvm|tcg] [--netboot DIR] [--dry-run] [-- KERNEL OPTIONS...]
 # --fw: bios = SeaBIOS, ovmf = OVMF code + variables as pflash, ovmf-bios = OVMF_CODE.fd given
 # as -bios (no variable store, as on QEMU's default `pc` command line).
 # --accel (default auto) prints one line on stderr naming the accelerator and why; `kvm` where
@@ -15,10 +15,12 @@
 # ACPI SRAT; the last node takes the CPUs left over) with distance 21 between any two (SLIT).
 # --dry-run prints the QEMU command line instead of running it.
 set -u
-iso=$1; shift
-machine=q35 fw=bios cpu="" mem=512M smp=1 numa="" timeout=120 log="" extra="" accel=auto dry=""
+iso=""
+case ${1:-} in -*) ;; *) iso=${1:-}; shift ;; esac
+machine=q35 fw=bios cpu="" mem=512M smp=1 numa="" timeout=120 log="" extra="" accel=auto dry="" net=""
 while [ $# -gt 0 ]; do
 	case $1 in
+	--netboot) net=$2; shift 2 ;;
 	--machine) machine=$2; shift 2 ;;
 	--fw) fw=$2; shift 2 ;;
 	--cpu) cpu=$2; shift 2 ;;
@@ -89,19 +91,39 @@ if [ -n "$numa" ] && [ "$numa" != 1 ]; then
 	done
 fi
 
-# Kernel options reach GRUB through a FAT drive holding /pebs-kernel/cmdline.cfg.
+# Kernel options reach GRUB through a FAT drive holding /pebs-kernel/cmdline.cfg; on a
+# network boot through the per-machine file GRUB looks for first, grub.cfg-01-<MAC>
+# (docs/netboot.md), in a copy of DIR.
 optargs=()
-if [ -n "$args" ]; then
+mac=52:54:00:12:34:56
+if [ -n "$args" ] && [ -n "$net" ]; then
+	cp -a "$net" "$work/net" && net=$work/net
+	printf 'set pebs_args="%s"\nsource $prefix/grub.cfg\n' "${args//\"/}" \
+		>"$net/boot/grub/grub.cfg-01-${mac//:/-}"
+elif [ -n "$args" ]; then
 	mkdir -p "$work/opts/pebs-kernel"
 	printf 'set pebs_args="%s"\n' "${args//\"/}" >"$work/opts/pebs-kernel/cmdline.cfg"
 	optargs=(-drive "file=fat:ro:$work/opts,format=raw,if=ide,index=0,snapshot=on")
+fi
+
+# --netboot DIR (make netboot): no disc; the firmware boots GRUB from QEMU's built-in TFTP
+# server (user networking, DIR as its root) through the NIC's iPXE option ROM (Debian
+# ipxe-qemu: its legacy PXE part under SeaBIOS, its UEFI driver under OVMF); GRUB then loads
+# grub.cfg and the kernel over TFTP. Otherwise the ISO as a CD-ROM.
+if [ -n "$net" ]; then
+	case $fw in bios) bootfile=boot/grub/i386-pc/core.0 ;; *) bootfile=boot/grub/x86_64-efi/core.efi ;; esac
+	[ -f "$net/$bootfile" ] || { echo "qemu-run.sh: --netboot $net: no $bootfile (make netboot)" >&2; exit 2; }
+	bootargs=(-netdev "user,id=n0,tftp=$net,bootfile=$bootfile" -device "virtio-net-pci,netdev=n0,mac=$mac,bootindex=0")
+else
+	[ -n "$iso" ] || { echo "qemu-run.sh: an ISO or --netboot DIR" >&2; exit 2; }
+	bootargs=(-cdrom "$iso" -boot d)
 fi
 
 out=${log:-$work/serial.log}
 # shellcheck disable=SC2206  # $extra: QEMU arguments, split on purpose
 qemu=(qemu-system-x86_64 -machine "$machine" "${cpuargs[@]}" -m "$mem" -smp "$smp" -no-reboot
 	-display none -device "isa-debug-exit,iobase=0xf4,iosize=0x04"
-	"${numaargs[@]}" "${fwargs[@]}" "${optargs[@]}" -cdrom "$iso" -boot d -serial stdio -monitor none
+	"${numaargs[@]}" "${fwargs[@]}" "${optargs[@]}" "${bootargs[@]}" -serial stdio -monitor none
 	$extra)
 if [ -n "$dry" ]; then
 	for a in "${qemu[@]}"; do	# shell-quoted only where needed

@@ -20,6 +20,8 @@ import tempfile
 
 os.chdir(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", ".."))
 sys.path.insert(0, "tools")
+sys.path.insert(0, "tests/scripts")
+from taplib import done, ok  # noqa: E402
 from pebsreport import report  # noqa: E402
 sys.path.insert(0, "tests/fuzz")
 from log_fuzz import mutate  # noqa: E402  (the same mutations as make fuzz)
@@ -29,7 +31,6 @@ FIX = "tests/fixtures/pebs-report/"
 GOLD = FIX + "golden/"
 UPDATE = os.environ.get("PEBS_REPORT_UPDATE") == "1"
 tmp = tempfile.mkdtemp(prefix="pebs-report-t.")
-n = failed = 0
 # name -> model-log arguments; the logs get CRLF line ends, as on the serial wire
 MODELS = {"model-a.log": ["--cpu", "icelake_sp", "--seed", "7", "--dump", "raw"],
           "model-leg.log": ["--cpu", "haswell", "--seed", "11", "--dump", "raw"],
@@ -43,16 +44,6 @@ for name_, args_ in MODELS.items():
         sys.exit(print("Bail out! %s (`make host` builds model-log, pebs-decode)" % e) or 1)
     with open(os.path.join(tmp, name_), "wb") as f_:
         f_.write(p_.stdout.replace(b"\n", b"\r\n"))
-
-
-def ok(cond, name, diag=None):
-    global n, failed
-    n += 1
-    print(("ok %d - %s" if cond else "not ok %d - %s") % (n, name))
-    if not cond:
-        failed += 1
-        for line in str(diag or "").splitlines()[:30]:
-            print("# " + line)
 
 
 def run(args, stdin=None):
@@ -370,5 +361,4 @@ except subprocess.TimeoutExpired:
     ok(False, "enormous log (%.0f MB): finished within 120 s" % size_mb)
 
 shutil.rmtree(tmp, ignore_errors=True)
-print("1..%d" % n)
-sys.exit(1 if failed else 0)
+done()

@@ -8,13 +8,18 @@ from . import compare, report
 
 USAGE = """pebs-report [options] LOG            summary of one serial log ('-' = stdin)
        pebs-report [options] A.log B.log    side-by-side comparison of two runs
+       pebs-report --fleet DIR [--json] [--csv DIR] [--plots DIR]
+                                            one row per machine of a lab (docs/lab.md)
 exit status: 0 all passed or skipped, 1 a failure (or a run that ended early) in a log,
-2 unreadable input (no file, or no KTAP in it)"""
+2 unreadable input (no file, or no KTAP in it); --fleet: 0 every machine passed with an
+intact log and no outlier, 1 otherwise, 2 no directory or no log in it"""
 
 
 def _args(argv):
     ap = argparse.ArgumentParser(prog="pebs-report", usage=USAGE)
-    ap.add_argument("logs", nargs="+", metavar="LOG")
+    ap.add_argument("logs", nargs="*", metavar="LOG")
+    ap.add_argument("--fleet", metavar="DIR", help="every log in DIR: one row per machine, "
+                    "outliers among machines of one CPU model, damaged logs named")
     ap.add_argument("--json", action="store_true", help="print the JSON document instead of"
                     " the summary")
     ap.add_argument("--csv", metavar="DIR", help="write environment/tests/timing/curve/"
@@ -29,6 +34,10 @@ def _args(argv):
     ap.add_argument("-q", "--quiet", action="store_true", help="do not list unparsed lines "
                     "on stderr")
     a = ap.parse_args(argv)
+    if a.fleet and a.logs:
+        ap.error("--fleet DIR takes no LOG")
+    if not a.fleet and not a.logs:
+        ap.error("a LOG, two to compare, or --fleet DIR")
     if len(a.logs) > 2:
         ap.error("one log, or two to compare")
     return a
@@ -66,10 +75,29 @@ def _problems(doc, quiet):
             sys.stderr.write("%s: %s\n" % (doc["source"], r))
 
 
+def _fleet(a):
+    from . import fleet
+    doc = fleet.load_dir(a.fleet, a.decoder)
+    if a.json:
+        json.dump(doc, sys.stdout, indent=1, sort_keys=True)
+        sys.stdout.write("\n")
+    else:
+        sys.stdout.write(fleet.summary(doc))
+    if doc.get("machines"):
+        if a.csv:
+            fleet.write_csv(doc, a.csv)
+        if a.plots:
+            from . import plots
+            plots.plot_fleet(doc, a.plots)
+    return doc["status"]
+
+
 def main(argv=None):
     a = _args(sys.argv[1:] if argv is None else argv)
     if a.plots:
         _matplotlib_or_reexec()
+    if a.fleet:
+        return _fleet(a)
     if len(a.logs) == 2 and a.logs[0] == "-" and a.logs[1] == "-":
         sys.stderr.write("pebs-report: only one log can come from stdin\n")
         return 2

@@ -1,5 +1,7 @@
 """logread.py: turn the bytes of a captured serial log into clean text lines.
 
+A LAVA job log (lava-run's JSON lines, or the server's output.yaml: `- {"dt": ..., "lvl":
+..., "msg": ...}` per line) is reduced to its `target` messages, the device's serial output.
 Real captures mix CRLF, LF and lone CR (GRUB redraws), carry ANSI/VT100 escapes (GRUB menu,
 OVMF), bytes that are not UTF-8 (line noise, a wrong baud rate), lines cut short and logs
 that end mid-run. Every returned line keeps the 1-based number of the physical line ('\\n')
@@ -50,6 +52,28 @@ def split_lines(data):
     return out
 
 
+def lava_target(data):
+    """The serial output inside a LAVA job log (bytes), or None when data is not one.
+    LAVA writes each quote of the device's output as backslash-quote: undone here."""
+    import json
+    head = data.lstrip()[:8]
+    if not (head.startswith(b'{"dt"') or head.startswith(b'- {"dt"')):
+        return None
+    out = []
+    for raw in data.split(b"\n"):
+        raw = raw.strip()
+        if raw.startswith(b"- "):
+            raw = raw[2:]
+        try:
+            rec = json.loads(raw.decode("utf-8", "replace"))
+        except ValueError:
+            continue
+        if isinstance(rec, dict) and rec.get("lvl") == "target" and isinstance(rec.get("msg"),
+                                                                              str):
+            out.append(rec["msg"].replace('\\"', '"'))
+    return ("\n".join(out) + "\n").encode("utf-8", "replace") if out else None
+
+
 def read_log(path):
     """Read a log file ('-' = stdin). Returns (lines, nbytes); raises OSError when the file
     cannot be read."""
@@ -59,4 +83,4 @@ def read_log(path):
     else:
         with open(path, "rb") as f:
             data = f.read()
-    return split_lines(data), len(data)
+    return split_lines(lava_target(data) or data), len(data)

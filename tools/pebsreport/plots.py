@@ -94,3 +94,47 @@ def _size(b):
         if b % m == 0:
             return "%d%s" % (b // m, s)
     return str(b)
+
+
+def plot_fleet(doc, d):
+    """`--fleet DIR --plots OUT`: fleet-latency.{png,svg}: ns per load (log scale) per level
+    (L1, L2, L3, DRAM) for every machine with timing, one line per machine, one colour per
+    CPU model; software emulation dashed; outliers (fleet.py) circled in red."""
+    from .fleet import LEVELS
+    os.makedirs(d, exist_ok=True)
+    plt = _plt()
+    rows = [r for r in doc["machines"] if r["latency_ns"]]
+    if not rows:
+        return []
+    models = sorted({r["model"] for r in rows})
+    cmap = plt.get_cmap("tab10")
+    fig, ax = plt.subplots(figsize=(FIG_W, FIG_H))
+    xs = list(range(len(LEVELS)))
+    for r in rows:
+        pts = [(i, r["latency_ns"][lv]) for i, (lv, _) in enumerate(LEVELS)
+               if lv in r["latency_ns"]]
+        colour = cmap(models.index(r["model"]) % 10)
+        ax.plot([p[0] for p in pts], [p[1] for p in pts], "--" if r["emulated"] else "-",
+                marker="o", ms=3, lw=1, color=colour, alpha=0.8)
+        if len(rows) <= 8:
+            ax.annotate(r["machine"], pts[-1], xytext=(4, 0),
+                        textcoords="offset points", fontsize=6, color=colour, va="center")
+        for o in r["outliers"]:
+            if o["metric"] == "latency":
+                i = [lv for lv, _ in LEVELS].index(o["level"])
+                ax.plot([i], [o["value"]], "o", ms=11, mfc="none", mec="tab:red", mew=1.5)
+                ax.annotate("outlier %s" % r["machine"], (i, o["value"]), xytext=(-10, 9),
+                            textcoords="offset points", fontsize=7, color="tab:red",
+                            ha="right")
+    for m in models:
+        ax.plot([], [], "-", color=cmap(models.index(m) % 10), label=m[:60])
+    ax.set_yscale("log")
+    ax.set_xticks(xs)
+    ax.set_xticklabels([lv for lv, _ in LEVELS])
+    ax.set_xlim(-0.3, len(LEVELS) - 0.4)
+    ax.set_xlabel("level (load kernel's working set)")
+    ax.set_ylabel("ns per load (median, log scale; dashed: software emulation)")
+    ax.set_title("Latency per level per machine: %d machines" % len(rows), fontsize=10)
+    ax.grid(True, which="both", alpha=0.3)
+    ax.legend(loc="upper left", fontsize=6)
+    return _save(plt, fig, d, "fleet-latency")

@@ -1,0 +1,287 @@
+"""fleet.py: `pebs-report --fleet DIR`: every log in a directory (LAVA, tools/sol-capture, USB
+runs), one row per machine: CPU, microcode, BIOS (when a `pebs-lab:` metadata line before the
+log names it), verdict counts, per-level latency (ns, the load kernels' `time` lines) and PEBS
+level purity (the target level's share, `pebs` lines), with the outliers among machines of the
+same CPU model marked. Damaged logs (cut, garbled, restarted, unreadable) are named with the
+reason and never stop the report. docs/lab.md describes the layout a lab collects."""
+import os
+import re
+import shlex
+import statistics
+
+from . import REPORT_FORMAT, logread, report
+
+LEVELS = (("L1", "load_l1"), ("L2", "load_l2"), ("L3", "load_l3"), ("DRAM", "load_dram"))
+# <machine>-<UTC stamp>.log, as tools/sol-capture names its files
+RE_STAMP = re.compile(r"^(.+)-(\d{8}T\d{6}Z)$")
+RE_CPU = re.compile(r'^(\S+) ([0-9A-F]{2}_[0-9A-F]{2}H) stepping (\d+) "(.*)"')
+RE_UCODE = re.compile(r"microcode (0x[0-9a-fA-F]+)( \((?:not read|rdmsr fault)\))?")
+META = "pebs-lab:"
+# Outlier rule: among >= MIN_GROUP machines of one CPU model whose timing is judged (not
+# software emulation), a value further from the model's median than OUT_MADS scaled median
+# absolute deviations and than OUT_REL of the median (latency) or OUT_PTS points (purity).
+MIN_GROUP, OUT_MADS, OUT_REL, OUT_PTS = 3, 4.0, 0.15, 10.0
+RULE = ("a value more than %g MADs (x1.4826) and more than %d%% (latency) or %g points "
+        "(purity) from the median of at least %d machines of the same CPU model; runs under "
+        "software emulation are not judged" % (OUT_MADS, OUT_REL * 100, OUT_PTS, MIN_GROUP))
+
+
+def _meta(path):
+    """key=value pairs of `pebs-lab:` lines before the log's KTAP start."""
+    try:
+        lines, _ = logread.read_log(path)
+    except OSError:
+        return {}
+    meta = {}
+    for ln in lines:
+        if "KTAP version" in ln.text:
+            break
+        t = ln.text.strip()
+        if t.startswith(META):
+            try:
+                words = shlex.split(t[len(META):])
+            except ValueError:
+                continue
+            for w in words:
+                k, sep, v = w.partition("=")
+                if sep and k:
+                    meta[k] = v
+    return meta
+
+
+def _machine_of(fname):
+    stem = fname.rsplit(".", 1)[0] if "." in fname else fname
+    m = RE_STAMP.match(stem)
+    return (m.group(1), m.group(2)) if m else (stem, "")
+
+
+def _count(tests):
+    c = {"pass": 0, "fail": 0, "skip": 0, "total": 0}
+    for t in tests:
+        if t["subtests"]:
+            sub = _count(t["subtests"])
+            for k in c:
+                c[k] += sub[k]
+        else:
+            c["total"] += 1
+            st = t["status"]
+            c[st if st in ("pass", "skip") else "fail"] += 1
+    return c
+
+
+def _damage(doc):
+    """The reasons a log is damaged (empty list: intact)."""
+    if "tests" not in doc or doc.get("ktap_version") is None:
+        return ["unreadable: " + "; ".join(doc["reasons"]) +
+                (" (%d bytes)" % doc["bytes"] if "bytes" in doc else "")]
+    why = []
+    if doc["exit_line"] is None:
+        got, plan = len([t for t in doc["tests"] if t["status"] != "incomplete"]), doc["plan"]
+        why.append("truncated: no '# EXIT' line, %s of %s planned tests have a result"
+                   % (got, plan if plan is not None else "?"))
+    bad = doc["noise"]["non_utf8_lines"]
+    if bad:
+        why.append("garbled: %d line(s) with bytes that are not UTF-8 (first at line %d)"
+                   % (len(bad), bad[0]))
+    restart = [p for p in doc["problems"] if "second 'KTAP version'" in p["message"]]
+    if restart:
+        why.append("restarted: a second 'KTAP version' line at line %d (the machine reset?)"
+                   % restart[0]["line"])
+    other = len(doc["problems"]) - len(restart)
+    if other:
+        why.append("%d unparsed line(s), first at line %d" % (other, next(
+            p["line"] for p in doc["problems"] if p not in restart)))
+    return why
+
+
+def _row(path, fname, doc):
+    meta = _meta(path)
+    name, stamp = _machine_of(fname)
+    name = meta.get("machine") or name
+    env = {e["key"]: e["value"] for e in doc.get("environment", [])}
+    cpu = RE_CPU.match(doc.get("cpu") or "")
+    ucode = None
+    for e in doc.get("environment", []):
+        m = RE_UCODE.search(e["value"]) if e["key"] == "pmu" else None
+        if m:
+            ucode = None if m.group(2) else m.group(1)
+            break
+    hyp = doc.get("hypervisor") or ""
+    row = {"machine": name, "file": fname, "stamp": stamp, "runs": 1,
+           "cpu": doc.get("cpu"), "model": None, "microcode": ucode,
+           "bios": meta.get("bios") or env.get("bios"), "bmc": meta.get("bmc"),
+           "emulated": "software emulation" in hyp, "hypervisor": hyp or None,
+           "status": {0: "pass", 1: "fail", 2: "unreadable"}[doc["status"]],
+           "counts": None, "top_level": None, "latency_ns": {}, "purity": {},
+           "damage": _damage(doc), "outliers": [], "reasons": doc.get("reasons", [])}
+    if cpu:
+        row["model"] = "%s %s stepping %s \"%s\"" % cpu.groups()
+        row["cpu_short"] = "%s s%s %s" % cpu.group(2, 3, 4)
+    if "tests" in doc and doc.get("ktap_version") is not None:
+        row["counts"] = doc["totals"] and {k: doc["totals"][k] for k in
+                                           ("pass", "fail", "skip", "total")} \
+            or _count(doc["tests"])
+        row["top_level"] = doc["top_level_totals"] and {
+            k: doc["top_level_totals"][k] for k in ("pass", "fail", "skip", "total")}
+        if row["status"] == "fail" and row["damage"] and not any(
+                r.startswith("failed:") for r in doc["reasons"]):
+            row["status"] = "incomplete"
+        ks = {k["kernel"]: k for k in doc["kernels"]}
+        for lv, kn in LEVELS:
+            k = ks.get(kn)
+            if k and k["time"] and k["time"]["unit"] == "load":
+                row["latency_ns"][lv] = k["time"]["ns"]
+            if k and k["pebs"] and k["pebs"]["share"] is not None:
+                row["purity"][lv] = k["pebs"]["share"]
+    return row
+
+
+def _outliers(rows):
+    """Mark values far from the median of their CPU model's machines; returns the groups."""
+    groups = {}
+    for r in rows:
+        if r["model"]:
+            groups.setdefault(r["model"], []).append(r)
+    out = []
+    for model, members in sorted(groups.items()):
+        judged = [r for r in members if not r["emulated"]]
+        g = {"model": model, "machines": [r["machine"] for r in members],
+             "judged": len(judged) >= MIN_GROUP, "median_ns": {}, "median_purity": {}}
+        for metric, key, rel in (("latency", "latency_ns", True), ("purity", "purity", False)):
+            for lv, _ in LEVELS:
+                vals = [r[key][lv] for r in judged if lv in r[key]]
+                if len(vals) < MIN_GROUP:
+                    continue
+                med = statistics.median(vals)
+                mad = 1.4826 * statistics.median(abs(v - med) for v in vals)
+                g["median_ns" if rel else "median_purity"][lv] = med
+                lim = max(OUT_MADS * mad, OUT_REL * med if rel else OUT_PTS)
+                for r in judged:
+                    v = r[key].get(lv)
+                    if v is not None and abs(v - med) > lim:
+                        r["outliers"].append({"metric": metric, "level": lv, "value": v,
+                                              "median": med, "machines": len(vals)})
+        out.append(g)
+    return out
+
+
+def load_dir(d, decoder=None):
+    """Read every regular file in d. Returns the fleet document; doc["status"]: 0 every
+    machine passed, nothing damaged, no outlier; 1 otherwise; 2 d unreadable or empty."""
+    try:
+        names = sorted(n for n in os.listdir(d) if os.path.isfile(os.path.join(d, n))
+                       and not n.startswith("."))
+    except OSError as e:
+        return {"format": REPORT_FORMAT, "fleet": d, "status": 2,
+                "reasons": ["cannot read directory: %s" % (e.strerror or e)]}
+    logs = [n for n in names if not n.endswith((".py", ".sh", ".md", ".json", ".csv"))]
+    rows = []
+    for n in logs:
+        p = os.path.join(d, n)
+        doc, _ = report.load(p, decoder, decode_raw=False)
+        rows.append(_row(p, n, doc))
+    byname = {}
+    for r in rows:        # files sort by stamp: the newest run of a machine is its row
+        prev = byname.get(r["machine"])
+        r["runs"] = prev["runs"] + 1 if prev else 1
+        if prev:
+            r["earlier"] = prev.get("earlier", []) + [prev["file"]]
+        byname[r["machine"]] = r
+    machines = list(byname.values())
+    groups = _outliers(machines)
+    damaged = [{"file": r["file"], "machine": r["machine"], "reason": why}
+               for r in rows for why in r["damage"]]
+    bad = any(r["status"] != "pass" or r["damage"] or r["outliers"] for r in machines)
+    return {"format": REPORT_FORMAT, "fleet": d, "logs": len(logs), "machines": machines,
+            "models": groups, "damaged": damaged, "outlier_rule": RULE,
+            "status": 2 if not logs else 1 if bad else 0,
+            "reasons": [] if logs else ["no log files in %s" % d]}
+
+
+def _f(v, fmt="%.2f"):
+    return "-" if v is None else fmt % v
+
+
+def _cnt(c):
+    return "%d/%d/%d" % (c["pass"], c["fail"], c["skip"]) if c else "-"
+
+
+def summary(doc):
+    out = []
+    w = out.append
+    if doc["status"] == 2 and "machines" not in doc or not doc.get("logs"):
+        w("pebs-report --fleet %s: %s" % (doc["fleet"], "; ".join(doc["reasons"])))
+        return "\n".join(out) + "\n"
+    ms = doc["machines"]
+    w("pebs-report --fleet %s: %d logs, %d machines, %d CPU models" % (
+        doc["fleet"], doc["logs"], len(ms), len(doc["models"])))
+    w("")
+    w("%-14s %-30s %-10s %-12s %-11s %-14s %8s %8s %8s %8s  %s" % (
+        "machine", "cpu", "microcode", "bios", "verdict", "pass/fail/skip", "L1 ns",
+        "L2 ns", "L3 ns", "DRAM ns", "purity % L1/L2/L3/DRAM"))
+    for r in ms:
+        mark = {(o["metric"], o["level"]) for o in r["outliers"]}
+        lat = ["%s%s" % (_f(r["latency_ns"].get(lv)), "*" if ("latency", lv) in mark else "")
+               for lv, _ in LEVELS]
+        pur = "/".join("%s%s" % (_f(r["purity"].get(lv), "%.1f"),
+                                 "*" if ("purity", lv) in mark else "") for lv, _ in LEVELS)
+        cpu = r.get("cpu_short") or "-"
+        bios = r["bios"] or "-"
+        w("%-14s %-30s %-10s %-12s %-11s %-14s %8s %8s %8s %8s  %s%s" % (
+            r["machine"], cpu if len(cpu) <= 30 else cpu[:29] + "~",
+            r["microcode"] or "-", bios if len(bios) <= 12 else "~" + bios[-11:],
+            r["status"].upper() + (" (emul)" if r["emulated"] else ""), _cnt(r["counts"]),
+            lat[0], lat[1], lat[2], lat[3], pur if r["purity"] else "-",
+            "  runs: %d" % r["runs"] if r["runs"] > 1 else ""))
+    w("")
+    w("CPU models")
+    for g in doc["models"]:
+        w("  %s: %d machine(s)%s" % (g["model"], len(g["machines"]), "" if g["judged"] else
+                                    ", outliers not judged (fewer than %d machines with "
+                                    "judged timing)" % MIN_GROUP))
+    outl = [(r, o) for r in ms for o in r["outliers"]]
+    w("")
+    w("Outliers (*): %d (%s)" % (len(outl), doc["outlier_rule"]))
+    for r, o in outl:
+        if o["metric"] == "latency":
+            w("  OUTLIER %s: %s latency %.2f ns, median %.2f ns of %d %s machines" % (
+                r["machine"], o["level"], o["value"], o["median"], o["machines"],
+                r["model"]))
+        else:
+            w("  OUTLIER %s: %s PEBS purity %.1f%%, median %.1f%% of %d %s machines" % (
+                r["machine"], o["level"], o["value"], o["median"], o["machines"],
+                r["model"]))
+    w("")
+    w("Damaged logs: %d" % len({d["file"] for d in doc["damaged"]}))
+    for d in doc["damaged"]:
+        w("  DAMAGED %s: %s" % (d["file"], d["reason"]))
+    fails = [r for r in ms if r["status"] == "fail"]
+    if fails:
+        w("")
+        w("Failed machines: %d" % len(fails))
+        for r in fails:
+            w("  FAIL %s: %s" % (r["machine"], "; ".join(x for x in r["reasons"]
+                                                        if x.startswith("failed:"))[:200]))
+    return "\n".join(out) + "\n"
+
+
+def write_csv(doc, d):
+    import csv
+    os.makedirs(d, exist_ok=True)
+    p = os.path.join(d, "fleet.csv")
+    head = ["machine", "file", "runs", "cpu", "microcode", "bios", "emulated", "status",
+            "pass", "fail", "skip", "total"] + ["%s_ns" % lv for lv, _ in LEVELS] + \
+        ["%s_purity" % lv for lv, _ in LEVELS] + ["outliers", "damage"]
+    with open(p, "w", newline="") as f:
+        c = csv.writer(f, lineterminator="\n")
+        c.writerow(head)
+        for r in doc["machines"]:
+            cn = r["counts"] or {}
+            c.writerow([r["machine"], r["file"], r["runs"], r["model"] or "",
+                        r["microcode"] or "", r["bios"] or "", int(r["emulated"]), r["status"]] +
+                       [cn.get(k, "") for k in ("pass", "fail", "skip", "total")] +
+                       [r["latency_ns"].get(lv, "") for lv, _ in LEVELS] +
+                       [r["purity"].get(lv, "") for lv, _ in LEVELS] +
+                       [";".join("%s %s" % (o["level"], o["metric"]) for o in r["outliers"]),
+                        "; ".join(r["damage"])])
+    return [p]
