@@ -117,4 +117,9 @@ void pebs_cntr_restore(struct pebs_session *s);
 /* Mask of the GP counter value for writes, and the counter value for -n. */
 uint64_t pebs_counter_value(const struct pebs_caps *c, uint64_t n);
 
+/* config.c: s->err from a format (returns -1); s->cfg checked against s->caps, then the
+ * event, its allowed PEBS counters and s->counter chosen (0, or -1 with s->err). */
+int pebs_fail(struct pebs_session *s, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+int pebs_config_check(struct pebs_session *s, uint16_t *event, uint32_t *allowed);
+
 #endif

@@ -15,55 +15,18 @@
 #include "kernel/hw.h"
 #include "kernel/mm.h"
 
-#include <stdarg.h>
 #include <string.h>
 
 /* AAK100/AAP53/BD53 magic events for PMC0-3 (§7.1, Linux core.c intel_pmu_nhm_workaround). */
 static const uint64_t nhm_magic[4] = { 0x4300b5, 0x4300d2, 0x4300b1, 0x4300b1 };
-
-void pebs_config_init(struct pebs_config *cfg, enum pebs_kind kind, const struct cmdline *cl,
-		      cmdline_warn_fn warn)
-{
-	memset(cfg, 0, sizeof(*cfg));
-	cfg->kind = kind;
-	cfg->counter = -1;
-	cfg->ldlat = PEBS_LD_LAT_MIN;
-	cfg->sav = PEBS_SAV_DEFAULT;
-	cfg->buf_bytes = PEBS_BUF_DEFAULT;
-	if (!cl)
-		return;
-	cfg->ldlat = (uint32_t)cmdline_u64(cl, "ldlat", PEBS_LD_LAT_MIN, PEBS_LD_LAT_MIN,
-					   PEBS_LD_LAT_MASK, warn);
-	cfg->sav = cmdline_u64(cl, "sav", PEBS_SAV_DEFAULT, 1, 0x7fffffff, warn);
-	cfg->buf_bytes = cmdline_u64(cl, "pebs_buf", PEBS_BUF_DEFAULT / 1024, 4,
-				     PEBS_BUF_MAX / 1024, warn) * 1024;
-	cfg->counters = pebs_cntr_option(cl, warn);
-}
-
-uint64_t pebs_counter_value(const struct pebs_caps *c, uint64_t n)
-{
-	uint64_t mask = c->gp_width >= 64 ? ~0ull : (1ull << c->gp_width) - 1;
-
-	return (0 - n) & mask;
-}
-
-static int fail(struct pebs_session *s, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static int fail(struct pebs_session *s, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	fmt_vsnprintf(s->err, sizeof(s->err), fmt, ap);
-	va_end(ap);
-	return -1;
-}
 
 static int wr(struct pebs_session *s, uint32_t msr, uint64_t v)
 {
 	int vec = wrmsr_safe(msr, v);
 
 	if (vec)
-		fail(s, "wrmsr 0x%x <- 0x%llx: fault (vector %d)", msr, (unsigned long long)v, vec);
+		pebs_fail(s, "wrmsr 0x%x <- 0x%llx: fault (vector %d)", msr,
+			  (unsigned long long)v, vec);
 	return vec;
 }
 
@@ -72,64 +35,6 @@ static int write_counter(struct pebs_session *s, unsigned i, uint64_t v)
 	if (s->caps->fw_write)
 		return wr(s, MSR_IA32_A_PMC(i), v);
 	return wr(s, MSR_IA32_PMC(i), (uint32_t)v);	/* sign-extended from bit 31 (§8.3) */
-}
-
-/* Event, allowed counters and counter for this configuration. */
-static int choose(struct pebs_session *s, uint16_t *event, uint32_t *allowed)
-{
-	const struct pebs_uarch *u = s->caps->uarch;
-	const char *why;
-
-	if (s->cfg.kind == PEBS_LOAD_LATENCY) {
-		if (!pebs_caps_ll_ok(s->caps, &why))
-			return fail(s, "%s", why);
-		*event = u->ll_event;
-		*allowed = u->ll_gp;
-	} else if (s->cfg.kind == PEBS_STORE) {
-		if (!u->st_event)
-			return fail(s, "%s: no store-sampling event", u->name);
-		*event = u->st_event;
-		*allowed = u->st_gp;
-	} else {
-		*event = s->cfg.event;
-		*allowed = ~0u;
-	}
-	*allowed &= pebs_caps_pebs_gp(s->caps);
-	if (s->cfg.counter < 0) {
-		if (!*allowed)
-			return fail(s, "%s: no PEBS counter for event 0x%04x", u->name, *event);
-		s->counter = (unsigned)__builtin_ctz(*allowed);
-	} else if ((unsigned)s->cfg.counter >= 32 || !(*allowed & (1u << s->cfg.counter))) {
-		return fail(s, "%s: event 0x%04x cannot PEBS on counter %d (allowed 0x%x)",
-			    u->name, *event, s->cfg.counter, *allowed);
-	} else {
-		s->counter = (unsigned)s->cfg.counter;
-	}
-	return 0;
-}
-
-static int validate(struct pebs_session *s)
-{
-	const struct pebs_caps *c = s->caps;
-	uint64_t max_sav = c->fw_write ? ((1ull << c->gp_width) - 1) >> 1 : 0x7fffffff;
-	const char *why;
-
-	if (!pebs_caps_pebs_ok(c, &why))
-		return fail(s, "%s", why);
-	if (s->cfg.ldlat == 0)
-		s->cfg.ldlat = PEBS_LD_LAT_MIN;
-	if (s->cfg.ldlat < PEBS_LD_LAT_MIN || s->cfg.ldlat > PEBS_LD_LAT_MASK)
-		return fail(s, "ldlat=%u outside [%u, %llu] (MSR_PEBS_LD_LAT_THRESHOLD)",
-			    s->cfg.ldlat, PEBS_LD_LAT_MIN, (unsigned long long)PEBS_LD_LAT_MASK);
-	if (s->cfg.sav == 0 || s->cfg.sav > max_sav)
-		return fail(s, "sav=%llu outside [1, %llu]", (unsigned long long)s->cfg.sav,
-			    (unsigned long long)max_sav);
-	if ((c->uarch->quirks & Q_MIN_PERIOD_32) && s->cfg.sav < 32)
-		return fail(s, "sav=%llu below the %s minimum period 32",
-			    (unsigned long long)s->cfg.sav, c->uarch->name);
-	if (c->pebs_fmt >= 4 && c->pebs_fmt <= 6 && !c->baseline)
-		return fail(s, "PEBS format %u without baseline not supported", c->pebs_fmt);
-	return 0;
 }
 
 static int alloc_buffers(struct pebs_session *s)
@@ -145,7 +50,7 @@ static int alloc_buffers(struct pebs_session *s)
 			return -1;
 		rec = pebs_adaptive_record_size(s->data_cfg);
 		if (!rec)
-			return fail(s, "PEBS_DATA_CFG 0x%llx: unsupported groups",
+			return pebs_fail(s, "PEBS_DATA_CFG 0x%llx: unsupported groups",
 				    (unsigned long long)s->data_cfg);
 	} else {
 		s->data_cfg = 0;
@@ -157,7 +62,7 @@ static int alloc_buffers(struct pebs_session *s)
 		bytes = 4096;
 	err = pebs_ds_geometry(bytes, rec, 1, &s->geom);
 	if (err)
-		return fail(s, "%s", err);
+		return pebs_fail(s, "%s", err);
 	if (!s->ds)
 		s->ds = kalloc(4096, 4096);
 	if (s->buf && s->buf_alloc < s->geom.bytes)
@@ -167,7 +72,7 @@ static int alloc_buffers(struct pebs_session *s)
 		s->buf_alloc = s->buf ? s->geom.bytes : 0;
 	}
 	if (!s->ds || !s->buf)
-		return fail(s, "out of memory for the DS area / %llu-byte PEBS buffer",
+		return pebs_fail(s, "out of memory for the DS area / %llu-byte PEBS buffer",
 			    (unsigned long long)s->geom.bytes);
 	pebs_ds_setup(s->ds, s->buf, &s->geom);
 	return 0;
@@ -199,7 +104,7 @@ static int program(struct pebs_session *s, uint16_t event)
 	uint64_t v;
 
 	if (slot < 0)
-		return fail(s, "counter %u has no DS reset slot in format %u", i, c->pebs_fmt);
+		return pebs_fail(s, "counter %u has no DS reset slot in format %u", i, c->pebs_fmt);
 	if (u->quirks & Q_NHM_CTR_RESET)
 		nhm_counter_reset();
 	s->reset = pebs_counter_value(c, s->cfg.sav);
@@ -226,7 +131,7 @@ static int program(struct pebs_session *s, uint16_t event)
 		uint32_t free_gp = (c->n_gp >= 32 ? ~0u : (1u << c->n_gp) - 1) & ~(1u << i);
 
 		if (!free_gp)
-			return fail(s, "%s: no counter left for MEM_LOADS_AUX 0x%04x", u->name,
+			return pebs_fail(s, "%s: no counter left for MEM_LOADS_AUX 0x%04x", u->name,
 				    u->aux_event);
 		s->aux_counter = __builtin_ctz(free_gp);
 		s->aux_evtsel = u->aux_event | EVTSEL_USR | EVTSEL_OS | EVTSEL_EN;
@@ -277,7 +182,7 @@ int pebs_start(struct pebs_session *s, const struct pebs_caps *c, const struct p
 	s->aux_counter = -1;
 	s->arch = false;
 	memset(&s->st, 0, sizeof(s->st));
-	if (validate(s) || choose(s, &event, &allowed))
+	if (pebs_config_check(s, &event, &allowed))
 		return -1;
 	if (c->pebs_fmt == PEBS_FMT_ARCH)	/* same session, other registers */
 		return pebs_arch_start(s, event);
@@ -294,7 +199,7 @@ int pebs_start(struct pebs_session *s, const struct pebs_caps *c, const struct p
 	if (pebs_pmi_install(s)) {
 		teardown();
 		clear_programming(s);
-		return fail(s, "no PMI slot: %d CPUs already run PEBS sessions", PEBS_MAX_CPUS);
+		return pebs_fail(s, "no PMI slot: %d CPUs already run PEBS sessions", PEBS_MAX_CPUS);
 	}
 	s->active = true;
 	wrmsr(MSR_IA32_PERF_GLOBAL_CTRL, s->global_ctrl);
