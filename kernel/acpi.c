@@ -60,6 +60,25 @@ uint64_t acpi_rd64(const uint8_t *p)
 	return (uint64_t)acpi_rd32(p) | ((uint64_t)acpi_rd32(p + 4) << 32);
 }
 
+int acpi_subtable_next(const uint8_t *t, uint32_t len, uint32_t *off, const char *sig,
+		       const uint8_t **e)
+{
+	uint8_t type, elen;
+
+	if (*off + 2 > len)
+		return 0;
+	type = t[*off];
+	elen = t[*off + 1];
+	if (elen < 2 || *off + elen > len) {
+		acpi_log("# acpi: %s entry type %u at offset %u has length %u (table %u): "
+			 "rest ignored\n", sig, type, *off, elen, len);
+		return -1;
+	}
+	*e = t + *off;
+	*off += elen;
+	return 1;
+}
+
 void acpi_rd_gas(const uint8_t *p, struct acpi_gas *g)
 {
 	g->space_id = p[0];

@@ -144,6 +144,12 @@ uint32_t acpi_rd32(const uint8_t *p);
 uint64_t acpi_rd64(const uint8_t *p);
 void acpi_rd_gas(const uint8_t *p, struct acpi_gas *g);
 
+/* The next {type, length, ...} subtable of a table with entries (MADT, ACPI 6.5 5.2.12;
+ * SRAT, 5.2.16) at *off, which moves past it: 1 with *e set, 0 at the table's end, -1 (logged
+ * with the signature sig) when an entry's length is below 2 or runs past the table. */
+int acpi_subtable_next(const uint8_t *t, uint32_t len, uint32_t *off, const char *sig,
+		       const uint8_t **e);
+
 /*
  * Validate an RSDP of `len` bytes (the copy in the multiboot2 ACPI tag, or memory).
  * v1: 20 bytes, checksum over 20. v2+: Length field, extended checksum over Length

@@ -64,6 +64,7 @@ static void add_cpu(struct acpi_madt *m, uint32_t apic_id, uint32_t uid, uint32_
 int acpi_parse_madt(const uint8_t *t, uint32_t len, struct acpi_madt *m)
 {
 	uint32_t off = 44;
+	const uint8_t *e;
 
 	memset(m, 0, sizeof(*m));
 	if (len < 44) {
@@ -73,18 +74,11 @@ int acpi_parse_madt(const uint8_t *t, uint32_t len, struct acpi_madt *m)
 	m->revision = t[8];
 	m->lapic_addr = acpi_rd32(t + 36);
 	m->pcat_compat = acpi_rd32(t + 40) & 1;
-	while (off + 2 <= len) {
-		uint8_t type = t[off], elen = t[off + 1];
-		const uint8_t *e = t + off;
+	while (acpi_subtable_next(t, len, &off, "MADT", &e) > 0) {
+		uint8_t type = e[0], elen = e[1];
 
-		if (elen < 2 || off + elen > len) {
-			acpi_log("# acpi: MADT entry type %u at offset %u has length %u "
-				"(table %u): rest ignored\n", type, off, elen, len);
-			break;
-		}
 		if (elen < min_len(type)) {
 			acpi_log("# acpi: MADT entry type %u too short (%u), skipped\n", type, elen);
-			off += elen;
 			continue;
 		}
 		switch (type) {
@@ -104,7 +98,6 @@ int acpi_parse_madt(const uint8_t *t, uint32_t len, struct acpi_madt *m)
 		default:
 			break;
 		}
-		off += elen;
 	}
 	if (m->ncpus_invalid)
 		acpi_log("# acpi: MADT: %u processor entries with the broadcast APIC ID ignored\n",

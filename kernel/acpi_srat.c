@@ -107,7 +107,9 @@ static unsigned node_of_pxm(const struct numa_info *n, uint32_t pxm)
 int acpi_parse_srat(const uint8_t *t, uint32_t len, struct numa_info *n)
 {
 	uint32_t off = SRAT_BODY;
+	const uint8_t *e;
 	uint8_t rev;
+	int r;
 
 	n->have_srat = false;
 	n->nnodes = n->nmem = n->ncpu = 0;
@@ -117,19 +119,11 @@ int acpi_parse_srat(const uint8_t *t, uint32_t len, struct numa_info *n)
 		return -1;
 	}
 	rev = t[8];
-	while (off + 2 <= len) {
-		uint8_t type = t[off], elen = t[off + 1];
-		const uint8_t *e = t + off;
+	while ((r = acpi_subtable_next(t, len, &off, "SRAT", &e)) > 0) {
+		uint8_t type = e[0];
 
-		if (elen < 2 || off + elen > len) {
-			acpi_log("# acpi: SRAT entry type %u at offset %u has length %u "
-				 "(table %u): rest ignored\n", type, off, elen, len);
+		if (e[1] < srat_min_len(type)) {
 			n->bad++;
-			break;
-		}
-		if (elen < srat_min_len(type)) {
-			n->bad++;
-			off += elen;
 			continue;
 		}
 		if (type == SRAT_LAPIC) {
@@ -144,8 +138,9 @@ int acpi_parse_srat(const uint8_t *t, uint32_t len, struct numa_info *n)
 		} else if (type == SRAT_MEMORY) {
 			add_mem(n, e, rev);
 		}
-		off += elen;
 	}
+	if (r < 0)
+		n->bad++;
 	for (unsigned i = 0; i < n->ncpu; i++)
 		n->cpu[i].node = (uint8_t)node_of_pxm(n, n->cpu[i].pxm);
 	for (unsigned i = 0; i < n->nmem; i++)
