@@ -14,21 +14,13 @@ import subprocess
 import sys
 import tempfile
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import taplib  # noqa: E402
+from taplib import done, ok  # noqa: E402
+
 os.chdir(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", ".."))
 ML, DEC, REP = "build/host/model-log", "build/host/pebs-decode", "tools/pebs-report"
 tmp = tempfile.mkdtemp(prefix="ibs-t.")
-n = failed = 0
-
-
-def ok(cond, name, diag=""):
-    global n, failed
-    n += 1
-    if not cond:
-        failed += 1
-    print(("ok %d - %s" if cond else "not ok %d - %s") % (n, name))
-    if not cond:
-        for line in str(diag).splitlines()[:20]:
-            print("# " + line)
 
 
 def model_log(*args):
@@ -105,7 +97,7 @@ def sample(d3, code=0, rmt=0, lat=0, addr=0x1000, rip=0x401000):
 
 
 def dec(args, data):
-    path = os.path.join(tmp, "s%d.bin" % n)
+    path = os.path.join(tmp, "s%d.bin" % taplib.n)
     with open(path, "wb") as f:
         f.write(data)
     p = subprocess.run([DEC, "--vendor", "amd"] + args + [path], capture_output=True)
@@ -144,5 +136,4 @@ ok(rc == 2 and "--dsrc must be legacy or ext" in err, "bad --dsrc: exit 2", err)
 rc, recs, err = dec(["--cpu", "19_11"], b"")
 ok(rc == 0 and recs == [], "empty input: no records, exit 0", (rc, recs, err))
 
-print("1..%d" % n)
-sys.exit(1 if failed else 0)
+done()

@@ -9,24 +9,15 @@ import subprocess
 import sys
 import tempfile
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import taplib  # noqa: E402
+from taplib import done, ok  # noqa: E402
+
 TOOL = os.environ.get("PEBS_DECODE", "build/host/pebs-decode")
 KEYS = ["index", "offset", "format", "size", "ip", "eventing_ip", "applicable_counters",
         "tsc", "addr", "aux", "latency", "instr_latency", "level", "hit", "remote", "snoop",
         "stlb_miss", "locked", "error"]
-n = 0
-failed = 0
 tmp = tempfile.mkdtemp(prefix="pebs-decode-t.")
-
-
-def ok(cond, name, diag=None):
-    global n, failed
-    n += 1
-    print(("ok %d - %s" if cond else "not ok %d - %s") % (n, name))
-    if not cond:
-        failed += 1
-        if diag is not None:
-            for line in str(diag).splitlines():
-                print("# " + line)
 
 
 def legacy(fmt, ip=0x401000, status=0x1, dla=0x7f0000001000, dse=0x1, lat=7,
@@ -55,7 +46,7 @@ def adaptive(grp=1, ip=0x401000, counters=0x2, tsc=0xabc, addr=0x7f00, aux=0x1, 
 def run(args, data=None, stdin=None):
     path = None
     if data is not None:
-        path = os.path.join(tmp, "rec%d.bin" % n)
+        path = os.path.join(tmp, "rec%d.bin" % taplib.n)
         with open(path, "wb") as f:
             f.write(data)
         args = args + [path]
@@ -291,5 +282,4 @@ for name, args, data in [
     ok(rc == 2 and recs == [] and len(err.strip().splitlines()) == 1,
        "bad arguments: %s -> exit 2" % name, (rc, err))
 
-print("1..%d" % n)
-sys.exit(1 if failed else 0)
+done()
