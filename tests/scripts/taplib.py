@@ -1,6 +1,7 @@
 """taplib.py: TAP output for the Python tool tests of tests/scripts/ (fleet.t, lava.t,
-sol_capture.t, pebs-report.t, ibs.t, pebs-decode.t): `ok(cond, name, diag)` prints one numbered result with up to 30 lines of
-diagnostics on failure, `done()` prints the plan and exits 1 when any failed."""
+sol_capture.t, pebs-report.t, ibs.t, pebs-decode.t): `ok(cond, name, diag)` prints one
+numbered result with up to 30 lines of diagnostics on failure, `done()` prints the plan and
+exits 1 when any failed."""
 import sys
 
 n = failed = 0
