@@ -9,6 +9,7 @@
  */
 #include "model/ibs_model_int.h"
 #include "kernel/hw.h"
+#include "model/violations.h"
 #include "pebs/ibs_regs.h"
 #include "apic/apic_eilvt.h"
 
@@ -34,17 +35,12 @@ const struct ibs_model_cpu ibs_model_zen3_no_lvt = {
 
 void im_violate(const char *fmt, ...)
 {
-	char b[128];
+	char b[sizeof(IM.viol[0])];
 	va_list ap;
 
 	va_start(ap, fmt);
-	vsnprintf(b, sizeof(b), fmt, ap);
+	viol_addv(IM.viol[0], sizeof(IM.viol[0]), &IM.nviol, IM_MAX_VIOL, b, fmt, ap);
 	va_end(ap);
-	for (unsigned i = 0; i < IM.nviol; i++)
-		if (!strcmp(IM.viol[i], b))
-			return;
-	if (IM.nviol < IM_MAX_VIOL)
-		memcpy(IM.viol[IM.nviol++], b, sizeof(b));
 }
 
 static uint64_t reserved_ctl(void)

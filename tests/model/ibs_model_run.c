@@ -8,6 +8,7 @@
  */
 #include "model/ibs_model_int.h"
 #include "model/vclock.h"
+#include "model/violations.h"
 #include "apic/apic_eilvt.h"
 #include "apic/apic_ops.h"
 #include "pebs/datasrc.h"
@@ -199,10 +200,7 @@ const char *ibs_model_violation(unsigned i) { return i < IM.nviol ? IM.viol[i] :
 
 bool ibs_model_has_violation(const char *substr)
 {
-	for (unsigned i = 0; i < IM.nviol; i++)
-		if (strstr(IM.viol[i], substr))
-			return true;
-	return false;
+	return viol_has(IM.viol[0], sizeof(IM.viol[0]), IM.nviol, substr);
 }
 
 /* apic/'s PMI calls, for the hw.h binding (ibs_model_hw.c) or model-log's dispatch. */

@@ -7,6 +7,7 @@
  */
 #include "model/pmu_model_int.h"
 #include "kernel/hw.h"
+#include "model/violations.h"
 #include "pebs/msr.h"
 
 #include <stdarg.h>
@@ -23,19 +24,15 @@ unsigned model_nregions;
 
 void model_violate(const char *fmt, ...)
 {
-	char b[160];
+	char b[sizeof(M.viol[0])];
 	va_list ap;
+	bool fresh;
 
 	va_start(ap, fmt);
-	vsnprintf(b, sizeof(b), fmt, ap);
+	fresh = viol_addv(M.viol[0], sizeof(M.viol[0]), &M.nviol, MODEL_MAX_VIOL, b, fmt, ap);
 	va_end(ap);
-	for (unsigned i = 0; i < M.nviol; i++)
-		if (!strcmp(M.viol[i], b))
-			return;
-	if (getenv("TEST_PRINT"))
+	if (fresh && getenv("TEST_PRINT"))
 		fprintf(stderr, "model violation: %s\n", b);
-	if (M.nviol < MODEL_MAX_VIOL)
-		snprintf(M.viol[M.nviol++], sizeof(M.viol[0]), "%s", b);
 }
 
 unsigned model_violation_count(void) { return M.nviol; }
@@ -52,10 +49,7 @@ void model_clear_violations(void) { M.nviol = 0; }
 
 bool model_has_violation(const char *s)
 {
-	for (unsigned i = 0; i < M.nviol; i++)
-		if (strstr(M.viol[i], s))
-			return true;
-	return false;
+	return viol_has(M.viol[0], sizeof(M.viol[0]), M.nviol, s);
 }
 
 void model_logf(const char *what)
