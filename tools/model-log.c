@@ -42,8 +42,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define X100(v) (unsigned long long)((v) / 100), (unsigned long long)((v) % 100)
-
 static const struct mcpu {
 	const char *id;
 	const struct model_cpu *mc;
@@ -142,69 +140,6 @@ static void level(struct cache_level *l, uint64_t size, unsigned ways)
 	l->src = CSRC_LEAF4;
 }
 
-/* The `chain` and `time` lines (loads/kload.c load_run_print formats) of kernel `name`,
- * synthesized. */
-static uint64_t timing(struct ktest *t, unsigned k, const char *name, const struct mcpu *m,
-		       uint64_t ws, const struct ml_opts *o)
-{
-	uint64_t core = ml_target_lat_x100(k, o) * (97 + ml_rand() % 7) / 100;
-	uint64_t tsc = core * 100 / 110, ns = tsc * 1000000 / m->tsc_khz;
-	uint64_t steps = ws / 64 * 4 > 200000 ? 200000 : ws / 64 * 4;
-	char w[24];
-
-	kt_info(t, "%s: chain ws=%s pages=2M nodes=%llu stride=64 walk=%llu/%llu rules=held "
-		"build_ms=%llu", name, geometry_size_str(ws, w, sizeof(w)),
-		(unsigned long long)(ws / 64), (unsigned long long)(ws / 64),
-		(unsigned long long)(ws / 64), (unsigned long long)(ws >> 22));
-	kt_info(t, "%s: time unit=load tsc=%llu.%02llu min=%llu.%02llu max=%llu.%02llu "
-		"ns=%llu.%02llu core=%llu.%02llu ratio=1.10 steps=%llu ms=%llu", name,
-		X100(tsc), X100(tsc * 98 / 100), X100(tsc * 105 / 100), X100(ns), X100(core),
-		(unsigned long long)steps, (unsigned long long)(steps * 9 * ns / 100 / 1000000));
-	return core;
-}
-
-/* Test 5, load_cpus, on the E-core (CPU 1), as ktests/load_cpus.c runs it on an AP. */
-static void ecore_test(const struct mcpu *m, const struct cache_geometry *g,
-		       const struct ml_opts *bo)
-{
-	static const char *const lv[4] = { "l1", "l2", "l3", "dram" };
-	static struct pebs_cpu pc;	/* ~30 KiB: not on the stack */
-	const struct ktest_desc desc = { .name = "load_cpus", .needs = NEED_NONE };
-	struct ktest t = { .desc = &desc };
-	const struct pebs_model *pm;
-	struct ml_opts o = *bo;
-	uint64_t ns[4];
-	char name[32], sub[32];
-
-	ktap_test_start(&t, 5);
-	model_select(1);
-	pebs_cpu_init(&pc);
-	pm = pebs_model_lookup(pc.caps.family, pc.caps.model, pebs_cpu_core(&pc));
-	kt_info(&t, "load_cpus: cpu1 apic=%u type=E-core node=0 format=%u model=%s", pc.apic_id,
-		pc.caps.pebs_fmt, pm ? pm->name : "-");
-	o.cpu = 1;
-	o.pc = &pc;
-	o.sub = sub;
-	for (unsigned k = 0; k < 4; k++) {
-		uint64_t core;
-
-		snprintf(name, sizeof(name), "load_%s@cpu1", lv[k]);
-		snprintf(sub, sizeof(sub), "cpu1_%s_", lv[k]);
-		core = timing(&t, k, name, m, load_ws((enum load_level)k, g), &o);
-		ns[k] = core * 100 / 110 * 1000000 / m->tsc_khz;
-		ml_pebs_step(&t, k, name, &pc.caps, &o, core);
-		kt_check(&t, true, "%schain_cycle", sub);
-		kt_check(&t, true, "%schain_placement", sub);
-		if (k)
-			kt_check(&t, load_step_ok(ns[k - 1], ns[k], load_step_margin_pct[k]),
-				 "%sstep_over_%s # %llu.%02llu ns >= %u%% of %llu.%02llu ns", sub,
-				 load_level_name((enum load_level)(k - 1)), X100(ns[k]),
-				 load_step_margin_pct[k], X100(ns[k - 1]));
-	}
-	ktap_result(&t, 5, kt_verdict(&t), NULL);
-	model_select(0);
-}
-
 int main(int argc, char **argv)
 {
 	static const char *const cpu_ids[] = { "haswell", "skylake", "icelake_sp",
@@ -275,7 +210,7 @@ int main(int argc, char **argv)
 		uint64_t core;
 
 		ktap_test_start(&t, k + 1);	/* ktests/run.c run_one */
-		core = timing(&t, k, knames[k], m, load_ws((enum load_level)k, &g), &o);
+		core = ml_timing(&t, k, knames[k], m->tsc_khz, load_ws((enum load_level)k, &g), &o);
 
 		ns[k] = core * 100 / 110 * 1000000 / m->tsc_khz;
 		if (ml_amd)
@@ -296,7 +231,7 @@ int main(int argc, char **argv)
 		ktap_result(&t, k + 1, kt_verdict(&t), NULL);
 	}
 	if (m->ecore)
-		ecore_test(m, &g, &o);
+		ml_ecore_test(m->tsc_khz, &g, &o);
 	ktap_totals();
 	kprintf("# EXIT: STATUS=%d\n", ktap_get_totals()->fail ? 1 : 0);	/* kernel/exit.c */
 	for (unsigned i = 0; i < ibs_model_violation_count(); i++)

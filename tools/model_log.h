@@ -75,4 +75,14 @@ void ml_ibs_step(struct ktest *t, unsigned k, const char *name, const struct ibs
 /* Set for an AMD CPU: the seam goes to the IBS model (model_log_hw.c). */
 extern bool ml_amd;
 
+/* Core cycles x100 and TSC ticks x100 as `<int>.<2 digits>` printf arguments. */
+#define X100(v) (unsigned long long)((v) / 100), (unsigned long long)((v) % 100)
+
+/* model_log_loads.c: kernel k's synthesized `chain` and `time` lines (returns core
+ * cycles/load x100), and test 5 load_cpus on the hybrid model's E-core (CPU 1). */
+struct cache_geometry;
+uint64_t ml_timing(struct ktest *t, unsigned k, const char *name, uint64_t tsc_khz, uint64_t ws,
+		   const struct ml_opts *o);
+void ml_ecore_test(uint64_t tsc_khz, const struct cache_geometry *g, const struct ml_opts *bo);
+
 #endif
