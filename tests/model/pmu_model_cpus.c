@@ -5,8 +5,14 @@
  * PERF_CAPABILITIES low bits (LBR format) are illustrative; SPR reporting format 5 is
  * UNVERIFIED (§4.1 says which models report 5 is not confirmed) and is used here so the
  * format >= 5 DS reset-slot layout is exercised.
+ * cpuid_count (the kernel/hw.h call): the leaves the selected CPU reports (0, 1, 7, 0AH, 1AH,
+ * 23H through pmu_model_arch.c, the hypervisor leaf and 8000_0000H..8000_0008H).
  */
 #include "model/pmu_model.h"
+#include "model/pmu_model_int.h"
+#include "kernel/hw.h"
+
+#include <string.h>
 
 #define MISC_EMON 0x81ull	/* fast strings + EMON[7]; PEBS_UNAVAIL[12] clear */
 
@@ -124,3 +130,53 @@ const struct model_cpu *const model_cpus[] = {
 	&model_nehalem, &model_sandybridge, &model_haswell, &model_skylake, &model_icelake_sp,
 	&model_sapphire_rapids, &model_gracemont, &model_goldencove, &model_lion_cove, NULL,
 };
+
+void cpuid_count(uint32_t leaf, uint32_t subleaf, struct cpuid_regs *r)
+{
+	const struct model_cpu *c = M.cpu;
+
+	memset(r, 0, sizeof(*r));
+	switch (leaf) {
+	case 0:
+		r->eax = c->arch_caps ? 0x23 : 0x1a;
+		memcpy(&r->ebx, "Genu", 4), memcpy(&r->edx, "ineI", 4), memcpy(&r->ecx, "ntel", 4);
+		break;
+	case 1:
+		r->eax = c->signature;
+		M.ucode_latch = (uint64_t)c->microcode << 32;	/* SDM Vol. 3A 10.11.7 */
+		r->ecx = (c->dtes64 ? 1u << 2 : 0) | (c->pdcm ? 1u << 15 : 0) |
+			 (c->hypervisor ? 1u << 31 : 0);
+		r->edx = (1u << 4) | (1u << 5) | (1u << 9) | (c->ds ? 1u << 21 : 0);
+		break;
+	case 7:
+		if (subleaf == 1)	/* ArchPerfmonExt: leaf 23H (docs/arch-pebs.md) */
+			r->eax = c->arch_caps ? 1u << 8 : 0;
+		else
+			r->edx = c->core_type ? 1u << 15 : 0;
+		break;
+	case 0x23:
+		model_arch_cpuid(subleaf, r);
+		break;
+	case 0xa:
+		if (!c->version)
+			break;
+		r->eax = c->version | (uint32_t)c->n_gp << 8 | (uint32_t)c->gp_width << 16 | 7u << 24;
+		r->edx = c->n_fixed | (uint32_t)c->fixed_width << 5;
+		break;
+	case 0x1a:
+		r->eax = (uint32_t)c->core_type << 24;
+		break;
+	case 0x40000000:
+		memcpy(&r->ebx, "TCGT", 4), memcpy(&r->ecx, "CGTC", 4), memcpy(&r->edx, "GTCG", 4);
+		break;
+	case 0x80000000:
+		r->eax = 0x80000008;
+		break;
+	case 0x80000001:
+		r->edx = (1u << 20) | (1u << 29);
+		break;
+	case 0x80000008:
+		r->eax = 46;
+		break;
+	}
+}

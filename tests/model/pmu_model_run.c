@@ -1,7 +1,7 @@
 /*
- * pmu_model_run.c: the PMU model's behaviour (see pmu_model.h): CPUID, event counting, overflow
+ * pmu_model_run.c: the PMU model's behaviour (see pmu_model.h): event counting, overflow
  * and PEBS arming (§8.2), the assist writing a record of the CPU's format at the DS index
- * (§4.2 legacy, §4.3 adaptive), counter reload from the DS reset slot of the format (§3.1,
+ * (pmu_model_record.c), counter reload from the DS reset slot of the format (§3.1,
  * §3.3), the threshold PMI with GLOBAL_STATUS[62] (§3.3), nothing written at the absolute
  * maximum, and the stand-ins for kalloc (kernel/mm.h) and the apic/ PMI calls (§7.2).
  */
@@ -90,56 +90,6 @@ uint64_t model_msr(uint32_t msr)
 	return v;
 }
 
-void cpuid_count(uint32_t leaf, uint32_t subleaf, struct cpuid_regs *r)
-{
-	const struct model_cpu *c = M.cpu;
-
-	memset(r, 0, sizeof(*r));
-	switch (leaf) {
-	case 0:
-		r->eax = c->arch_caps ? 0x23 : 0x1a;
-		memcpy(&r->ebx, "Genu", 4), memcpy(&r->edx, "ineI", 4), memcpy(&r->ecx, "ntel", 4);
-		break;
-	case 1:
-		r->eax = c->signature;
-		M.ucode_latch = (uint64_t)c->microcode << 32;	/* SDM Vol. 3A 10.11.7 */
-		r->ecx = (c->dtes64 ? 1u << 2 : 0) | (c->pdcm ? 1u << 15 : 0) |
-			 (c->hypervisor ? 1u << 31 : 0);
-		r->edx = (1u << 4) | (1u << 5) | (1u << 9) | (c->ds ? 1u << 21 : 0);
-		break;
-	case 7:
-		if (subleaf == 1)	/* ArchPerfmonExt: leaf 23H (docs/arch-pebs.md) */
-			r->eax = c->arch_caps ? 1u << 8 : 0;
-		else
-			r->edx = c->core_type ? 1u << 15 : 0;
-		break;
-	case 0x23:
-		model_arch_cpuid(subleaf, r);
-		break;
-	case 0xa:
-		if (!c->version)
-			break;
-		r->eax = c->version | (uint32_t)c->n_gp << 8 | (uint32_t)c->gp_width << 16 | 7u << 24;
-		r->edx = c->n_fixed | (uint32_t)c->fixed_width << 5;
-		break;
-	case 0x1a:
-		r->eax = (uint32_t)c->core_type << 24;
-		break;
-	case 0x40000000:
-		memcpy(&r->ebx, "TCGT", 4), memcpy(&r->ecx, "CGTC", 4), memcpy(&r->edx, "GTCG", 4);
-		break;
-	case 0x80000000:
-		r->eax = 0x80000008;
-		break;
-	case 0x80000001:
-		r->edx = (1u << 20) | (1u << 29);
-		break;
-	case 0x80000008:
-		r->eax = 46;
-		break;
-	}
-}
-
 void *kalloc(uint64_t bytes, uint64_t align)
 {
 	void *p;
@@ -221,89 +171,6 @@ void model_pmi_flush(void)
 		deliver();
 }
 
-int model_reset_slot(bool fixed, unsigned i)
-{
-	unsigned ngp = M.fmt >= 5 ? 32 : 8;
-
-	return fixed ? (int)(ngp + i) : (int)i;
-}
-
-unsigned model_record_size(unsigned i)
-{
-	static const unsigned legacy[] = { 0x90, 0xb0, 0xc0, 0xc8 };
-	uint64_t cfg = M.data_cfg;
-	unsigned size = 32;
-
-	if (!M.baseline)
-		return M.fmt < 4 ? legacy[M.fmt] : 32;
-	if (!(M.evtsel[i] & EVTSEL_ADAPTIVE))
-		return 32;
-	size += cfg & PEBS_DATACFG_MEMINFO ? 32 : 0;
-	size += cfg & PEBS_DATACFG_GP ? 144 : 0;
-	size += cfg & PEBS_DATACFG_XMMS ? 256 : 0;
-	if (cfg & PEBS_DATACFG_LBRS)
-		size += (unsigned)(((cfg >> 24) & 0xff) + 1) * 24;
-	if (cfg & PEBS_DATACFG_CNTR)	/* format 6 counter group (§4.3) */
-		size += 16 + 8 * (unsigned)(__builtin_popcountll((cfg >> 32) & 0xffff) +
-					    __builtin_popcountll((cfg >> 48) & 0xff));
-	return size;
-}
-
-static void put(uint8_t *rec, unsigned off, uint64_t v) { memcpy(rec + off, &v, 8); }
-
-static void write_record(uint8_t *rec, unsigned size, unsigned i, const struct model_load *ld)
-{
-	bool ll = M.cpu->ll_event && EVTSEL_CODE(M.evtsel[i]) == M.cpu->ll_event;
-	struct model_load z = { 0, 0, 0, 0x401000 };
-
-	if (!ld)
-		ld = &z;
-	memset(rec, 0, size);
-	if (!M.baseline) {
-		put(rec, 0x00, 0x202);
-		put(rec, 0x08, ld->ip + 3);	/* trap-like: next instruction */
-		if (M.fmt >= 1) {
-			put(rec, 0x90, M.fmt >= 3 ? 1ull << i : M.global_status | 1ull << i);
-			put(rec, 0x98, ld->addr);
-			put(rec, 0xa0, ld->dsrc);
-			put(rec, 0xa8, ll ? ld->lat : 0);
-		}
-		if (M.fmt >= 2)
-			put(rec, 0xb0, ld->ip);
-		if (M.fmt >= 3)
-			put(rec, 0xc0, M.tsc);
-		return;
-	}
-	put(rec, 0x00, (M.evtsel[i] & EVTSEL_ADAPTIVE ? (M.data_cfg & 0xffffffff) : 0) |
-		       (uint64_t)size << 48);
-	put(rec, 0x08, ld->ip);
-	put(rec, 0x10, 1ull << i);
-	put(rec, 0x18, M.tsc);
-	if (size > 32 && (M.data_cfg & PEBS_DATACFG_MEMINFO)) {
-		put(rec, 0x20, ld->addr);
-		put(rec, 0x28, ld->dsrc);
-		put(rec, 0x30, !ll ? 0 : M.cpu->split_latency ? ld->lat << 32 | (ld->lat & 0xffff) :
-			       ld->lat);
-	}
-	if ((M.evtsel[i] & EVTSEL_ADAPTIVE) && (M.data_cfg & PEBS_DATACFG_CNTR)) {
-		/* the counter group is last: header, then GP then fixed values (§4.3) */
-		uint32_t gp = (uint32_t)(M.data_cfg >> 32) & 0xffff;
-		uint32_t fx = (uint32_t)(M.data_cfg >> 48) & 0xff;
-		unsigned o = size - 16 - 8 * (unsigned)(__builtin_popcount(gp) +
-							__builtin_popcount(fx));
-
-		memcpy(rec + o, &gp, 4);
-		memcpy(rec + o + 4, &fx, 4);
-		o += 16;
-		for (unsigned k = 0; k < M_GP; k++)
-			if (gp & (1u << k))
-				put(rec, o, M.pmc[k]), o += 8;
-		for (unsigned k = 0; k < M_FIX; k++)
-			if (fx & (1u << k))
-				put(rec, o, M.fixed[k]), o += 8;
-	}
-}
-
 /* The assist for counter i (armed): a record, or a drop at the absolute maximum. */
 static void assist(unsigned i, const struct model_load *ld)
 {
@@ -323,7 +190,7 @@ static void assist(unsigned i, const struct model_load *ld)
 		M.pmc[i] = (M.pmc[i] + 1) & M.gp_mask;
 		return;
 	}
-	write_record((uint8_t *)(uintptr_t)ds[5], size, i, ld);
+	model_write_record((uint8_t *)(uintptr_t)ds[5], size, i, ld);
 	ds[5] += size;
 	M.st.records_written++;
 	M.pmc[i] = ds[8 + model_reset_slot(false, i)] & M.gp_mask;
