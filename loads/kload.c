@@ -26,11 +26,6 @@ static bool geom_done;
 static struct { uint8_t *base; uint64_t bytes; } pool[2];	/* [0] 2 MiB, [1] 4 KiB pages */
 static uint32_t *scratch;
 static uint64_t scratch_bytes;
-static uint64_t (*core_read)(void *);
-static void *core_ctx;
-static const char *core_name;
-static kload_pebs_fn pebs_check;
-static const char *(*pebs_unavailable)(void);
 
 static void warn(const char *msg)
 {
@@ -132,6 +127,9 @@ static void irq_on(uint64_t fl)
 static int time_it(struct load_run *r)
 {
 	const struct cache_geometry *g = kload_geometry();
+	const char *clock_name;
+	void *core_ctx;
+	uint64_t (*core_read)(void *) = kload_core_clock(&core_ctx, &clock_name);
 	struct chase_hooks h = {
 		.irq_off = irq_off, .irq_on = irq_on, .core_cycles = core_read, .core_ctx = core_ctx,
 	};
@@ -259,56 +257,6 @@ void kload_test_begin(void)
 	memset(pool, 0, sizeof(pool));
 	scratch = NULL;
 	scratch_bytes = 0;
-}
-
-void kload_set_core_clock(uint64_t (*read)(void *ctx), void *ctx, const char *name)
-{
-	core_read = read;
-	core_ctx = ctx;
-	core_name = name ? name : "core clock";
-}
-
-uint64_t (*kload_core_clock(void **ctx, const char **name))(void *ctx)
-{
-	*ctx = core_ctx;
-	*name = core_name;
-	return core_read;
-}
-
-void kload_set_pebs_check(kload_pebs_fn fn)
-{
-	pebs_check = fn;
-}
-
-void kload_set_pebs_unavailable(const char *(*fn)(void))
-{
-	pebs_unavailable = fn;
-}
-
-const char *kload_pebs_unavailable(void)
-{
-	const char *why = pebs_unavailable ? pebs_unavailable() :
-			  ktest_need_reason(NEED_PEBS | NEED_LOAD_LATENCY);
-
-	if (why)
-		return why;
-	if (!pebs_check)
-		return "PEBS load-latency check not registered (PMU driver/decoder not joined yet)";
-	return NULL;
-}
-
-void kload_pebs_step(struct ktest *t, const struct load_run *r, enum load_target target)
-{
-	const char *why = kload_pebs_unavailable();
-
-	if (why) {
-		kt_skip_sub(t, "pebs_source", "%s", why);
-		kt_skip_sub(t, "pebs_overhead", "%s", why);	/* PEBS did not run: no cost */
-		if (target == TGT_REMOTE)
-			kt_skip_sub(t, "pebs_remote", "%s", why);
-		return;
-	}
-	pebs_check(t, r, target);
 }
 
 void kload_print_geometry(struct ktest *t)
