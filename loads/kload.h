@@ -2,9 +2,9 @@
  * kload.h: the load kernels inside pebs-kernel: buffers from mm_map_buffer (2 MiB pages;
  * 4 KiB for the STLB kernel), chain build and check, timing with interrupts off, compact
  * '#' output, the geometry from CPUID + l1d=/l2=/l3=/seed= overrides, and the two hooks the
- * PMU side fills later: a core-cycle counter (fixed counter 1, CPU_CLK_UNHALTED.CORE,
- * SDM Vol. 3B 18.2.2) and the PEBS verdict step (both in kload_hooks.c). Basis: issue 6, README.md "One PEBS
- * measurement", docs/latency-method.md §9.
+ * PMU side fills later (kload_hooks.c): a core-cycle counter (fixed counter 1,
+ * CPU_CLK_UNHALTED.CORE, SDM Vol. 3B 18.2.2) and the PEBS verdict step. Basis: issue 6,
+ * README.md "One PEBS measurement", docs/latency-method.md §9.
  */
 #ifndef LOADS_KLOAD_H
 #define LOADS_KLOAD_H
