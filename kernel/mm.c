@@ -192,6 +192,16 @@ void *mm_map_buffer_in(uint64_t bytes, enum page_size ps, uint64_t lo, uint64_t 
 	return (void *)(uintptr_t)va;
 }
 
+int mm_guard_page(void *va)
+{
+	uint64_t a = (uint64_t)(uintptr_t)va;
+
+	if (!mm_ready || (a & (PAGE_4K - 1)) || pgt_unmap(&kpgt, a, PAGE_4K))
+		return -1;
+	flush_tlb();
+	return 0;
+}
+
 int mm_page_size_of(uint64_t va)
 {
 	struct pgt_walk w = pgt_walk(&kpgt, va);
