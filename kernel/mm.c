@@ -35,6 +35,8 @@ static bool pat_wc;
 static uint64_t large_start, large_end;	/* identity span mapped with the largest pages */
 /* device ranges as mapped, for the `paging` test's expectations (kernel/mm_expect.h) */
 static struct mm_io_range io_ranges[MM_IO_MAX];
+static uint64_t guards[MM_GUARD_MAX];
+static unsigned nguards;
 static unsigned nio, io_unrecorded;
 
 static uint64_t pool_page(struct mm_pool *pool)
@@ -192,6 +194,18 @@ void *mm_map_buffer_in(uint64_t bytes, enum page_size ps, uint64_t lo, uint64_t 
 	return (void *)(uintptr_t)va;
 }
 
+int mm_guard_page(void *va)
+{
+	uint64_t a = (uint64_t)(uintptr_t)va;
+
+	if (!mm_ready || (a & (PAGE_4K - 1)) || nguards == MM_GUARD_MAX ||
+	    pgt_unmap(&kpgt, a, PAGE_4K))
+		return -1;
+	guards[nguards++] = a;	/* the paging test's rule expects it unmapped */
+	flush_tlb();
+	return 0;
+}
+
 int mm_page_size_of(uint64_t va)
 {
 	struct pgt_walk w = pgt_walk(&kpgt, va);
@@ -276,7 +290,7 @@ unsigned mm_get_layout(struct mm_layout *l)
 		.image_start = (uint64_t)(uintptr_t)_kernel_start,
 		.image_end = (uint64_t)(uintptr_t)_kernel_end,
 		.page1g = kpgt.page1g, .nx = kpgt.nx, .pat_wc = pat_wc,
-		.io = io_ranges, .nio = nio,
+		.io = io_ranges, .nio = nio, .guards = guards, .nguards = nguards,
 	};
 	return io_unrecorded;
 }

@@ -40,6 +40,10 @@ void *mm_map_mmio(uint64_t pa, uint64_t bytes);
 /* The same, write-combining (a framebuffer); uncached where the PAT could not be set. */
 void *mm_map_wc(uint64_t pa, uint64_t bytes);
 
+/* Unmap the 4 KiB page at `va` (4 KiB aligned, identity-mapped kernel memory from kalloc)
+ * as a guard: an access faults (#PF, SDM Vol. 3A 6.15 interrupt 14). 0, or -1. */
+int mm_guard_page(void *va);
+
 /* Page size actually used for the mapping of `va` (walks the live tables); -1 if unmapped. */
 int mm_page_size_of(uint64_t va);
 /* Physical address `va` translates to (walks the live tables); ~0 if unmapped. */

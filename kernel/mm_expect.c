@@ -24,11 +24,21 @@ bool mm_io_overlap(const struct mm_layout *l, uint64_t a, uint64_t b)
 	return false;
 }
 
+static bool guard_overlap(const struct mm_layout *l, uint64_t a, uint64_t b)
+{
+	for (unsigned i = 0; i < l->nguards; i++)
+		if (overlaps(a, b, l->guards[i], l->guards[i] + PAGE_4K))
+			return true;
+	return false;
+}
+
 struct mm_expect mm_expect_at(const struct mm_layout *l, uint64_t pa)
 {
 	struct mm_expect e = { .mapped = false, .page = PAGE_4K, .cache = MM_WB, .io = -1 };
 
 	pa &= ~(PAGE_4K - 1);
+	if (guard_overlap(l, pa, pa + PAGE_4K))
+		return e;
 	for (unsigned i = l->nio; i-- > 0;) {
 		if (pa >= l->io[i].start && pa < l->io[i].end) {
 			e.mapped = true;
@@ -46,7 +56,8 @@ struct mm_expect mm_expect_at(const struct mm_layout *l, uint64_t pa)
 
 			if (s == PAGE_1G && !l->page1g)
 				continue;
-			if (f >= l->large_start && f + s <= l->large_end && !mm_io_overlap(l, f, f + s)) {
+			if (f >= l->large_start && f + s <= l->large_end && !mm_io_overlap(l, f, f + s) &&
+			    !guard_overlap(l, f, f + s)) {
 				e.page = s;
 				break;
 			}

@@ -6,7 +6,9 @@
  *   - [large_start, large_end): the largest page (1 GiB when the CPU has it, 2 MiB, 4 KiB)
  *     whose aligned frame lies wholly inside that span and touches no device range;
  *   - device ranges (mm_map_mmio, mm_map_wc): 4 KiB pages with their own cache type, the
- *     latest mapping of a page winning; the large page around one is split, nothing more.
+ *     latest mapping of a page winning; the large page around one is split, nothing more;
+ *   - guard pages (mm_guard_page: the pages below the APs' stacks) unmapped, the large pages
+ *     around one split the same way.
  * Cache types come from the leaf's PAT/PCD/PWT bits through IA32_PAT (SDM Vol. 3A, section
  * "Page Attribute Table (PAT)": tables "Memory Types That Can Be Encoded With PAT" and
  * "Selection of PAT Entries with PAT, PCD, and PWT Flags").
@@ -46,6 +48,8 @@ struct mm_layout {
 	bool pat_wc;				/* IA32_PAT entry 1 was programmed WC */
 	const struct mm_io_range *io;
 	unsigned nio;
+	const uint64_t *guards;			/* 4 KiB pages left unmapped (mm_guard_page) */
+	unsigned nguards;
 };
 
 struct mm_expect {

@@ -38,6 +38,7 @@ void trap_set_recovery(struct kjmp *j)
 
 void trap_dump(const struct trap_frame *f)
 {
+	console_lock();		/* one CPU's dump in one piece (kernel/console.c) */
 	kprintf("# EXCEPTION: vector %llu (%s), error code 0x%llx\n",
 		(unsigned long long)f->vector, trap_name((unsigned)f->vector),
 		(unsigned long long)f->error_code);
@@ -60,6 +61,7 @@ void trap_dump(const struct trap_frame *f)
 	kprintf("# R13=%016llx R14=%016llx R15=%016llx\n",
 		(unsigned long long)f->r13, (unsigned long long)f->r14,
 		(unsigned long long)f->r15);
+	console_unlock();
 }
 
 void trap_set_cpu_hook(void (*fn)(struct trap_frame *f))

@@ -6,7 +6,10 @@
  * CPU's own probe, DS area, buffer, PMU programming and PMI through its own LVTPC, decoded
  * with its core type (loads/kpebs.h kpebs_check_cpu; SDM Vol. 3B 18.4.9, Vol. 2A CPUID 1AH).
  * The boot CPU's runs are the tests load_l1..load_dram. Per CPU a line
- * `# load_cpus: cpu<i> apic=<id> type=<P-core|E-core|-> node=<n> format=<f|-> model=<name>`,
+ * `# load_cpus: cpu<i> apic=<id> type=<P-core|E-core|-> node=<n> format=<f|-> model=<name>`
+ * and `# load_cpus: cpu<i> caches l1d=<size> l2=<size> l3=<size> (<source>)` (that CPU's own
+ * caches from CPUID 04H / 8000_001DH read on it, SDM Vol. 2A Table 3-8: its working sets
+ * are sized from them),
  * then per level the §3 lines of kernel `load_<lvl>@cpu<i>` and subtests prefixed
  * `cpu<i>_<lvl>_` (docs/output.md §3 "Per-CPU runs"): chain_cycle, chain_placement,
  * step_over_<below> (SKIP where timing is not judged), pebs_source/pebs_overhead/... (SKIP with
@@ -20,6 +23,8 @@
 #include "kernel/fmt.h"
 #include "kernel/mm.h"
 #include "loads/cpus_plan.h"
+#include "loads/geometry.h"
+#include "loads/kload.h"
 #include "loads/kpebs.h"
 #include "smp/smp.h"
 
@@ -32,6 +37,8 @@ struct cpu_run {
 	struct pebs_cpu *pc;
 	struct kpebs_levels lv;
 	uint64_t below_ns_x100;	/* this CPU's result for the level below, 0: none */
+	const struct cache_geometry *boot;	/* the boot CPU's (its l1d=/l2=/l3= overrides) */
+	struct cache_geometry geom;	/* this CPU's own, read on it */
 };
 
 /* On the AP: flush TLB entries of buffers the boot CPU mapped since this CPU last ran. */
@@ -46,6 +53,7 @@ static void ap_probe(void *arg)
 
 	fresh_tlb();
 	pebs_cpu_init(c->pc);
+	geometry_probe_cpu(&c->geom, &cpu, c->boot);
 }
 
 static void step_over(struct cpu_run *c, const struct load_run *r, const char *sub)
@@ -125,10 +133,10 @@ static int call(struct cpu_run *c, smp_fn fn)
 
 static void run_cpu(struct ktest *t, unsigned i, struct pebs_cpu *pc)
 {
-	struct cpu_run c = { .t = t, .cpu = i, .pc = pc };
+	struct cpu_run c = { .t = t, .cpu = i, .pc = pc, .boot = kload_geometry() };
 	const struct percpu *p = smp_cpu(i);
 	const struct pebs_model *mod;
-	char fmtv[8] = "-";
+	char fmtv[8] = "-", caches[64];
 
 	if (call(&c, ap_probe))
 		return;
@@ -137,9 +145,13 @@ static void run_cpu(struct ktest *t, unsigned i, struct pebs_cpu *pc)
 		fmt_snprintf(fmtv, sizeof(fmtv), "%u", pc->caps.pebs_fmt);
 	kt_info(t, "load_cpus: cpu%u apic=%u type=%s node=%u format=%s model=%s", i, p->apic_id,
 		cpus_plan_type(p->core_type), p->node, fmtv, mod ? mod->name : "-");
+	kt_info(t, "load_cpus: cpu%u caches %s (%s)", i,
+		geometry_sizes_str(&c.geom, caches, sizeof(caches)), geometry_src_name(c.geom.l2.src));
+	kload_geometry_use(&c.geom);	/* working sets and line size from this CPU's caches */
 	for (c.level = LOAD_L1; c.level <= LOAD_DRAM; c.level++)
 		if (call(&c, ap_level))
-			return;
+			break;
+	kload_geometry_use(NULL);
 }
 
 enum kt_result test_load_cpus(struct ktest *t)

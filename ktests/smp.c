@@ -4,11 +4,14 @@
  * APIC, runs code handed to it and returns the result, every CPU has its own place in the
  * topology (package, core, thread from CPUID 1FH/0BH, whose x2APIC ID is the APIC ID; SDM
  * Vol. 3A 9.9), and an unexpected exception on an AP is reported with its CPU number while the
- * AP and the run go on. SKIPs with the reason
+ * AP and the run go on, and an AP's stack overflow stops at the guard page below its stack (a
+ * #DF on its own IST stack, reported likewise) instead of writing over its IDT, and the
+ * console lock keeps two CPUs apart. SKIPs with the reason
  * when the machine has one CPU (-smp 1) or no AP could be started.
  */
 #include "ktests/tests.h"
 #include "apic/apic.h"
+#include "kernel/console.h"
 #include "kernel/fmt.h"
 #include "kernel/hw.h"
 #include "kernel/traps.h"
@@ -50,6 +53,24 @@ static void job_fault(void *arg)
 {
 	(void)arg;
 	__asm__ volatile("ud2");	/* an unexpected #UD on the AP, on purpose */
+}
+
+/* Recursion until the AP's 16 KiB stack runs into its guard page: the #PF cannot be pushed
+ * there either, so the CPU raises #DF (SDM Vol. 3A 6.15 interrupt 8, Table 6-5), taken on the
+ * #DF IST stack. The volatile depth bound (1 GiB of frames) is never reached. */
+static unsigned overflow(volatile unsigned *depth)
+{
+	volatile char pad[256];
+
+	pad[0] = (char)*depth;
+	if (++*depth > (1u << 22))
+		return 0;
+	return overflow(depth) + (unsigned char)pad[0];
+}
+
+static void job_overflow(void *arg)
+{
+	*(volatile unsigned *)arg = overflow(arg);
 }
 
 static void check_cpu(struct ktest *t, unsigned i, uint64_t want)
@@ -113,6 +134,48 @@ static void check_topology(struct ktest *t)
 		 smp_cpu(0)->topo.leaf);
 }
 
+/* The console lock (kernel/console.c) excludes: the boot CPU and an AP each add 1 to a shared
+ * word LOCK_ROUNDS times with a read, a pause and a write inside console_lock; an update lost
+ * to the other CPU's overlapping write shows as a total below 2 x LOCK_ROUNDS. */
+#define LOCK_ROUNDS 2000
+static volatile unsigned lock_shared;
+
+static void lock_rounds(void)
+{
+	for (unsigned i = 0; i < LOCK_ROUNDS; i++) {
+		unsigned v;
+
+		console_lock();
+		v = lock_shared;
+		for (unsigned k = 0; k < 16; k++)
+			__builtin_ia32_pause();
+		lock_shared = v + 1;
+		console_unlock();
+	}
+}
+
+static void job_lock(void *arg)
+{
+	(void)arg;
+	lock_rounds();
+}
+
+static void check_console_lock(struct ktest *t, unsigned ap)
+{
+	unsigned f0 = console_forced();
+	int r = SMP_CALL_NOT_ONLINE;
+
+	lock_shared = 0;
+	if (smp_call_start(ap, job_lock, NULL)) {
+		lock_rounds();
+		r = smp_call_wait(ap, 10 * CALL_MS);
+	}
+	kt_check(t, r == SMP_CALL_DONE && lock_shared == 2 * LOCK_ROUNDS &&
+		 console_forced() == f0, "console_lock_exclusive # cpu0 and cpu%u: %u of %u "
+		 "updates kept, %u taken over (call %d)", ap, lock_shared, 2 * LOCK_ROUNDS,
+		 console_forced() - f0, r);
+}
+
 enum kt_result test_smp(struct ktest *t)
 {
 	unsigned last = 0;
@@ -138,8 +201,11 @@ enum kt_result test_smp(struct ktest *t)
 	check_topology(t);
 	if (!last) {
 		kt_skip_sub(t, "ap_fault_reported", "no AP online");
+		kt_skip_sub(t, "ap_stack_overflow_caught", "no AP online");
+		kt_skip_sub(t, "console_lock_exclusive", "no AP online");
 		return kt_verdict(t);
 	}
+	check_console_lock(t, last);
 	kt_info(t, "cpu%u: a deliberate #UD follows; its dump names the CPU", last);
 	r = smp_call(last, job_fault, NULL, CALL_MS);
 	kt_check(t, r == VEC_UD, "ap_fault_reported");
@@ -148,6 +214,18 @@ enum kt_result test_smp(struct ktest *t)
 
 		r = smp_call(last, job_run, &j, CALL_MS);
 		kt_check(t, r == SMP_CALL_DONE && j.sum == want, "ap_runs_after_fault");
+	}
+	{
+		volatile unsigned depth = 0;
+		struct job j = { .in = data };
+
+		kt_info(t, "cpu%u: a deliberate stack overflow follows: the guard page below its "
+			"stack turns it into a #DF whose dump names the CPU", last);
+		r = smp_call(last, job_overflow, (void *)&depth, CALL_MS);
+		kt_check(t, r == VEC_DF && depth > 0 && depth < (1u << 22),
+			 "ap_stack_overflow_caught # vector %d after %u frames", r, depth);
+		r = smp_call(last, job_run, &j, CALL_MS);
+		kt_check(t, r == SMP_CALL_DONE && j.sum == want, "ap_runs_after_overflow");
 	}
 	return kt_verdict(t);
 }

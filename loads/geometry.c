@@ -245,3 +245,22 @@ void geometry_print(const struct cache_geometry *g)
 	print_level("L2", &g->l2);
 	print_level("L3", &g->l3);
 }
+
+void geometry_probe_cpu(struct cache_geometry *g, const struct cpu_info *c,
+			const struct cache_geometry *boot)
+{
+	geometry_probe(g, c);
+	geometry_override(g, boot->l1d.overridden ? boot->l1d.size : 0,
+			  boot->l2.overridden ? boot->l2.size : 0,
+			  boot->l3.overridden ? boot->l3.size : 0);
+}
+
+char *geometry_sizes_str(const struct cache_geometry *g, char *b, unsigned n)
+{
+	char s1[24], s2[24], s3[24];
+
+	fmt_snprintf(b, n, "l1d=%s l2=%s l3=%s", geometry_size_str(g->l1d.size, s1, sizeof(s1)),
+		     geometry_size_str(g->l2.size, s2, sizeof(s2)),
+		     geometry_size_str(g->l3.size, s3, sizeof(s3)));
+	return b;
+}

@@ -55,6 +55,14 @@ unsigned geometry_decode_det(uint32_t eax, uint32_t ebx, uint32_t ecx, struct ca
 /* Replace sizes; 0 keeps a level as it is. Sets recomputed when ways and line are known. */
 void geometry_override(struct cache_geometry *g, uint64_t l1d, uint64_t l2, uint64_t l3);
 
+/* The geometry of the CPU this runs on (an AP through smp_call: on a hybrid part an E-core's
+ * leaf 04H differs from the boot P-core's), keeping the sizes the command line gave `boot`. */
+void geometry_probe_cpu(struct cache_geometry *g, const struct cpu_info *c,
+			const struct cache_geometry *boot);
+
+/* "l1d=32K l2=2M l3=30M" into b (the load_cpus CPU line). Returns b. */
+char *geometry_sizes_str(const struct cache_geometry *g, char *b, unsigned n);
+
 /* Short name of a source ("CPUID 04H", ...). */
 const char *geometry_src_name(enum cache_src s);
 

@@ -32,8 +32,17 @@ static void warn(const char *msg)
 	kprintf("# warning: %s\n", msg);
 }
 
+static const struct cache_geometry *geom_use;
+
+void kload_geometry_use(const struct cache_geometry *g)
+{
+	geom_use = g;
+}
+
 const struct cache_geometry *kload_geometry(void)
 {
+	if (geom_use)
+		return geom_use;
 	if (!geom_done) {
 		geometry_probe(&geom, &cpu);
 		geometry_override(&geom, cmdline_u64(&kcmdline, "l1d", 0, 4096, 1ull << 40, warn),

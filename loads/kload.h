@@ -61,6 +61,9 @@ void kload_test_begin(void);
 
 /* The geometry the load tests use (CPUID, then l1d=/l2=/l3=); probed on first use. */
 const struct cache_geometry *kload_geometry(void);
+/* Another CPU's geometry for the runs that follow (load_cpus on an AP: its own CPUID 04H /
+ * 8000_001DH, loads/geometry.h geometry_probe_cpu); NULL: the boot CPU's again. */
+void kload_geometry_use(const struct cache_geometry *g);
 /* Working set for a level, capped under software emulation (DRAM). */
 uint64_t kload_ws(enum load_level l, const char **note);
 

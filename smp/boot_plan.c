@@ -184,11 +184,13 @@ void percpu_layout(size_t percpu_size, size_t gdt_size, struct percpu_layout *l)
 	off = align_up(off + gdt_size, 0x1000);
 	l->idt_off = off;
 	off = align_up(off + IDT_BYTES, 0x1000);
-	l->stack_off = off;
-	off += PERCPU_STACK;
+	l->guard_off[0] = off;
+	l->stack_off = off + 0x1000;
+	off = l->stack_off + PERCPU_STACK;
 	for (unsigned i = 0; i < 3; i++) {
-		l->ist_off[i] = off;
-		off += PERCPU_IST;
+		l->guard_off[1 + i] = off;
+		l->ist_off[i] = off + 0x1000;
+		off = l->ist_off[i] + PERCPU_IST;
 	}
 	l->total = align_up(off, 0x1000);
 }

@@ -61,11 +61,15 @@ struct percpu {
 
 struct percpu_layout {
 	size_t gdt_off, idt_off, stack_off, ist_off[3];
+	size_t guard_off[4];	/* the unmapped 4 KiB page right below the stack, then each IST */
 	size_t total;		/* a multiple of 4 KiB */
 };
 /* Offsets inside one AP area of the struct percpu (at 0, percpu_size bytes), its struct
  * gdt_cpu (gdt_size, 16-byte aligned), the IDT (4 KiB aligned), the stack and the three IST
- * stacks (each 16-byte aligned at both ends, 4 KiB aligned at the bottom). */
+ * stacks (each 16-byte aligned at both ends, 4 KiB aligned at the bottom), each stack right
+ * above a guard page that smp_boot.c unmaps: an overflow faults (#PF while pushing, hence #DF
+ * on its own IST stack, SDM Vol. 3A 6.15 interrupt 8) instead of writing over what lies below
+ * (the IDT, the stack below it). */
 void percpu_layout(size_t percpu_size, size_t gdt_size, struct percpu_layout *l);
 
 #endif

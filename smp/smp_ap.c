@@ -22,6 +22,9 @@
 #include "kernel/tsc.h"
 
 #define MSR_IA32_PAT     0x277u
+/* console lock bound: longer than the longest write (a test's held KTAP block, 256 KiB, is
+ * ~23 s at 115200 baud, but under 1 s on a virtual UART or at the rates labs run) */
+#define CONSOLE_SPIN_S   10u
 
 uint64_t smp_bsp_cr0, smp_bsp_cr4, smp_bsp_pat;
 
@@ -108,6 +111,7 @@ static void ap_loop(struct percpu *pc)
 		} else {
 			pc->fault_vector = v - 1;
 			pc->faults++;
+			console_unlock_all();	/* unwound from inside a write: let go */
 		}
 		__atomic_store_n(&pc->done, p, __ATOMIC_RELEASE);
 	}
@@ -138,9 +142,11 @@ static void ap_fault(struct trap_frame *f)
 
 	if (!pc || pc->cpu == 0)
 		return;		/* the boot CPU: traps.c goes on as before */
+	console_lock();		/* the CPU line and its dump stay together */
 	kprintf("# cpu %u (APIC id %u): unexpected exception on an application processor\n",
 		pc->cpu, pc->apic_id);
 	trap_dump(f);
+	console_unlock();
 	if (pc->state != CPU_ONLINE) {
 		pc->why = "faulted while starting";
 		cpu_halt_forever();
@@ -156,6 +162,8 @@ static void wake_isr(struct trap_frame *f)
 
 void smp_ap_install(void)
 {
+	/* from the first AP on, CPUs' lines do not interleave (kernel/console.c) */
+	console_set_cpu(smp_this_cpu, rdtsc, tsc_hz * CONSOLE_SPIN_S);
 	idt_set_handler(SMP_VEC_WAKE, wake_isr);
 	trap_set_cpu_hook(ap_fault);
 	smp_bsp_cr0 = read_cr0();

@@ -118,6 +118,10 @@ static struct percpu *new_cpu(const struct acpi_cpu *c)
 	a = kalloc(l.total, 0x1000);
 	if (!a)
 		return NULL;
+	for (unsigned i = 0; i < 4; i++)
+		if (mm_guard_page(a + l.guard_off[i]))
+			kprintf("# smp: APIC id %u: guard page at %p not unmapped: its stack "
+				"overflows unchecked\n", c->apic_id, (void *)(a + l.guard_off[i]));
 	pc = (struct percpu *)a;
 	pc->self = pc;
 	pc->cpu = ncpus;

@@ -170,6 +170,47 @@ static void test_override_and_print(void **state)
 	assert_string_equal(geometry_size_str(100, b, sizeof(b)), "100");
 }
 
+/* One leaf-04H subleaf from its fields (SDM Vol. 2A Table 3-8), for made-up hybrid rows. */
+static struct row det(uint32_t sub, unsigned type, unsigned level, unsigned sharing,
+		      unsigned ways, unsigned sets)
+{
+	struct row r = { 4, sub, type | level << 5 | (sharing - 1) << 14,
+			 (64 - 1) | (ways - 1) << 22, sets - 1, 0 };
+
+	return r;
+}
+
+/* Alder Lake: the boot P-core (Golden Cove: L1d 48K 12-way, L2 1.25M 10-way) and an E-core
+ * (Gracemont: L1d 32K 8-way, L2 2M 16-way shared by its module of 4), L3 30M 12-way both. */
+static void test_hybrid_per_cpu(void **state)
+{
+	struct cpu_info c = { .vendor = VENDOR_INTEL, .max_leaf = 0x20, .max_ext_leaf = 0x80000008 };
+	struct row pcore[] = { det(0, 1, 1, 2, 12, 64), det(1, 2, 1, 2, 8, 64),
+			       det(2, 3, 2, 2, 10, 2048), det(3, 3, 3, 32, 12, 40960), { 0 } };
+	struct row ecore[] = { det(0, 1, 1, 1, 8, 64), det(1, 2, 1, 1, 8, 64),
+			       det(2, 3, 2, 4, 16, 2048), det(3, 3, 3, 32, 12, 40960), { 0 } };
+	struct cache_geometry boot, e;
+	char b[64];
+
+	(void)state;
+	rows = pcore;
+	geometry_probe(&boot, &c);
+	assert_string_equal(geometry_sizes_str(&boot, b, sizeof(b)), "l1d=48K l2=1280K l3=30M");
+	rows = ecore;		/* the same probe, now on the E-core */
+	geometry_probe_cpu(&e, &c, &boot);
+	assert_string_equal(geometry_sizes_str(&e, b, sizeof(b)), "l1d=32K l2=2M l3=30M");
+	assert_int_equal(e.l2.ways, 16);
+	assert_int_equal(e.l2.sharing, 4);
+	assert_false(e.l2.overridden);
+	/* l2= on the command line holds on every CPU; the other levels stay the E-core's own */
+	geometry_override(&boot, 0, 4u << 20, 0);
+	geometry_probe_cpu(&e, &c, &boot);
+	assert_string_equal(geometry_sizes_str(&e, b, sizeof(b)), "l1d=32K l2=4M l3=30M");
+	assert_true(e.l2.overridden);
+	assert_int_equal(e.l2.sets, 4096);	/* 4M / (64 B x 16 ways) */
+	assert_false(e.l1d.overridden);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -178,6 +219,7 @@ int main(void)
 		cmocka_unit_test(test_intel_leaf4),
 		cmocka_unit_test(test_defaults),
 		cmocka_unit_test(test_override_and_print),
+		cmocka_unit_test(test_hybrid_per_cpu),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -151,6 +151,26 @@ static void test_ram_above_4g_gets_1g_pages(void **state)
 	assert_int_equal(mm_expect_at(&seabios_4g, 0x80000000).page, PAGE_1G);
 }
 
+/* A guard page (an AP's stack, mm_guard_page) inside the large span: unmapped itself, the
+ * 2 MiB frame around it in 4 KiB pages, the 1 GiB frame around that in 2 MiB pages. */
+static void test_guard_page(void **state)
+{
+	static const uint64_t g[] = { 0x40203000 };
+	struct mm_layout l = seabios_4g;
+
+	(void)state;
+	l.guards = g;
+	l.nguards = 1;
+	assert_false(mm_expect_at(&l, 0x40203000).mapped);
+	assert_int_equal(mm_expect_at(&l, 0x40203fff).mapped, false);
+	assert_true(mm_expect_at(&l, 0x40202000).mapped);
+	assert_int_equal(mm_expect_at(&l, 0x40202000).page, PAGE_4K);
+	assert_int_equal(mm_expect_at(&l, 0x40204000).page, PAGE_4K);
+	assert_int_equal(mm_expect_at(&l, 0x40400000).page, PAGE_2M);
+	assert_int_equal(mm_expect_at(&l, 0x80000000).page, PAGE_1G);
+	assert_int_equal(mm_expect_at(&seabios_4g, 0x40203000).page, PAGE_1G);
+}
+
 static void test_framebuffer_above_span(void **state)
 {
 	struct mm_probe p[MM_PROBES_MAX];
@@ -236,6 +256,7 @@ int main(void)
 		cmocka_unit_test(test_rule_equals_builder),
 		cmocka_unit_test(test_ovmf_pc_framebuffer_at_2g),
 		cmocka_unit_test(test_ram_above_4g_gets_1g_pages),
+		cmocka_unit_test(test_guard_page),
 		cmocka_unit_test(test_framebuffer_above_span),
 		cmocka_unit_test(test_plan_odd_input),
 		cmocka_unit_test(test_sweep_all_ram),

@@ -54,6 +54,16 @@ void smp_probe_topology(struct percpu *pc)
 }
 static void *allocs[64];	/* the AP areas of one boot, freed before the next */
 static unsigned nallocs;
+static uintptr_t guards[256];	/* pages smp_boot.c unmapped, in order */
+static unsigned nguards;
+
+int mm_guard_page(void *va)
+{
+	if ((uintptr_t)va & 0xfff || nguards == 256)
+		return -1;
+	guards[nguards++] = (uintptr_t)va;
+	return 0;
+}
 
 void *kalloc(uint64_t bytes, uint64_t align)
 {
@@ -176,6 +186,7 @@ static void test_sequence(void **state)
 
 	(void)state;
 	boot("cpus=all");
+	nguards = 0;
 	add_cpu(0, true, false, false);		/* the boot CPU */
 	add_cpu(1, true, false, false);
 	add_cpu(2, true, false, false);
@@ -216,6 +227,16 @@ static void test_sequence(void **state)
 	assert_non_null(strstr(stub_console_text(), "APIC id 511 left out (xAPIC mode"));
 	assert_true(smp_selected(0) && smp_selected(1) && smp_selected(2) && !smp_selected(3));
 	assert_true(smp_online_us(1) > 0 && smp_online_us(3) == 0);
+	/* every started AP: the page right below its stack and below each IST stack unmapped */
+	assert_int_equal(nguards, 4 * 5);
+	for (unsigned i = 1; i < smp_cpu_count(); i++) {
+		const struct percpu *pc = smp_cpu(i);
+
+		assert_int_equal(guards[4 * (i - 1)], pc->stack_top - PERCPU_STACK - 4096);
+		for (unsigned k = 0; k < 3; k++)
+			assert_int_equal(guards[4 * (i - 1) + 1 + k],
+					 pc->ist_top[k] - PERCPU_IST - 4096);
+	}
 
 	/* the page holds the trampoline and its parameters */
 	assert_memory_equal(page, smp_tramp_start, off);

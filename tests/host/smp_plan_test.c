@@ -162,6 +162,16 @@ static void test_layout(void **state)
 		lo[2 + i] = l.ist_off[i];
 		hi[2 + i] = l.ist_off[i] + PERCPU_IST;
 	}
+	/* a guard page right below each stack, overlapping nothing else */
+	assert_int_equal(l.guard_off[0] + 4096, l.stack_off);
+	for (unsigned i = 0; i < 3; i++)
+		assert_int_equal(l.guard_off[1 + i] + 4096, l.ist_off[i]);
+	for (unsigned g = 0; g < 4; g++) {
+		assert_int_equal(l.guard_off[g] % 4096, 0);
+		assert_true(l.guard_off[g] >= l.idt_off + IDT_BYTES);
+		for (unsigned i = 0; i < 5; i++)
+			assert_true(l.guard_off[g] + 4096 <= lo[i] || hi[i] <= l.guard_off[g]);
+	}
 	for (unsigned i = 0; i < 5; i++) {
 		assert_int_equal(lo[i] % 4096, 0);
 		assert_int_equal(hi[i] % 16, 0);
