@@ -9,7 +9,7 @@
 #include "loads/kibs.h"
 #include "kernel/cmdline.h"
 #include "kernel/console.h"
-#include "kernel/idt.h"
+#include "kernel/hw.h"
 #include "kernel/tsc.h"
 #include "loads/kibs_report.h"
 #include "loads/kstep.h"
@@ -37,10 +37,9 @@ static int armed(void *ctx, uint64_t period, uint64_t *records, uint64_t *irqs, 
 	a->cfg->period = period;
 	a->cfg->seed = rdtsc();
 	kstep_arm_deadline(a->k);
-	fl = irq_save();
-	irq_enable();		/* each sample's interrupt decodes it */
+	fl = hw_irq_on();	/* each sample's interrupt decodes it */
 	rc = ibs_measure_run(&meas, a->c, a->cfg);
-	irq_restore(fl);
+	hw_irq_restore(fl);
 	*records = meas.agg.records;
 	*irqs = meas.st.irqs;
 	*used = period;
