@@ -5,7 +5,8 @@
  * integer factor. Scrolling redraws the cells whose character changed from a copy of the text
  * grid in RAM (a framebuffer is never read back: that is slow on real hardware), and jumps
  * several lines at a time (fc->scroll_step); only a grid too large for the copy is moved with
- * memmove on the framebuffer.
+ * memmove on the framebuffer. Cells are copied from pre-rendered 4-pixel runs (fc->run) with
+ * 8-byte stores, and fills copy their first line: few, wide stores (fbcon.h).
  */
 #include "kernel/fbcon.h"
 #include "kernel/font.h"
@@ -45,19 +46,77 @@ static inline void put_px(const struct fb_surface *fb, uint32_t x, uint32_t y, u
 		p[3] = (uint8_t)(v >> 24);
 }
 
-/* Fill a rectangle, clipped to the surface. */
+/* n bytes from src to dst: 8-byte stores, then 4, then single bytes. */
+static void copy_wide(uint8_t *dst, const uint8_t *src, size_t n)
+{
+	for (; n >= 8; n -= 8, dst += 8, src += 8)
+		__builtin_memcpy(dst, src, 8);
+	if (n >= 4) {
+		__builtin_memcpy(dst, src, 4);
+		n -= 4, dst += 4, src += 4;
+	}
+	while (n--)
+		*dst++ = *src++;
+}
+
+/* Fill a rectangle, clipped to the surface: its first line pixel by pixel, the others copied
+ * from that line (never read back from the framebuffer: from the pixel run of a RAM line). */
 static void fill(const struct fb_surface *fb, uint32_t x, uint32_t y, uint32_t w, uint32_t h,
 		 uint32_t v)
 {
+	uint8_t run[256];
+	size_t bpp = fb->bpp / 8, chunk = sizeof(run) / bpp;
+
 	if (x >= fb->width || y >= fb->height)
 		return;
 	if (w > fb->width - x)
 		w = fb->width - x;
 	if (h > fb->height - y)
 		h = fb->height - y;
-	for (uint32_t j = 0; j < h; j++)
-		for (uint32_t i = 0; i < w; i++)
-			put_px(fb, x + i, y + j, v);
+	for (size_t i = 0; i < chunk; i++)
+		memcpy(run + i * bpp, &v, bpp);		/* little-endian pixel bytes, as put_px */
+	for (uint32_t j = 0; j < h; j++) {
+		uint8_t *p = fb->base + (size_t)(y + j) * fb->pitch + (size_t)x * bpp;
+
+		for (size_t left = w; left;) {
+			size_t n = left < chunk ? left : chunk;
+
+			copy_wide(p, run, n * bpp);
+			p += n * bpp;
+			left -= n;
+		}
+	}
+}
+
+/* fc->run: every 4-pixel pattern of a font row, scaled, in fg and bg. */
+static void build_runs(struct fbcon *fc)
+{
+	size_t bpp = fc->fb.bpp / 8;
+
+	fc->run_bytes = 0;
+	if (fc->scale > FBCON_FAST_SCALE)
+		return;
+	for (unsigned pat = 0; pat < 16; pat++)
+		for (unsigned px = 0; px < 4 * fc->scale; px++) {
+			uint32_t v = pat & (8u >> (px / fc->scale)) ? fc->fg : fc->bg;
+
+			memcpy(&fc->run[pat][px * bpp], &v, bpp);
+		}
+	fc->run_bytes = (unsigned)(4 * fc->scale * bpp);
+}
+
+/* One text cell from the runs: two runs per pixel line of the font row, scale lines each. */
+static void cell_runs(const struct fbcon *fc, uint32_t x, uint32_t y, unsigned char c)
+{
+	const uint8_t *rows = font8x16_glyph(c);
+	size_t pitch = fc->fb.pitch, n = fc->run_bytes;
+	uint8_t *p = fc->fb.base + (size_t)y * pitch + (size_t)x * (fc->fb.bpp / 8);
+
+	for (unsigned gy = 0; gy < FONT_H; gy++)
+		for (unsigned k = 0; k < fc->scale; k++, p += pitch) {
+			copy_wide(p, fc->run[rows[gy] >> 4], n);
+			copy_wide(p + n, fc->run[rows[gy] & 15], n);
+		}
 }
 
 /* One glyph at pixel (x, y), scale s, clipped. */
@@ -113,6 +172,7 @@ int fbcon_init(struct fbcon *fc, const struct fb_surface *fb, unsigned scale, co
 	fc->fg = fb_rgb(fb, 0xd0, 0xd0, 0xd0);
 	fc->bg = fb_rgb(fb, 0, 0, 0);
 	fc->scroll_step = fc->rows >= 8 ? fc->rows / 4 : 1;
+	build_runs(fc);
 	fc->shadow = (size_t)fc->cols * fc->rows <= FBCON_TEXT_MAX;
 	if (fc->shadow)
 		memset(fc->text, ' ', (size_t)fc->cols * fc->rows);	/* the cleared screen */
@@ -125,7 +185,10 @@ void fbcon_draw_cell(struct fbcon *fc, unsigned col, unsigned row, unsigned char
 	unsigned cw = FONT_W * fc->scale, ch = FONT_H * fc->scale;
 
 	if (col < fc->cols && row < fc->rows) {
-		glyph(&fc->fb, col * cw, row * ch, fc->scale, c, fc->fg, fc->bg);
+		if (fc->run_bytes)	/* a grid cell lies wholly inside the surface */
+			cell_runs(fc, col * cw, row * ch, c);
+		else
+			glyph(&fc->fb, col * cw, row * ch, fc->scale, c, fc->fg, fc->bg);
 		if (fc->shadow)
 			fc->text[(size_t)row * fc->cols + col] = c;
 	}

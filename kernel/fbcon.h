@@ -25,6 +25,13 @@ struct fb_surface {
  * back (uncached or write-combining reads cost ~1 us each on real hardware); a grid larger
  * than this scrolls by memmove on the framebuffer. */
 #define FBCON_TEXT_MAX 32768
+/* Text cells are drawn from pre-rendered pixel runs: each 4-pixel pattern of a font row, in
+ * fg/bg and scaled, is one entry (4 pixels x scale up to FBCON_FAST_SCALE x 4 bytes), copied
+ * into the framebuffer with 8-byte stores instead of 3-4 single-byte stores per pixel (under
+ * QEMU TCG every store is a soft-TLB lookup; a write-combining framebuffer also prefers wide
+ * stores). A larger scale draws pixel by pixel. */
+#define FBCON_FAST_SCALE 8
+#define FBCON_RUN_MAX (4 * FBCON_FAST_SCALE * 4)
 
 struct fbcon {
 	struct fb_surface fb;
@@ -35,6 +42,8 @@ struct fbcon {
 	uint32_t banner_h;	/* pixel rows reserved at the bottom (0: no banner) */
 	unsigned scroll_step;	/* lines scrolled at once when the cursor leaves the grid */
 	bool shadow;		/* text[] holds the grid (cols * rows <= FBCON_TEXT_MAX) */
+	unsigned run_bytes;	/* bytes of one run[] entry; 0: scale too large, no runs */
+	uint8_t run[16][FBCON_RUN_MAX];	/* 4-pixel pattern (bit 3 = leftmost) -> pixels */
 	unsigned char text[FBCON_TEXT_MAX];
 };
 

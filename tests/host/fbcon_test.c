@@ -146,6 +146,42 @@ static void test_scale(void **state)
 	free(fb.base);
 }
 
+/* Every character through both drawing paths: the pixel runs (scale <= FBCON_FAST_SCALE) and
+ * pixel by pixel (a larger scale), 24 and 32 bpp, with line padding that must stay untouched
+ * and the cell's right/bottom neighbours that must stay background. */
+static void test_every_char_both_paths(void **state)
+{
+	static const unsigned scales[] = { 1, 2, 3, FBCON_FAST_SCALE, FBCON_FAST_SCALE + 1 };
+	static struct fbcon fc;
+
+	(void)state;
+	for (unsigned b = 0; b < 2; b++)
+		for (unsigned k = 0; k < sizeof(scales) / sizeof(scales[0]); k++) {
+			unsigned sc = scales[k], bpp = b ? 32 : 24, w = 2 * FONT_W * sc + 3;
+			struct fb_surface fb = surf(w, 2 * FONT_H * sc + 1, w * (bpp / 8) + 5,
+						    (uint8_t)bpp);
+
+			assert_int_equal(fbcon_init(&fc, &fb, sc, NULL), 0);
+			assert_int_equal(fc.scale, sc);
+			assert_int_equal(fc.run_bytes != 0, sc <= FBCON_FAST_SCALE);
+			for (unsigned c = 0; c < 256; c++) {
+				fbcon_draw_cell(&fc, 0, 0, (unsigned char)c);
+				fbcon_draw_cell(&fc, 1, 1, (unsigned char)(255 - c));
+				check_cell(&fc, 0, 0, (unsigned char)c);
+				check_cell(&fc, 1, 1, (unsigned char)(255 - c));
+				check_cell(&fc, 1, 0, ' ');
+				check_cell(&fc, 0, 1, ' ');
+			}
+			for (uint32_t y = 0; y < fb.height; y++) {
+				for (uint32_t x = 2 * FONT_W * sc; x < fb.width; x++)
+					assert_int_equal(get_px(&fb, x, y), fc.bg);
+				for (uint32_t i = fb.width * (bpp / 8); i < fb.pitch; i++)
+					assert_int_equal(fb.base[y * fb.pitch + i], 0xab);
+			}
+			free(fb.base);
+		}
+}
+
 static void test_wrap_and_controls(void **state)
 {
 	struct fb_surface fb = surf(40, 48, 160, 32);	/* 5 x 3 cells */
@@ -284,6 +320,7 @@ int main(void)
 		cmocka_unit_test(test_render_32bpp),
 		cmocka_unit_test(test_render_24bpp_padded_bgr),
 		cmocka_unit_test(test_scale),
+		cmocka_unit_test(test_every_char_both_paths),
 		cmocka_unit_test(test_wrap_and_controls),
 		cmocka_unit_test(test_scroll),
 		cmocka_unit_test(test_scroll_never_reads_back),
