@@ -37,7 +37,7 @@ struct mb2_info boot_info;
 uint64_t boot_info_addr;
 
 static struct serial_port serial;
-/* TSC at the boot phases (docs/output.md `# boot:`): read raw, converted once tsc_hz is known */
+/* TSC at the boot phases (docs/output.md `# startup:`): read raw, converted once tsc_hz is known */
 enum { PH_KMAIN, PH_TSC, PH_TSC_DONE, PH_MM_DONE, PH_APIC_DONE, PH_SMP_DONE, PH_HEADER, PH_N };
 static uint64_t phase_tsc[PH_N];
 static char console_warning[96];	/* printed once the KTAP header is out */
@@ -62,14 +62,22 @@ static unsigned long long phase_ms(int from, int to)
 static void print_boot_phases(void)
 {
 	const struct timing_plan *tp = kload_timing();
+	int64_t fw_ms = tsc_ms_since_reset(phase_tsc[PH_KMAIN]);
+	char before[80];
 
 	phase_tsc[PH_HEADER] = rdtsc();
+	if (fw_ms >= 0)
+		fmt_snprintf(before, sizeof(before), "firmware and loader %lld ms before kmain: "
+			     "TSC from reset", (long long)fw_ms);
+	else
+		fmt_snprintf(before, sizeof(before), "firmware and loader: not measured, TSC at "
+			     "kmain not a count from reset");
 	ktap_diag("startup: %llu ms kmain to header: console and command line %llu ms, tsc "
 		  "calibration %llu ms, memory %llu ms, apic %llu ms, smp %llu ms, rest %llu ms "
-		  "(firmware and loader: not measured)", phase_ms(PH_KMAIN, PH_HEADER),
+		  "(%s)", phase_ms(PH_KMAIN, PH_HEADER),
 		  phase_ms(PH_KMAIN, PH_TSC), phase_ms(PH_TSC, PH_TSC_DONE),
 		  phase_ms(PH_TSC_DONE, PH_MM_DONE), phase_ms(PH_MM_DONE, PH_APIC_DONE),
-		  phase_ms(PH_APIC_DONE, PH_SMP_DONE), phase_ms(PH_SMP_DONE, PH_HEADER));
+		  phase_ms(PH_APIC_DONE, PH_SMP_DONE), phase_ms(PH_SMP_DONE, PH_HEADER), before);
 	ktap_diag("timing: %s (%s), %u ms per load kernel%s%s", tp->brief ? "brief" : "full",
 		  tp->why, tp->budget_ms, tp->unjudged ? ", verdicts SKIP: " : ", verdicts judged",
 		  tp->unjudged ? tp->unjudged : "");

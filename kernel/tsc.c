@@ -103,6 +103,16 @@ uint64_t tsc_to_ns(uint64_t ticks)
 	return ticks / tsc_hz * 1000000000ull + (ticks % tsc_hz) * 1000000000ull / tsc_hz;
 }
 
+int64_t tsc_ms_since_reset(uint64_t at)
+{
+	uint64_t ms;
+
+	if (!tsc_hz)
+		return -1;
+	ms = at / tsc_hz * 1000 + at % tsc_hz * 1000 / tsc_hz;
+	return ms > TSC_SINCE_RESET_MAX_MS ? -1 : (int64_t)ms;
+}
+
 void tsc_delay_us(uint64_t us)
 {
 	uint64_t end = rdtsc() + us * (tsc_hz / 1000000);

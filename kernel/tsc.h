@@ -20,4 +20,12 @@ void tsc_init(void);
 void tsc_delay_us(uint64_t us);
 uint64_t tsc_to_ns(uint64_t ticks);
 
+/* A TSC reading taken later than this after reset is not read as time since reset. */
+#define TSC_SINCE_RESET_MAX_MS (10ull * 60 * 1000)
+/* Milliseconds from the processor's reset to the TSC reading `at`: the TSC is reset to zero
+ * whenever the processor is reset (SDM Vol. 3B 18.17), so kmain's first reading is the time
+ * firmware and the boot loader took. -1 where tsc_hz is unknown or `at` is beyond
+ * TSC_SINCE_RESET_MAX_MS (firmware wrote the TSC, or a hypervisor offset it). */
+int64_t tsc_ms_since_reset(uint64_t at);
+
 #endif

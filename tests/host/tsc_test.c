@@ -166,6 +166,24 @@ static void test_working_pit_late_start(void **state)
 	one_window_lengthened(&late_start);
 }
 
+/* kmain's first TSC reading as time since reset: exact ms, the bound, no rate. */
+static void test_ms_since_reset(void **state)
+{
+	(void)state;
+	tsc_hz = 0;
+	assert_int_equal(tsc_ms_since_reset(12345), -1);
+	tsc_hz = 2400000000ull;
+	assert_int_equal(tsc_ms_since_reset(0), 0);
+	assert_int_equal(tsc_ms_since_reset(1761600000ull), 734);	/* SeaBIOS + GRUB, TCG */
+	assert_int_equal(tsc_ms_since_reset(2399999ull), 0);
+	assert_int_equal(tsc_ms_since_reset(2400000ull), 1);
+	assert_int_equal(tsc_ms_since_reset(TSC_SINCE_RESET_MAX_MS * 2400000ull),
+			 (int64_t)TSC_SINCE_RESET_MAX_MS);
+	assert_int_equal(tsc_ms_since_reset((TSC_SINCE_RESET_MAX_MS + 1) * 2400000ull), -1);
+	assert_int_equal(tsc_ms_since_reset(UINT64_MAX), -1);	/* no overflow into a small value */
+	tsc_hz = 0;
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -176,6 +194,7 @@ int main(void)
 		cmocka_unit_test(test_working_pit_used),
 		cmocka_unit_test(test_working_pit_late_poll),
 		cmocka_unit_test(test_working_pit_late_start),
+		cmocka_unit_test(test_ms_since_reset),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
