@@ -53,10 +53,11 @@ uint64_t chain_rand(uint64_t *state);
 /* Uniform in [0, n) (Lemire's multiply-shift; n > 0). */
 uint64_t chain_rand_below(uint64_t *state, uint64_t n);
 
-/* Scratch the builder needs: one uint32_t per node. */
+/* Scratch the builder needs: two uint32_t per node (the visit order, then each node's
+ * in-stride offset; the successor array). 1/8 of the working set at stride 64. */
 static inline uint64_t chain_scratch_bytes(const struct chain_params *p)
 {
-	return p->bytes / p->stride * sizeof(uint32_t);
+	return p->bytes / p->stride * 2 * sizeof(uint32_t);
 }
 
 /*
@@ -65,6 +66,11 @@ static inline uint64_t chain_scratch_bytes(const struct chain_params *p)
  * (fewer than CHAIN_MIN_NODES nodes, more than 2^32, bad powers of two).
  */
 int chain_build(struct chain *c, void *base, const struct chain_params *p, uint32_t *scratch);
+
+/* The visit order order[0..n) (a permutation of 0..n-1) as a successor array: succ[order[i]]
+ * = order[i + 1], succ[order[n - 1]] = order[0]. The builder's conversion, exported for its
+ * test. */
+void chain_successors(const uint32_t *order, uint64_t n, uint32_t *succ);
 
 /* Offset of node i's pointer inside the working set (the builder's placement). */
 uint64_t chain_node_offset(const struct chain_params *p, uint64_t i);

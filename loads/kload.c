@@ -88,6 +88,14 @@ uint64_t kload_ws_cap(uint64_t want, const char **note)
 	return ws;
 }
 
+/* The chain builder's scratch for a level's chain of `ws` (stride 64). */
+static uint64_t ws_scratch(uint64_t ws)
+{
+	struct chain_params p = { .bytes = ws, .stride = 64 };
+
+	return chain_scratch_bytes(&p);
+}
+
 uint64_t kload_ws(enum load_level l, const char **note)
 {
 	const struct cache_geometry *g = kload_geometry();
@@ -97,7 +105,7 @@ uint64_t kload_ws(enum load_level l, const char **note)
 	if (l != LOAD_DRAM)
 		return ws;
 	ws = kload_ws_cap(ws, note);
-	while (ws + ws / 16 + MEM_MARGIN > free && ws / 2 >= 2 * g->l3.size) {
+	while (ws + ws_scratch(ws) + MEM_MARGIN > free && ws / 2 >= 2 * g->l3.size) {
 		ws /= 2;
 		*note = " (halved to fit free memory)";
 	}
