@@ -142,23 +142,35 @@ static void count_left(const struct rules *r, const uint32_t *ord, uint64_t n, s
 	}
 }
 
+/* The node count for p, 0 for bad parameters; the rules that apply. */
+static uint64_t setup(const struct chain_params *p, struct rules *r)
+{
+	uint64_t n;
+
+	r->page_shift = 0;
+	if (!pow2(p->stride) || !pow2(p->line) || !pow2(p->page) || p->line < 8 ||
+	    p->line > p->stride)
+		return 0;
+	n = p->bytes / p->stride;
+	if (n < CHAIN_MIN_NODES || n > 0xffffffffull)
+		return 0;
+	if (p->stride < p->page && p->bytes / p->page >= CHAIN_PAGE_RULE_MIN)
+		while ((p->stride << r->page_shift) < p->page)
+			r->page_shift++;
+	return n;
+}
+
 int chain_build(struct chain *c, void *base, const struct chain_params *p, uint32_t *scratch)
 {
 	uint64_t n, rng = p->seed;
-	struct rules r = { 0 };
+	struct rules r;
 	uint8_t *b = base;
 	uint32_t *ord = scratch, *succ, first;
 
 	memset(c, 0, sizeof(*c));
-	if (!pow2(p->stride) || !pow2(p->line) || !pow2(p->page) || p->line < 8 ||
-	    p->line > p->stride)
+	n = setup(p, &r);
+	if (!n)
 		return -1;
-	n = p->bytes / p->stride;
-	if (n < CHAIN_MIN_NODES || n > 0xffffffffull)
-		return -1;
-	if (p->stride < p->page && p->bytes / p->page >= CHAIN_PAGE_RULE_MIN)
-		while ((p->stride << r.page_shift) < p->page)
-			r.page_shift++;
 	succ = scratch + n;
 
 	for (uint64_t i = 0; i < n; i++)
@@ -197,4 +209,38 @@ uint64_t chain_walk_len(const struct chain *c)
 			return k;
 	}
 	return 0;
+}
+
+void chain_verify(const struct chain *c, const void *base, const struct chain_params *p,
+		  struct chain_check *out)
+{
+	uintptr_t b = (uintptr_t)base, q = c->head;
+	struct rules r;
+	uint64_t n = setup(p, &r), prev = 0;
+	unsigned shift = 0;
+
+	memset(out, 0, sizeof(*out));
+	if (!n || n != c->nodes)
+		return;
+	while ((1ull << shift) < p->stride)
+		shift++;
+	for (uint64_t k = 0; k <= n; k++) {
+		uint64_t i = (q - b) >> shift;
+
+		/* checked before it is followed: an aligned slot inside the working set */
+		if (q < b || i >= n || (q & 7)) {
+			out->stray = true;
+			return;
+		}
+		if (k) {
+			out->near_left += near((uint32_t)prev, (uint32_t)i);
+			out->page_left += same_page(&r, (uint32_t)prev, (uint32_t)i);
+			if (q == c->head) {	/* back at head after k loads */
+				out->walk = k == n ? n : 0;
+				return;
+			}
+		}
+		prev = i;
+		__builtin_memcpy(&q, (const void *)q, sizeof(q));
+	}
 }

@@ -2,7 +2,8 @@
  * kload.c: the load kernels inside the kernel (see kload.h). Within one test: one 2 MiB-page
  * pool and one 4 KiB-page pool, each replaced only by a larger one, and one scratch array
  * for the chain builder. The test runner (ktests/run.c) releases all of it after each test,
- * so every load test starts with kload_test_begin().
+ * so every load test starts with kload_test_begin(). Chains kept for later tests
+ * (loads/chain_keep.h) live in mm_keep_buffer memory, which that release leaves alone.
  */
 #include "loads/kload.h"
 #include "kernel/cmdline.h"
@@ -11,6 +12,7 @@
 #include "kernel/fmt.h"
 #include "kernel/idt.h"
 #include "kernel/tsc.h"
+#include "loads/chain_keep.h"
 #include "loads/steady.h"
 
 #include <stddef.h>
@@ -26,6 +28,8 @@ static bool geom_done;
 static struct { uint8_t *base; uint64_t bytes; } pool[2];	/* [0] 2 MiB, [1] 4 KiB pages */
 static uint32_t *scratch;
 static uint64_t scratch_bytes;
+static struct keep_set kept;
+static bool kept_in_use;	/* the running test walks a kept chain */
 
 static void warn(const char *msg)
 {
@@ -164,6 +168,8 @@ static int time_it(struct load_run *r)
 	if (kload_timing_unjudgeable())		/* nothing is judged: the rule's minimum */
 		cfg.warm_max_laps = 2;
 	r->remeasured = 0;
+	if (keep_kind_writes(r->kind))		/* never reused after a store kernel */
+		keep_spoil(&kept, (uintptr_t)r->base);
 	for (;;) {
 		if (chase_measure(&r->chain, &cfg, &r->res)) {
 			r->why = "chase_measure rejected the configuration";
@@ -186,7 +192,52 @@ int load_retime(struct load_run *dst, const struct load_run *src, const char *na
 	dst->name = name;
 	dst->kind = kind;
 	dst->build_ticks = 0;
+	dst->reused = NULL;	/* no chain line: the chain is src's */
 	return time_it(dst);
+}
+
+/* Walk the kept chain k instead of building one: its checked walk (chain_verify) first. */
+static int reuse(struct load_run *r, const struct chain_params *p, int k)
+{
+	struct keep_entry *e = &kept.e[k];
+	struct chain_check ck;
+	uint64_t t0 = rdtsc();
+
+	kept_in_use = true;
+	r->base = (uint8_t *)e->base;
+	r->chain = e->chain;
+	r->reused = e->by;
+	chain_verify(&r->chain, r->base, p, &ck);
+	r->walk_len = ck.walk;
+	r->chain.near_left = ck.near_left;	/* as found in memory */
+	r->chain.page_left = ck.page_left;
+	r->build_ticks = rdtsc() - t0;
+	if (ck.walk != r->chain.nodes) {
+		e->spoiled = true;
+		r->why = ck.stray ? "the kept chain has a link outside its working set"
+			: "the kept chain is no longer one cycle through every node";
+		return -2;
+	}
+	return time_it(r);
+}
+
+static uint64_t round_2m(uint64_t bytes)
+{
+	return (bytes + PAGE_2M - 1) & ~(PAGE_2M - 1);
+}
+
+/* A kept buffer for r's chain where chain_keep.h's rules allow one, else NULL. */
+static uint8_t *keep_buffer(const struct load_run *r)
+{
+	uint64_t bytes = round_2m(r->ws);
+	enum keep_act act = keep_decide(&kept, bytes, r->keep && !r->phys_hi && r->ps == PS_2M,
+					pmm_free_bytes(), kept_in_use);
+
+	if (act == KEEP_REPLACE) {
+		mm_keep_drop();
+		keep_clear(&kept);
+	}
+	return act == KEEP_NO ? NULL : mm_keep_buffer(bytes, PS_2M);
 }
 
 int load_run(struct load_run *r)
@@ -197,12 +248,16 @@ int load_run(struct load_run *r)
 		.seed = cmdline_u64(&kcmdline, "seed", 1, 0, UINT64_MAX, warn),
 		.vary_slot = true, .vary_line = r->stride > g->l1d.line,
 	};
-	uint8_t *base;
+	uint8_t *base, *keep = NULL;
 	uint64_t t0 = rdtsc();
+	int k;
 
 	r->why = NULL;
+	r->reused = NULL;
 	if (p.line < 8 || p.line > r->stride)
 		p.line = 64;
+	if (!r->phys_hi && r->ps == PS_2M && (k = keep_find(&kept, &p)) >= 0)
+		return reuse(r, &p, k);
 	if (chain_scratch_bytes(&p) > scratch_bytes) {
 		if (chain_scratch_bytes(&p) + r->ws + MEM_MARGIN > pmm_free_bytes()) {
 			r->why = "not enough free memory for the chain builder";
@@ -220,7 +275,9 @@ int load_run(struct load_run *r)
 		if (!base)
 			r->why = "no free memory of that size in the node's range";
 	} else {
-		base = buffer(r->ws, r->ps, &r->why);
+		base = keep = keep_buffer(r);
+		if (!base)
+			base = buffer(r->ws, r->ps, &r->why);
 	}
 	if (!base)
 		return -1;
@@ -231,7 +288,12 @@ int load_run(struct load_run *r)
 	}
 	r->walk_len = chain_walk_len(&r->chain);
 	r->build_ticks = rdtsc() - t0;
+	if (keep) {
+		keep_add(&kept, &p, &r->chain, (uintptr_t)keep, round_2m(r->ws), r->name);
+		kept_in_use = true;
+	}
 	if (r->walk_len != r->chain.nodes) {
+		keep_spoil(&kept, (uintptr_t)base);
 		r->why = "the chain is not one cycle through every node";
 		return -2;
 	}
@@ -244,7 +306,10 @@ int kload_level_run(struct load_run *r, enum load_level l, const char **note)
 							 "load_dram" };
 	int rc;
 
-	*r = (struct load_run){ .name = names[l], .kind = CHASE_LOAD, .ps = PS_2M, .stride = 64 };
+	/* kept: the level chains a later test walks again (ktests/load_special.c: load_store/ref
+	 * is load_l2's chain, load_lfb/ref load_dram's); the others would only take room */
+	*r = (struct load_run){ .name = names[l], .kind = CHASE_LOAD, .ps = PS_2M, .stride = 64,
+				.keep = l == LOAD_L2 || l == LOAD_DRAM };
 	r->ws = kload_ws(l, note);
 	rc = load_run(r);
 	if (!rc) {
@@ -274,6 +339,7 @@ void kload_test_begin(void)
 	memset(pool, 0, sizeof(pool));
 	scratch = NULL;
 	scratch_bytes = 0;
+	kept_in_use = false;
 }
 
 void kload_print_geometry(struct ktest *t)
