@@ -211,7 +211,7 @@ void *mm_keep_buffer(uint64_t bytes, enum page_size ps)
 	if ((ps == PS_1G && !cpu.page1g) || fixed_pool.end - fixed_pool.next < 8 * PAGE_4K)
 		return NULL;
 	if (!keeping)
-		pmm_top_mark(&pmm, &keep_top);
+		pmm_mark(&pmm, &keep_top);
 	keeping = true;
 	bytes = (bytes + sz - 1) & ~(sz - 1);
 	pa = pmm_take_top(&pmm, bytes, sz);

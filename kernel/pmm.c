@@ -117,8 +117,10 @@ uint64_t pmm_top(const struct pmm *p)
 
 void pmm_mark(const struct pmm *p, struct pmm_mark *m)
 {
-	for (unsigned i = 0; i < p->n; i++)
+	for (unsigned i = 0; i < p->n; i++) {
 		m->next[i] = p->r[i].next;
+		m->end[i] = p->r[i].end;
+	}
 }
 
 void pmm_release(struct pmm *p, const struct pmm_mark *m)
@@ -149,14 +151,8 @@ uint64_t pmm_take_top(struct pmm *p, uint64_t bytes, uint64_t align)
 	return 0;
 }
 
-void pmm_top_mark(const struct pmm *p, struct pmm_mark *m)
-{
-	for (unsigned i = 0; i < p->n; i++)
-		m->next[i] = p->r[i].end;
-}
-
 void pmm_top_release(struct pmm *p, const struct pmm_mark *m)
 {
 	for (unsigned i = 0; i < p->n; i++)
-		p->r[i].end = m->next[i];
+		p->r[i].end = m->end[i];
 }

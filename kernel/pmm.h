@@ -5,8 +5,8 @@
  * A mark/release pair returns everything allocated since the mark (the test runner uses it
  * so that one test's buffers never starve the next). Memory that must outlive such a release
  * is taken from the top of a range instead (pmm_take_top), which lowers the range's end: a
- * release never gives it back, pmm_free no longer counts it, and a top mark/release pair
- * returns it.
+ * release never gives it back, pmm_free no longer counts it, and pmm_top_release to an
+ * earlier mark returns it.
  */
 #ifndef KERNEL_PMM_H
 #define KERNEL_PMM_H
@@ -31,7 +31,8 @@ struct pmm {
 };
 
 struct pmm_mark {
-	uint64_t next[PMM_MAX_RANGES];
+	uint64_t next[PMM_MAX_RANGES];	/* pmm_release returns to these */
+	uint64_t end[PMM_MAX_RANGES];	/* pmm_top_release returns to these */
 };
 
 void pmm_init(struct pmm *p);
@@ -56,9 +57,7 @@ void pmm_release(struct pmm *p, const struct pmm_mark *m);
  * >= 4096) gives its highest such block (low ranges first: on a NUMA machine the highest RAM
  * is usually another node's); 0 when none. Not zeroed. */
 uint64_t pmm_take_top(struct pmm *p, uint64_t bytes, uint64_t align);
-/* The ends of the ranges (a pmm_mark's array holds them); pmm_top_release gives back every
- * block pmm_take_top handed out since the mark. */
-void pmm_top_mark(const struct pmm *p, struct pmm_mark *m);
+/* Give back every block pmm_take_top handed out since pmm_mark(m). */
 void pmm_top_release(struct pmm *p, const struct pmm_mark *m);
 
 #endif
