@@ -66,12 +66,18 @@ void pmm_exclude(struct pmm *p, uint64_t base, uint64_t len)
 	}
 }
 
+/* `bytes` rounded up to whole pages; 0 for a bad request (none, wrapping, bad alignment). */
+static uint64_t request(uint64_t bytes, uint64_t align)
+{
+	if (!bytes || align < PAGE_4K || (align & (align - 1)))
+		return 0;
+	return (bytes + PAGE_4K - 1) & ~(PAGE_4K - 1);
+}
+
 uint64_t pmm_take_in(struct pmm *p, uint64_t bytes, uint64_t align, uint64_t lo, uint64_t hi)
 {
-	if (!bytes || align < PAGE_4K || (align & (align - 1)) || lo >= hi)
-		return 0;
-	bytes = (bytes + PAGE_4K - 1) & ~(PAGE_4K - 1);
-	if (!bytes)
+	bytes = request(bytes, align);
+	if (!bytes || lo >= hi)
 		return 0;
 	for (unsigned i = 0; i < p->n; i++) {
 		struct pmm_range *r = &p->r[i];
@@ -131,9 +137,7 @@ void pmm_release(struct pmm *p, const struct pmm_mark *m)
 
 uint64_t pmm_take_top(struct pmm *p, uint64_t bytes, uint64_t align)
 {
-	if (!bytes || align < PAGE_4K || (align & (align - 1)))
-		return 0;
-	bytes = (bytes + PAGE_4K - 1) & ~(PAGE_4K - 1);
+	bytes = request(bytes, align);
 	if (!bytes)
 		return 0;
 	for (unsigned i = 0; i < p->n; i++) {
