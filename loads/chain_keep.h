@@ -1,6 +1,6 @@
 /*
  * chain_keep.h: which load-kernel chains outlive their test, and which later test may walk
- * one instead of building it again (pure C; loads/kload.c holds them in kernel/mm.h
+ * one instead of building it again (pure C; loads/kload_keep.c holds them in kernel/mm.h
  * mm_keep_buffer memory). The test runner (ktests/run.c) releases all of a test's memory
  * after it, so a chain that a later test walks again would be built twice: load_lfb/ref walks
  * the chain load_dram built, load_store/ref load_l2's (same working set, stride, line, pages

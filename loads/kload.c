@@ -12,7 +12,7 @@
 #include "kernel/fmt.h"
 #include "kernel/idt.h"
 #include "kernel/tsc.h"
-#include "loads/chain_keep.h"
+#include "loads/kload_keep.h"
 #include "loads/steady.h"
 
 #include <stddef.h>
@@ -28,8 +28,6 @@ static bool geom_done;
 static struct { uint8_t *base; uint64_t bytes; } pool[2];	/* [0] 2 MiB, [1] 4 KiB pages */
 static uint32_t *scratch;
 static uint64_t scratch_bytes;
-static struct keep_set kept;
-static bool kept_in_use;	/* the running test walks a kept chain */
 
 static void warn(const char *msg)
 {
@@ -92,14 +90,6 @@ uint64_t kload_ws_cap(uint64_t want, const char **note)
 	return ws;
 }
 
-/* The chain builder's scratch for a level's chain of `ws` (stride 64). */
-static uint64_t ws_scratch(uint64_t ws)
-{
-	struct chain_params p = { .bytes = ws, .stride = 64 };
-
-	return chain_scratch_bytes(&p);
-}
-
 uint64_t kload_ws(enum load_level l, const char **note)
 {
 	const struct cache_geometry *g = kload_geometry();
@@ -109,7 +99,9 @@ uint64_t kload_ws(enum load_level l, const char **note)
 	if (l != LOAD_DRAM)
 		return ws;
 	ws = kload_ws_cap(ws, note);
-	while (ws + ws_scratch(ws) + MEM_MARGIN > free && ws / 2 >= 2 * g->l3.size) {
+	/* room for the chain builder's scratch too (stride 64) */
+	while (ws + chain_scratch_bytes(&(struct chain_params){ .bytes = ws, .stride = 64 }) +
+	       MEM_MARGIN > free && ws / 2 >= 2 * g->l3.size) {
 		ws /= 2;
 		*note = " (halved to fit free memory)";
 	}
@@ -168,8 +160,7 @@ static int time_it(struct load_run *r)
 	if (kload_timing_unjudgeable())		/* nothing is judged: the rule's minimum */
 		cfg.warm_max_laps = 2;
 	r->remeasured = 0;
-	if (keep_kind_writes(r->kind))		/* never reused after a store kernel */
-		keep_spoil(&kept, (uintptr_t)r->base);
+	kload_keep_runs(r);
 	for (;;) {
 		if (chase_measure(&r->chain, &cfg, &r->res)) {
 			r->why = "chase_measure rejected the configuration";
@@ -196,50 +187,6 @@ int load_retime(struct load_run *dst, const struct load_run *src, const char *na
 	return time_it(dst);
 }
 
-/* Walk the kept chain k instead of building one: its checked walk (chain_verify) first. */
-static int reuse(struct load_run *r, const struct chain_params *p, int k)
-{
-	struct keep_entry *e = &kept.e[k];
-	struct chain_check ck;
-	uint64_t t0 = rdtsc();
-
-	kept_in_use = true;
-	r->base = (uint8_t *)e->base;
-	r->chain = e->chain;
-	r->reused = e->by;
-	chain_verify(&r->chain, r->base, p, &ck);
-	r->walk_len = ck.walk;
-	r->chain.near_left = ck.near_left;	/* as found in memory */
-	r->chain.page_left = ck.page_left;
-	r->build_ticks = rdtsc() - t0;
-	if (ck.walk != r->chain.nodes) {
-		e->spoiled = true;
-		r->why = ck.stray ? "the kept chain has a link outside its working set"
-			: "the kept chain is no longer one cycle through every node";
-		return -2;
-	}
-	return time_it(r);
-}
-
-static uint64_t round_2m(uint64_t bytes)
-{
-	return (bytes + PAGE_2M - 1) & ~(PAGE_2M - 1);
-}
-
-/* A kept buffer for r's chain where chain_keep.h's rules allow one, else NULL. */
-static uint8_t *keep_buffer(const struct load_run *r)
-{
-	uint64_t bytes = round_2m(r->ws);
-	enum keep_act act = keep_decide(&kept, bytes, r->keep && !r->phys_hi && r->ps == PS_2M,
-					pmm_free_bytes(), kept_in_use);
-
-	if (act == KEEP_REPLACE) {
-		mm_keep_drop();
-		keep_clear(&kept);
-	}
-	return act == KEEP_NO ? NULL : mm_keep_buffer(bytes, PS_2M);
-}
-
 int load_run(struct load_run *r)
 {
 	const struct cache_geometry *g = kload_geometry();
@@ -250,14 +197,15 @@ int load_run(struct load_run *r)
 	};
 	uint8_t *base, *keep = NULL;
 	uint64_t t0 = rdtsc();
-	int k;
+	int rc;
 
 	r->why = NULL;
 	r->reused = NULL;
 	if (p.line < 8 || p.line > r->stride)
 		p.line = 64;
-	if (!r->phys_hi && r->ps == PS_2M && (k = keep_find(&kept, &p)) >= 0)
-		return reuse(r, &p, k);
+	rc = kload_keep_take(r, &p);
+	if (rc)
+		return rc < 0 ? rc : time_it(r);
 	if (chain_scratch_bytes(&p) > scratch_bytes) {
 		if (chain_scratch_bytes(&p) + r->ws + MEM_MARGIN > pmm_free_bytes()) {
 			r->why = "not enough free memory for the chain builder";
@@ -275,7 +223,7 @@ int load_run(struct load_run *r)
 		if (!base)
 			r->why = "no free memory of that size in the node's range";
 	} else {
-		base = keep = keep_buffer(r);
+		base = keep = kload_keep_buffer(r);
 		if (!base)
 			base = buffer(r->ws, r->ps, &r->why);
 	}
@@ -288,12 +236,9 @@ int load_run(struct load_run *r)
 	}
 	r->walk_len = chain_walk_len(&r->chain);
 	r->build_ticks = rdtsc() - t0;
-	if (keep) {
-		keep_add(&kept, &p, &r->chain, (uintptr_t)keep, round_2m(r->ws), r->name);
-		kept_in_use = true;
-	}
+	if (keep)
+		kload_keep_built(r, &p, keep);
 	if (r->walk_len != r->chain.nodes) {
-		keep_spoil(&kept, (uintptr_t)base);
 		r->why = "the chain is not one cycle through every node";
 		return -2;
 	}
@@ -339,7 +284,7 @@ void kload_test_begin(void)
 	memset(pool, 0, sizeof(pool));
 	scratch = NULL;
 	scratch_bytes = 0;
-	kept_in_use = false;
+	kload_keep_test_begin();
 }
 
 void kload_print_geometry(struct ktest *t)
