@@ -66,12 +66,18 @@ void pmm_exclude(struct pmm *p, uint64_t base, uint64_t len)
 	}
 }
 
+/* `bytes` rounded up to whole pages; 0 for a bad request (none, wrapping, bad alignment). */
+static uint64_t request(uint64_t bytes, uint64_t align)
+{
+	if (!bytes || align < PAGE_4K || (align & (align - 1)))
+		return 0;
+	return (bytes + PAGE_4K - 1) & ~(PAGE_4K - 1);
+}
+
 uint64_t pmm_take_in(struct pmm *p, uint64_t bytes, uint64_t align, uint64_t lo, uint64_t hi)
 {
-	if (!bytes || align < PAGE_4K || (align & (align - 1)) || lo >= hi)
-		return 0;
-	bytes = (bytes + PAGE_4K - 1) & ~(PAGE_4K - 1);
-	if (!bytes)
+	bytes = request(bytes, align);
+	if (!bytes || lo >= hi)
 		return 0;
 	for (unsigned i = 0; i < p->n; i++) {
 		struct pmm_range *r = &p->r[i];
@@ -117,12 +123,40 @@ uint64_t pmm_top(const struct pmm *p)
 
 void pmm_mark(const struct pmm *p, struct pmm_mark *m)
 {
-	for (unsigned i = 0; i < p->n; i++)
+	for (unsigned i = 0; i < p->n; i++) {
 		m->next[i] = p->r[i].next;
+		m->end[i] = p->r[i].end;
+	}
 }
 
 void pmm_release(struct pmm *p, const struct pmm_mark *m)
 {
 	for (unsigned i = 0; i < p->n; i++)
 		p->r[i].next = m->next[i];
+}
+
+uint64_t pmm_take_top(struct pmm *p, uint64_t bytes, uint64_t align)
+{
+	bytes = request(bytes, align);
+	if (!bytes)
+		return 0;
+	for (unsigned i = 0; i < p->n; i++) {
+		struct pmm_range *r = &p->r[i];
+		uint64_t a;
+
+		if (r->end - r->next < bytes)
+			continue;
+		a = (r->end - bytes) & ~(align - 1);
+		if (a < r->next)
+			continue;
+		r->end = a;	/* the bytes above a + bytes stay unused until a top release */
+		return a;
+	}
+	return 0;
+}
+
+void pmm_top_release(struct pmm *p, const struct pmm_mark *m)
+{
+	for (unsigned i = 0; i < p->n; i++)
+		p->r[i].end = m->end[i];
 }

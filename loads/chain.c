@@ -4,6 +4,13 @@
  * through every node (the same distribution of cycles as Sattolo's algorithm on a successor
  * array). A repair pass then swaps nodes until no consecutive pair breaks the placement
  * rules; swapping two entries of the visit order keeps it a single cycle by construction.
+ * The links are then written in address order, not visit order: the visit order becomes a
+ * successor array in the scratch (the one scattered pass, over 4 bytes a node instead of
+ * over the working set), each node's in-stride offset is computed once into the scratch, and
+ * one sequential pass over the buffer writes every node's link (a random read of its
+ * successor's offset in the scratch, no random store into the buffer). Pointers are moved
+ * with __builtin_memcpy: the kernel builds with -fno-builtin, where memcpy is a call to a
+ * byte loop (kernel/string.c), eight loads and eight stores a node.
  */
 #include "loads/chain.h"
 
@@ -31,21 +38,37 @@ static bool pow2(uint64_t x)
 	return x && !(x & (x - 1));
 }
 
-uint64_t chain_node_offset(const struct chain_params *p, uint64_t i)
+/* Node i's pointer offset inside its stride (< stride: fits 32 bits). Masks, not `%`: the
+ * stride and line are powers of two (a division is a helper call under QEMU TCG). */
+static uint32_t node_delta(const struct chain_params *p, uint64_t i)
 {
 	uint64_t h = p->seed ^ (i * 0xd6e8feb86659fd93ull);
-	uint64_t off = i * p->stride;
+	uint32_t off = 0;
 
 	h = chain_rand(&h);
 	if (p->vary_line && p->stride > p->line)
-		off += (h >> 32) % (p->stride / p->line) * p->line;
+		off += (uint32_t)(((h >> 32) & (p->stride / p->line - 1)) * p->line);
 	if (p->vary_slot)
-		off += (h & 0xffffffffu) % (p->line / 8) * 8;
+		off += (uint32_t)((h & (p->line / 8 - 1)) * 8);
 	return off;
 }
 
+uint64_t chain_node_offset(const struct chain_params *p, uint64_t i)
+{
+	return i * p->stride + node_delta(p, i);
+}
+
+void chain_successors(const uint32_t *order, uint64_t n, uint32_t *succ)
+{
+	for (uint64_t i = 0; i + 1 < n; i++)
+		succ[order[i]] = order[i + 1];
+	if (n)
+		succ[order[n - 1]] = order[0];
+}
+
 struct rules {
-	uint64_t nodes_per_page;	/* 0: same-page rule off */
+	unsigned page_shift;	/* log2(nodes per page); 0: same-page rule off (pages of one
+				 * node never share one) */
 };
 
 static bool near(uint32_t a, uint32_t b)
@@ -55,7 +78,7 @@ static bool near(uint32_t a, uint32_t b)
 
 static bool same_page(const struct rules *r, uint32_t a, uint32_t b)
 {
-	return r->nodes_per_page && a / r->nodes_per_page == b / r->nodes_per_page;
+	return r->page_shift && a >> r->page_shift == b >> r->page_shift;
 }
 
 static bool bad(const struct rules *r, uint32_t a, uint32_t b)
@@ -79,7 +102,8 @@ static void swap32(uint32_t *a, uint32_t *b)
 	*b = t;
 }
 
-static void repair(const struct rules *r, uint32_t *ord, uint64_t n, uint64_t *rng)
+/* True when its last pass found every consecutive pair clean (nothing left to count). */
+static bool repair(const struct rules *r, uint32_t *ord, uint64_t n, uint64_t *rng)
 {
 	for (unsigned pass = 0; pass < REPAIR_PASSES; pass++) {
 		bool dirty = false;
@@ -102,47 +126,76 @@ static void repair(const struct rules *r, uint32_t *ord, uint64_t n, uint64_t *r
 			}
 		}
 		if (!dirty)
-			return;
+			return true;
 	}
+	return false;
+}
+
+/* Consecutive pairs of the visit order still breaking the rules. */
+static void count_left(const struct rules *r, const uint32_t *ord, uint64_t n, struct chain *c)
+{
+	for (uint64_t i = 0; i < n; i++) {
+		uint32_t a = ord[i], z = ord[i + 1 == n ? 0 : i + 1];
+
+		c->near_left += near(a, z);
+		c->page_left += same_page(r, a, z);
+	}
+}
+
+/* The node count for p, 0 for bad parameters; the rules that apply. */
+static uint64_t setup(const struct chain_params *p, struct rules *r)
+{
+	uint64_t n;
+
+	r->page_shift = 0;
+	if (!pow2(p->stride) || !pow2(p->line) || !pow2(p->page) || p->line < 8 ||
+	    p->line > p->stride)
+		return 0;
+	n = p->bytes / p->stride;
+	if (n < CHAIN_MIN_NODES || n > 0xffffffffull)
+		return 0;
+	if (p->stride < p->page && p->bytes / p->page >= CHAIN_PAGE_RULE_MIN)
+		while ((p->stride << r->page_shift) < p->page)
+			r->page_shift++;
+	return n;
 }
 
 int chain_build(struct chain *c, void *base, const struct chain_params *p, uint32_t *scratch)
 {
 	uint64_t n, rng = p->seed;
-	struct rules r = { 0 };
+	struct rules r;
 	uint8_t *b = base;
+	uint32_t *ord = scratch, *succ, first;
 
 	memset(c, 0, sizeof(*c));
-	if (!pow2(p->stride) || !pow2(p->line) || !pow2(p->page) || p->line < 8 ||
-	    p->line > p->stride)
+	n = setup(p, &r);
+	if (!n)
 		return -1;
-	n = p->bytes / p->stride;
-	if (n < CHAIN_MIN_NODES || n > 0xffffffffull)
-		return -1;
-	if (p->stride < p->page && p->bytes / p->page >= CHAIN_PAGE_RULE_MIN)
-		r.nodes_per_page = p->page / p->stride;
+	succ = scratch + n;
 
 	for (uint64_t i = 0; i < n; i++)
-		scratch[i] = (uint32_t)i;
+		ord[i] = (uint32_t)i;
 	for (uint64_t i = n - 1; i > 0; i--)
-		swap32(&scratch[i], &scratch[chain_rand_below(&rng, i + 1)]);
-	repair(&r, scratch, n, &rng);
+		swap32(&ord[i], &ord[chain_rand_below(&rng, i + 1)]);
+	if (!repair(&r, ord, n, &rng))
+		count_left(&r, ord, n, c);
+	first = ord[0];
+	chain_successors(ord, n, succ);
 
+	/* the visit order is no longer needed: its space holds each node's in-stride offset */
+	for (uint64_t i = 0; i < n; i++)
+		ord[i] = node_delta(p, i);
 	for (uint64_t i = 0; i < n; i++) {
-		uint32_t a = scratch[i], z = scratch[i + 1 == n ? 0 : i + 1];
-		uintptr_t next = (uintptr_t)(b + chain_node_offset(p, z));
+		uint64_t z = succ[i];
+		uintptr_t next = (uintptr_t)(b + z * p->stride + ord[z]);
 
-		memcpy(b + chain_node_offset(p, a), &next, sizeof(next));
-		if (near(a, z))
-			c->near_left++;
-		if (same_page(&r, a, z))
-			c->page_left++;
+		__builtin_memcpy(b + i * p->stride + ord[i], &next, sizeof(next));
 	}
-	c->head = (uintptr_t)(b + chain_node_offset(p, scratch[0]));
+	c->head = (uintptr_t)(b + (uint64_t)first * p->stride + ord[first]);
 	c->nodes = n;
 	c->bytes = n * p->stride;
 	c->stride = p->stride;
-	c->page_rule = r.nodes_per_page != 0;
+	c->page_rule = r.page_shift != 0;
 	return 0;
 }
 
@@ -151,9 +204,43 @@ uint64_t chain_walk_len(const struct chain *c)
 	uintptr_t q = c->head;
 
 	for (uint64_t k = 1; k <= c->nodes; k++) {
-		memcpy(&q, (const void *)q, sizeof(q));
+		__builtin_memcpy(&q, (const void *)q, sizeof(q));
 		if (q == c->head)
 			return k;
 	}
 	return 0;
+}
+
+void chain_verify(const struct chain *c, const void *base, const struct chain_params *p,
+		  struct chain_check *out)
+{
+	uintptr_t b = (uintptr_t)base, q = c->head;
+	struct rules r;
+	uint64_t n = setup(p, &r), prev = 0;
+	unsigned shift = 0;
+
+	memset(out, 0, sizeof(*out));
+	if (!n || n != c->nodes)
+		return;
+	while ((1ull << shift) < p->stride)
+		shift++;
+	for (uint64_t k = 0; k <= n; k++) {
+		uint64_t i = (q - b) >> shift;
+
+		/* checked before it is followed: an aligned slot inside the working set */
+		if (q < b || i >= n || (q & 7)) {
+			out->stray = true;
+			return;
+		}
+		if (k) {
+			out->near_left += near((uint32_t)prev, (uint32_t)i);
+			out->page_left += same_page(&r, (uint32_t)prev, (uint32_t)i);
+			if (q == c->head) {	/* back at head after k loads */
+				out->walk = k == n ? n : 0;
+				return;
+			}
+		}
+		prev = i;
+		__builtin_memcpy(&q, (const void *)q, sizeof(q));
+	}
 }

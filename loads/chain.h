@@ -53,10 +53,11 @@ uint64_t chain_rand(uint64_t *state);
 /* Uniform in [0, n) (Lemire's multiply-shift; n > 0). */
 uint64_t chain_rand_below(uint64_t *state, uint64_t n);
 
-/* Scratch the builder needs: one uint32_t per node. */
+/* Scratch the builder needs: two uint32_t per node (the visit order, then each node's
+ * in-stride offset; the successor array). 1/8 of the working set at stride 64. */
 static inline uint64_t chain_scratch_bytes(const struct chain_params *p)
 {
-	return p->bytes / p->stride * sizeof(uint32_t);
+	return p->bytes / p->stride * 2 * sizeof(uint32_t);
 }
 
 /*
@@ -66,11 +67,35 @@ static inline uint64_t chain_scratch_bytes(const struct chain_params *p)
  */
 int chain_build(struct chain *c, void *base, const struct chain_params *p, uint32_t *scratch);
 
+/* The visit order order[0..n) (a permutation of 0..n-1) as a successor array: succ[order[i]]
+ * = order[i + 1], succ[order[n - 1]] = order[0]. The builder's conversion, exported for its
+ * test. */
+void chain_successors(const uint32_t *order, uint64_t n, uint32_t *succ);
+
 /* Offset of node i's pointer inside the working set (the builder's placement). */
 uint64_t chain_node_offset(const struct chain_params *p, uint64_t i);
 
 /* Follow the chain from c->head until it returns; the number of loads, or 0 if it did not
  * return within c->nodes loads (broken chain, short cycle). Touches every node. */
 uint64_t chain_walk_len(const struct chain *c);
+
+/* What a checked walk found (chain_verify). */
+struct chain_check {
+	uint64_t walk;		/* loads until back at head: c->nodes, or 0 (a shorter cycle
+				 * through head, none within c->nodes loads, or a stray link) */
+	bool stray;		/* a link left the working set or was not 8-byte aligned */
+	uint64_t near_left;	/* consecutive pairs breaking the rules, as found in memory */
+	uint64_t page_left;
+};
+
+/*
+ * chain_walk_len for a chain kept between tests (loads/chain_keep.h), whose memory is not
+ * trusted blindly: each link is checked before it is followed (an aligned slot inside the
+ * working set of `p`: a stray one ends the walk, never dereferenced), and the placement rules
+ * are counted from the nodes met, not taken from the builder's counters. The nodes' slots
+ * themselves (chain_node_offset) are the builder's, not re-derived. Touches every node.
+ */
+void chain_verify(const struct chain *c, const void *base, const struct chain_params *p,
+		  struct chain_check *out);
 
 #endif

@@ -236,7 +236,7 @@ int main(int argc, char **argv)
 
 	fprintf(info, "# loadbench: %s\n", cpu.brand[0] ? cpu.brand : cpu.vendor_str);
 	geometry_print(&g);
-	scratch = malloc(max / 64 * sizeof(uint32_t));
+	scratch = malloc(chain_scratch_bytes(&(struct chain_params){ .bytes = max, .stride = 64 }));
 	if (!scratch || lb_buf_map(&buf, total, o.huge)) {
 		fprintf(stderr, "loadbench: cannot map %llu bytes\n", (unsigned long long)total);
 		return 1;

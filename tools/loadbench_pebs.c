@@ -249,7 +249,7 @@ int lb_pebs_main(const struct opts *o, int argc, char **argv)
 	cpu_probe(&cpu);
 	geometry_probe(&g, &cpu);
 	max = load_ws(LOAD_DRAM, &g);
-	scratch = malloc(max / 64 * sizeof(uint32_t));
+	scratch = malloc(chain_scratch_bytes(&(struct chain_params){ .bytes = max, .stride = 64 }));
 	if (!scratch || lb_buf_map(&buf, max, o->huge)) {
 		fprintf(stderr, "loadbench: cannot map %llu bytes\n", (unsigned long long)max);
 		return 1;

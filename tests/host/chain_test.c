@@ -2,7 +2,9 @@
  * chain_test.c: the chain builder's promises (loads/chain.h), each checked by walking the
  * built buffer, not by trusting the builder's own counters: one cycle through every node,
  * pointer alignment and placement, reproducibility from the seed, no consecutive
- * neighbouring nodes, no consecutive nodes in one page where the rule applies.
+ * neighbouring nodes, no consecutive nodes in one page where the rule applies; the visit
+ * order's conversion to a successor array, and the chains themselves pinned to those of the
+ * earlier builder (links written in visit order), so a broken conversion cannot hide.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -226,7 +228,7 @@ static void test_bad_params(void **state)
 {
 	struct chain_params p = { .bytes = 4096, .stride = 64, .line = 64, .page = 4096, .seed = 1 };
 	uint8_t buf[4096];
-	uint32_t scratch[64];
+	uint32_t scratch[2 * 64];
 	struct chain c;
 
 	(void)state;
@@ -239,6 +241,120 @@ static void test_bad_params(void **state)
 	p.line = 64;
 	p.bytes = 4 * 64;				/* below CHAIN_MIN_NODES */
 	assert_int_equal(chain_build(&c, buf, &p, scratch), -1);
+}
+
+static void test_successors(void **state)
+{
+	static const uint32_t order[] = { 3, 0, 5, 1, 4, 2 };	/* visit order */
+	static const uint32_t want[] = { 5, 4, 3, 0, 2, 1 };	/* node -> next node */
+	uint32_t succ[6];
+
+	(void)state;
+	memset(succ, 0xff, sizeof(succ));
+	chain_successors(order, 6, succ);
+	assert_memory_equal(succ, want, sizeof(want));		/* the last wraps to the first */
+}
+
+/* FNV-1a over the byte offsets a walk from head visits, in order. */
+static uint64_t walk_hash(const struct built *b)
+{
+	uint64_t h = 0xcbf29ce484222325ull;
+	uintptr_t q = b->c.head;
+
+	for (uint64_t k = 0; k < b->c.nodes; k++) {
+		h = (h ^ (q - (uintptr_t)b->buf)) * 0x100000001b3ull;
+		memcpy(&q, (void *)q, sizeof(q));
+	}
+	return h;
+}
+
+/* The same chains, node for node, as the builder that wrote links in visit order (hashes
+ * taken from it): a successor array off by one, a wrong wrap or a node's offset mixed up
+ * with its successor's changes them; the properties above might not notice. */
+static void test_pinned_chains(void **state)
+{
+	static const struct { uint64_t bytes; uint32_t stride; uint64_t seed, hash; } pin[] = {
+		{ 1024, 64, 1, 0xbd5994da37fcf025ull },
+		{ 16 << 10, 64, 3, 0x8eeb4b4543b94535ull },
+		{ 256 << 10, 64, 42, 0xc87beb3662402115ull },
+		{ 4 << 20, 4096, 11, 0xc1ad042200c19b85ull },	/* vary_line: a line per page */
+	};
+
+	(void)state;
+	for (unsigned i = 0; i < sizeof(pin) / sizeof(pin[0]); i++) {
+		struct built b;
+
+		build(&b, pin[i].bytes, pin[i].stride, pin[i].seed);
+		assert_true(walk_hash(&b) == pin[i].hash);
+		unbuild(&b);
+	}
+}
+
+static void verify(const struct built *b, struct chain_check *k)
+{
+	chain_verify(&b->c, b->buf, &b->p, k);
+}
+
+/* chain_verify, the check of a chain kept between tests: a sound chain passes; a link out
+ * of the set or misaligned, two short cycles, other parameters all fail without a stray
+ * dereference (ASan would see one); rules are recounted from memory. */
+static void test_verify(void **state)
+{
+	struct chain_check k;
+	struct built b;
+	uintptr_t q, save, x;
+
+	(void)state;
+	build(&b, 64 << 10, 64, 5);
+	verify(&b, &k);
+	assert_int_equal(k.walk, b.c.nodes);
+	assert_false(k.stray);
+	assert_int_equal(k.near_left + k.page_left, 0);
+
+	memcpy(&q, (void *)b.c.head, 8);			/* the second node */
+	memcpy(&save, (void *)q, 8);
+	x = save + 4;						/* misaligned */
+	memcpy((void *)q, &x, 8);
+	verify(&b, &k);
+	assert_int_equal(k.walk, 0);
+	assert_true(k.stray);
+	x = (uintptr_t)b.buf + b.p.bytes;			/* just past the set */
+	memcpy((void *)q, &x, 8);
+	verify(&b, &k);
+	assert_int_equal(k.walk, 0);
+	assert_true(k.stray);
+	x = (uintptr_t)b.buf - 8;				/* just below it */
+	memcpy((void *)q, &x, 8);
+	verify(&b, &k);
+	assert_true(k.stray);
+	memcpy((void *)q, &b.c.head, 8);			/* head -> q -> head: short cycle */
+	verify(&b, &k);
+	assert_int_equal(k.walk, 0);
+	assert_false(k.stray);
+	memcpy((void *)q, &q, 8);				/* q -> q: never back at head */
+	verify(&b, &k);
+	assert_int_equal(k.walk, 0);
+	assert_false(k.stray);
+	memcpy((void *)q, &save, 8);
+	verify(&b, &k);
+	assert_int_equal(k.walk, b.c.nodes);
+	b.c.nodes--;						/* other parameters */
+	verify(&b, &k);
+	assert_int_equal(k.walk, 0);
+	b.c.nodes++;
+
+	/* relinked in address order: one cycle, every pair but the wrap neighbours */
+	for (uint64_t i = 0; i < b.c.nodes; i++) {
+		x = (uintptr_t)b.buf + chain_node_offset(&b.p, (i + 1) % b.c.nodes);
+		memcpy(b.buf + chain_node_offset(&b.p, i), &x, 8);
+	}
+	b.c.head = (uintptr_t)b.buf + chain_node_offset(&b.p, 0);
+	verify(&b, &k);
+	assert_int_equal(k.walk, b.c.nodes);
+	assert_false(k.stray);
+	assert_int_equal(k.near_left, b.c.nodes - 1);
+	assert_int_equal(k.page_left, b.c.nodes - b.c.nodes / 64);	/* 64 lines a page */
+	unbuild(&b);
 }
 
 static void test_rand_below(void **state)
@@ -266,6 +382,9 @@ int main(void)
 		cmocka_unit_test(test_no_neighbours),
 		cmocka_unit_test(test_bad_params),
 		cmocka_unit_test(test_rand_below),
+		cmocka_unit_test(test_successors),
+		cmocka_unit_test(test_pinned_chains),
+		cmocka_unit_test(test_verify),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
