@@ -108,10 +108,13 @@ $(BUILD)/host/%: $$($$*_SRCS)
 host: $(HOST_TEST_BINS) $(HOST_TOOL_BINS)
 
 # `make test`: everything, through one TAP harness (prove) with one summary line.
+# Test files run TEST_JOBS at a time (default 2: at most two QEMU boots at once), the boot
+# matrix (the longest, ~90 s) first so the rest fills the other slot beside it.
+TEST_JOBS ?= 2
 test: export CMOCKA_MESSAGE_OUTPUT = TAP
 test: deps
 	@$(MAKE) --no-print-directory all $(ISO) netboot
-	prove --exec '' $(HOST_TEST_BINS) $(sort $(wildcard tests/scripts/*.t)) tests/boot/boot.t
+	prove -j$(TEST_JOBS) --exec '' tests/boot/boot.t $(HOST_TEST_BINS) $(sort $(wildcard tests/scripts/*.t))
 
 test-host: export CMOCKA_MESSAGE_OUTPUT = TAP
 test-host: host

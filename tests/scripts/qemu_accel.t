@@ -27,7 +27,7 @@ run() {
 }
 has() { grep -qF -- "$2" "$t/$1"; }
 
-tail='-m 512M -smp 1 -no-reboot -display none -device isa-debug-exit,iobase=0xf4,iosize=0x04 -cdrom build/x.iso -boot d -serial stdio -monitor none'
+tail='-m 512M -smp 1 -no-reboot -display none -device isa-debug-exit,iobase=0xf4,iosize=0x04 -cdrom build/x.iso -boot d -nic none -serial stdio -monitor none'
 
 # 1-2: auto without a device runs TCG and says why
 run PEBS_KVM_DEV="$t/none" PEBS_CPUINFO="$t/vmx" -- --accel auto; rc=$?
