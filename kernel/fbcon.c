@@ -6,7 +6,7 @@
  * grid in RAM (a framebuffer is never read back: that is slow on real hardware), and jumps
  * several lines at a time (fc->scroll_step); only a grid too large for the copy is moved with
  * memmove on the framebuffer. Cells are copied from pre-rendered 4-pixel runs (fc->run) with
- * 8-byte stores, and fills copy their first line: few, wide stores (fbcon.h).
+ * 8-byte stores, and fills copy a run of the pixel value: few, wide stores (fbcon.h).
  */
 #include "kernel/fbcon.h"
 #include "kernel/font.h"
@@ -59,8 +59,8 @@ static void copy_wide(uint8_t *dst, const uint8_t *src, size_t n)
 		*dst++ = *src++;
 }
 
-/* Fill a rectangle, clipped to the surface: its first line pixel by pixel, the others copied
- * from that line (never read back from the framebuffer: from the pixel run of a RAM line). */
+/* Fill a rectangle, clipped to the surface: every line copied with wide stores from a run of
+ * the pixel value in RAM (the framebuffer is never read back). */
 static void fill(const struct fb_surface *fb, uint32_t x, uint32_t y, uint32_t w, uint32_t h,
 		 uint32_t v)
 {
