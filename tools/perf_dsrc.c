@@ -24,8 +24,9 @@ static const struct { uint8_t shift, width; } field[PDS_NFIELDS] = {
 	[PDS_HOPS] = { 43, 3 },		/* mem_hops:3, PERF_MEM_HOPS_SHIFT 43 */
 };
 
-/* PERF_MEM_LVLNUM_* -> our level; 0 and 0x07 (unassigned before Linux 6.13, L0 since) are
- * not levels of ours (PEBS_LVL_COUNT marks them), 0x0f is N/A. */
+/* PERF_MEM_LVLNUM_* -> our level; 0 is not a level (PEBS_LVL_COUNT marks it), 0x0f is N/A.
+ * 0x07 was unassigned until the uapi gained PERF_MEM_LVLNUM_L0 with the Panther Cove data
+ * source (tip d2bdcde9626c, 2026; docs/arch-pebs.md): our PEBS_LVL_L0. */
 static const uint8_t lvlnum_level[16] = {
 	[0x00] = PEBS_LVL_COUNT,
 	[0x01] = PEBS_LVL_L1,		/* PERF_MEM_LVLNUM_L1 */
@@ -34,7 +35,7 @@ static const uint8_t lvlnum_level[16] = {
 	[0x04] = PEBS_LVL_L4,		/* PERF_MEM_LVLNUM_L4 */
 	[0x05] = PEBS_LVL_L2_MHB,	/* PERF_MEM_LVLNUM_L2_MHB */
 	[0x06] = PEBS_LVL_MSC,		/* PERF_MEM_LVLNUM_MSC */
-	[0x07] = PEBS_LVL_COUNT,	/* PERF_MEM_LVLNUM_L0 (Linux 6.13+) */
+	[0x07] = PEBS_LVL_L0,		/* PERF_MEM_LVLNUM_L0 */
 	[0x08] = PEBS_LVL_UNCACHED,	/* PERF_MEM_LVLNUM_UNC */
 	[0x09] = PEBS_LVL_CXL,		/* PERF_MEM_LVLNUM_CXL */
 	[0x0a] = PEBS_LVL_IO,		/* PERF_MEM_LVLNUM_IO */

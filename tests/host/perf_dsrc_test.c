@@ -26,10 +26,11 @@ static const char *const perf_mem_lvl[14] = {
 	"N/A", "HIT", "MISS", "L1", "LFB/MAB", "L2", "L3", "Local RAM", "Remote RAM (1 hop)",
 	"Remote RAM (2 hops)", "Remote Cache (1 hop)", "Remote Cache (2 hops)", "I/O", "Uncached",
 };
-/* perf's mem_lvlnum[] (Linux 6.12); NULL: perf prints "Unknown level %d" (older: "L%d") */
+/* perf's mem_lvlnum[] (Linux 6.12, plus "L0" from perf's PERF_MEM_LVLNUM_L0 support); NULL:
+ * perf prints "Unknown level %d" (older: "L%d") */
 static const char *const perf_mem_lvlnum[16] = {
 	[0x01] = "L1", [0x02] = "L2", [0x03] = "L3", [0x04] = "L4", [0x05] = "L2 MHB",
-	[0x06] = "Memory-side Cache", [0x08] = "Uncached", [0x09] = "CXL", [0x0a] = "I/O",
+	[0x06] = "Memory-side Cache", [0x07] = "L0", [0x08] = "Uncached", [0x09] = "CXL", [0x0a] = "I/O",
 	[0x0b] = "Any cache", [0x0c] = "LFB/MAB", [0x0d] = "RAM", [0x0e] = "PMEM", [0x0f] = "N/A",
 };
 /* perf's mem_hops[] */
@@ -46,7 +47,7 @@ static const struct { const char *perf, *ours; } word_map[] = {
 	{ "Remote RAM (2 hops)", "RAM hit" }, { "Remote Cache (1 hop)", "L3" },
 	{ "Remote Cache (2 hops)", "L3" }, { "PMEM", "PMEM" }, { "CXL", "CXL" },
 	{ "I/O", "I/O" }, { "Uncached", "Uncached" }, { "Any cache", "Any cache hit" },
-	{ "N/A", "N/A" },
+	{ "L0", "L0 hit" }, { "N/A", "N/A" },
 };
 
 /* perf's level string for word v; *word receives the level word alone ("" for several). */

@@ -44,9 +44,11 @@ ROW = {"L1": "L1 hit", "LFB": "LFB/MAB hit", "LFB/MAB": "LFB/MAB hit", "L2": "L2
        "Remote RAM (2 hops)": "RAM hit", "Remote Cache (1 hop)": "L3",
        "Remote Cache (2 hops)": "L3", "PMEM": "PMEM", "CXL": "CXL", "I/O": "I/O",
        "Uncached": "Uncached", "Any cache": "Any cache hit", "N/A": "N/A",
+       "L0": "L0 hit",
        # perf without a name for a level number prints "L%d" (before the 2024 fix that
-       # named PERF_MEM_LVLNUM_L2_MHB 5 and _MSC 6; Debian 12's perf 6.1 also for _UNC 8)
-       "L5": "L2 MHB hit", "L6": "Memory-side Cache hit", "L8": "Uncached"}
+       # named PERF_MEM_LVLNUM_L2_MHB 5 and _MSC 6; Debian 12's perf 6.1 also for _UNC 8,
+       # and every perf before its PERF_MEM_LVLNUM_L0 support for 7)
+       "L5": "L2 MHB hit", "L6": "Memory-side Cache hit", "L7": "L0 hit", "L8": "Uncached"}
 HOPS = ("core, same node ", "node, same socket ", "socket, same board ", "board ")
 
 
@@ -67,7 +69,7 @@ def words():
                 out.append(word(lvl=lvl | hm, snoop=snp, num=num, remote=rem, tlb=0x0a, lock=1))
                 out.append(word(lvl=lvl | hm, snoop=snp))          # mem_lvl only (old kernels)
     # level number only (with the NA level bit, as AMD IBS and newer code write it), hops
-    for num in list(range(1, 7)) + list(range(8, 16)):
+    for num in range(1, 16):
         for rem, hops in ((0, 0), (1, 0), (1, 2)):
             out.append(word(lvl=0x01 | 0x02, num=num, remote=rem, hops=hops, snoop=0x01))
     out.append(word(lvl=0x08 | 0x20 | 0x02))                        # "L1 or L2 hit"
