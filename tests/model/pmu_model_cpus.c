@@ -18,12 +18,14 @@
 
 /* Nehalem-EP 06_1A: perfmon v3, format 1, LL_EN (SDM Nehalem "Load Latency Performance
  * Monitoring Facility"; Linux ds.c intel_nehalem_pebs_event_constraints, core.c
- * intel_pmu_nhm_workaround). */
+ * intel_pmu_nhm_workaround). Load latency on PMC3 only, as Intel's perfmon NehalemEP_core.json
+ * gives every MEM_INST_RETIRED.LATENCY_ABOVE_THRESHOLD_* (Counter "3"; Linux allows 0xf: the
+ * generated row takes the intersection, docs/tables.md). */
 const struct model_cpu model_nehalem = {
 	.name = "Nehalem", .signature = 0x106a5, .version = 3, .n_gp = 4, .gp_width = 48,
 	.n_fixed = 3, .fixed_width = 48, .ds = true, .dtes64 = true, .pdcm = true,
 	.perf_cap = 0x1c3, .misc_enable = MISC_EMON, .microcode = 0x11, .pebs_gp = 0xf,
-	.ll_event = 0x100b, .ll_gp = 0xf, .st_event = 0x010c, .nhm_reset = true,
+	.ll_event = 0x100b, .ll_gp = 0x8, .st_event = 0x010c, .nhm_reset = true,
 };
 
 /* Sandy Bridge 06_2A: format 1, load latency on PMC3 only, precise store + PS_EN (SDM Sandy
@@ -36,12 +38,13 @@ const struct model_cpu model_sandybridge = {
 };
 
 /* Haswell 06_3C: format 2, DataLA store event (SDM Haswell PEBS record table; Linux ds.c
- * intel_hsw_pebs_event_constraints). */
+ * intel_hsw_pebs_event_constraints). Load latency on PMC3 only (Intel's perfmon
+ * haswell_core.json: MEM_TRANS_RETIRED.LOAD_LATENCY_GT_* Counter "3"). */
 const struct model_cpu model_haswell = {
 	.name = "Haswell", .signature = 0x306c3, .version = 3, .n_gp = 4, .gp_width = 48,
 	.n_fixed = 3, .fixed_width = 48, .ds = true, .dtes64 = true, .pdcm = true,
 	.perf_cap = 0x32c5, .misc_enable = MISC_EMON, .microcode = 0x28, .pebs_gp = 0xf,
-	.ll_event = 0x01cd, .ll_gp = 0xf, .st_event = 0x82d0,
+	.ll_event = 0x01cd, .ll_gp = 0x8, .st_event = 0x82d0,
 };
 
 /* Skylake 06_5E: perfmon v4, format 3 (Linux ds.c intel_skl_pebs_event_constraints). */
