@@ -13,7 +13,7 @@ HOSTCC  ?= gcc
 NASM    ?= nasm
 QEMU    ?= qemu-system-x86_64
 
-KDIRS   := boot kernel apic smp pebs loads ktests
+KDIRS   := boot kernel platform apic smp sample pebs ibs loads ktests init
 KCSRC   := $(sort $(wildcard $(addsuffix /*.c,$(KDIRS))))
 KASRC   := $(sort $(wildcard boot/*.asm))
 KOBJ    := $(KCSRC:%.c=$(BUILD)/kernel/%.o) $(KASRC:%.asm=$(BUILD)/kernel/%.o)

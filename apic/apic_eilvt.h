@@ -5,7 +5,7 @@
  * 800h + offset/16, as every other register: Linux arch/x86/kernel/apic/apic.c
  * setup_APIC_eilvt() goes through apic_read/apic_write in both modes). An entry has the LVT
  * layout: vector 7:0, message type 10:8 (000b fixed, 100b NMI), mask 16. The IBS interrupt
- * uses the entry IBS_CTL names (pebs/ibs.c). Entries are read and written through apic/'s ops,
+ * uses the entry IBS_CTL names (ibs/ibs.c). Entries are read and written through apic/'s ops,
  * so xAPIC (MMIO) and x2APIC (MSR) differ only there.
  */
 #ifndef APIC_APIC_EILVT_H

@@ -59,7 +59,7 @@ bool glob_match(const char *pattern, const char *name);
 /* True when `name` matches any comma-separated pattern in `list`. */
 bool glob_list_match(const char *list, const char *name);
 
-/* The kernel's parsed command line (kernel/main.c fills it). */
+/* The kernel's parsed command line (init/main.c fills it). */
 extern struct cmdline kcmdline;
 
 #endif

@@ -43,7 +43,7 @@ void pmm_exclude(struct pmm *p, uint64_t base, uint64_t len);
 
 /* Lowest-address fit; 0 when nothing fits. `align` a power of two >= 4096. Not zeroed. */
 uint64_t pmm_take(struct pmm *p, uint64_t bytes, uint64_t align);
-/* The same, the whole block inside [lo, hi) (a NUMA node's range: kernel/numa.h). */
+/* The same, the whole block inside [lo, hi) (a NUMA node's range: platform/numa.h). */
 uint64_t pmm_take_in(struct pmm *p, uint64_t bytes, uint64_t align, uint64_t lo, uint64_t hi);
 
 uint64_t pmm_free(const struct pmm *p);

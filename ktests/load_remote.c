@@ -1,7 +1,7 @@
 /*
  * load_remote.c: test load_remote (issue 15): the DRAM-sized pointer chase run by the boot
  * CPU over memory of its own NUMA node, then over memory of another node, both taken from
- * the node's ACPI SRAT Memory Affinity range (ACPI 6.5 §5.2.16.2, kernel/numa.h) and timed
+ * the node's ACPI SRAT Memory Affinity range (ACPI 6.5 §5.2.16.2, platform/numa.h) and timed
  * like every load kernel (docs/output.md §3: `time` lines with ns, TSC and core cycles).
  * SKIPs with the reason where there is one node (no SRAT, or one domain) or the boot CPU's
  * APIC id is not in the SRAT. Subtests:
@@ -16,7 +16,7 @@
  */
 #include "ktests/tests.h"
 #include "apic/apic.h"
-#include "kernel/platform.h"
+#include "platform/platform.h"
 #include "loads/kload.h"
 
 #define X100(v) (unsigned long long)((v) / 100), (unsigned long long)((v) % 100)

@@ -23,7 +23,7 @@
 #include "kernel/mm_probe.h"
 #include "kernel/pgtable.h"
 #include "kernel/traps.h"
-#include "kernel/uart.h"
+#include "platform/uart.h"
 
 extern char _text_start[], _data_start[];
 static uint64_t some_data = 0x1234;

@@ -3,7 +3,7 @@
  * op-sampling run over a pointer chase in a buffer of known address. Checks that samples
  * arrive through the extended-LVT interrupt and are re-armed, that load samples carry a valid
  * linear address inside the buffer, and that IBS_OP_CTL and the LVT entry are as found
- * afterwards. SKIPs with the probe's exact reason (pebs/ibs_caps.h), e.g. under QEMU:
+ * afterwards. SKIPs with the probe's exact reason (ibs/ibs_caps.h), e.g. under QEMU:
  * "CPUID 8000_0001H:ECX[10] (IBS) = 0: no Instruction-Based Sampling". APM Vol. 2 "IBS";
  * docs/ibs.md.
  */
@@ -12,8 +12,8 @@
 #include "kernel/hw.h"
 #include "kernel/idt.h"
 #include "kernel/mm.h"
-#include "pebs/ibs.h"
-#include "pebs/ibs_regs.h"
+#include "ibs/ibs.h"
+#include "ibs/ibs_regs.h"
 
 #define BUF_BYTES (1u << 20)
 #define BUF_LINES (BUF_BYTES / 64)

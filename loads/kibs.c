@@ -4,7 +4,7 @@
  * interrupt decodes it into the aggregate; its cost measured as on the Intel path
  * (loads/pebs_cost.h: the same chunks unarmed first, loads/kstep.h). The mean op period is the sav the Intel
  * path would use (~1 % overhead, sav= overrides); each re-arm draws the max count anew
- * (pebs/ibs.c) so samples do not alias with the chain. APM Vol. 2 "IBS"; docs/ibs.md.
+ * (ibs/ibs.c) so samples do not alias with the chain. APM Vol. 2 "IBS"; docs/ibs.md.
  */
 #include "loads/kibs.h"
 #include "kernel/cmdline.h"

@@ -1,5 +1,5 @@
 /*
- * kibs.h: the load kernels' PEBS step on AMD, through IBS op sampling (pebs/ibs_measure.h),
+ * kibs.h: the load kernels' PEBS step on AMD, through IBS op sampling (ibs/ibs_measure.h),
  * printed and judged by loads/kibs_report.h. main.c registers it (after kload_header) in place of the Intel
  * step when the CPU vendor is AMD. Issue 17; docs/ibs.md.
  */

@@ -1,6 +1,6 @@
 /*
  * kibs_report.h: the output and verdicts of the load kernels' PEBS step when it runs through
- * AMD IBS (pebs/ibs_measure.h): the same `pebs`, `lvl`, `hist` lines and the same verdicts
+ * AMD IBS (ibs/ibs_measure.h): the same `pebs`, `lvl`, `hist` lines and the same verdicts
  * (loads/pebs_verdict.h: level purity, latency against the timed cycles/load, levels rising,
  * overhead) as the Intel path, with the IBS rule stated where it differs: IbsDcMissLat is
  * written for loads that missed the data cache only, so L1 hits count as L1 records for
@@ -17,7 +17,7 @@
 #include "kernel/ktap.h"
 #include "loads/kload.h"
 #include "loads/pebs_cost.h"
-#include "pebs/ibs_measure.h"
+#include "ibs/ibs_measure.h"
 
 #define KIBS_NO_L1_LAT "IbsDcMissLat counts data-cache misses only: L1 hits carry no latency"
 

@@ -21,7 +21,7 @@
 #include "loads/pebs_cost.h"
 #include "loads/pebs_verdict.h"
 #include "loads/pv_xsrc.h"
-#include "pebs/agg_print.h"
+#include "sample/agg_print.h"
 #include "pebs/cycles.h"
 
 #include <string.h>

@@ -3,7 +3,7 @@
  */
 #include "loads/kpebs_ktap.h"
 #include "kernel/console.h"
-#include "pebs/agg_print.h"
+#include "sample/agg_print.h"
 
 #include <string.h>
 

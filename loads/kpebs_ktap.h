@@ -9,7 +9,7 @@
 
 #include "kernel/ktap.h"
 #include "loads/pebs_verdict.h"
-#include "pebs/aggregate.h"
+#include "sample/aggregate.h"
 
 /* A kp_line_fn: ctx is the struct ktest the line belongs to. */
 void kpk_line(void *ctx, const char *line);

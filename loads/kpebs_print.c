@@ -1,12 +1,12 @@
 /*
  * kpebs_print.c: the per-load-kernel PEBS lines (see kpebs_print.h and docs/output.md §3).
  * Shares are permille printed as I.F %; latencies come from the aggregate's percentiles
- * (pebs/aggregate.h error bound). CRC-32 per ISO-HDLC / IEEE 802.3 (the zlib/PNG CRC).
+ * (sample/aggregate.h error bound). CRC-32 per ISO-HDLC / IEEE 802.3 (the zlib/PNG CRC).
  */
 #include "loads/kpebs_print.h"
 #include "loads/pebs_verdict.h"
 #include "kernel/fmt.h"
-#include "pebs/agg_print.h"
+#include "sample/agg_print.h"
 
 #include <string.h>
 

@@ -7,7 +7,7 @@
  */
 #include "loads/pebs_verdict.h"
 #include "kernel/fmt.h"
-#include "pebs/agg_print.h"
+#include "sample/agg_print.h"
 
 #define PM(x) (x) / 10, (x) % 10	/* permille -> "I.F" percent */
 

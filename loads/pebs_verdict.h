@@ -15,7 +15,7 @@
 #include <stdint.h>
 
 #include "loads/pebs_cost.h"
-#include "pebs/aggregate.h"
+#include "sample/aggregate.h"
 #include "pebs/datasrc.h"
 
 enum pv_result { PV_FAIL = 0, PV_PASS = 1, PV_SKIP = -1 };

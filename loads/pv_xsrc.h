@@ -13,7 +13,7 @@
 #include <stddef.h>
 
 #include "loads/pebs_verdict.h"
-#include "pebs/aggregate.h"
+#include "sample/aggregate.h"
 #include "pebs/datasrc.h"
 
 enum pv_xsrc {

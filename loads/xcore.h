@@ -16,7 +16,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "pebs/aggregate.h"
+#include "sample/aggregate.h"
 #include "pebs/datasrc.h"
 
 enum xcore_kind { XCORE_SNOOP, XCORE_HITM, XCORE_NONE };

@@ -13,7 +13,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "pebs/aggregate.h"
+#include "sample/aggregate.h"
 #include "pebs/datasrc.h"
 #include "pebs/record.h"
 

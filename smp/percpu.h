@@ -34,7 +34,7 @@ struct percpu {
 	uint32_t apic_id_seen;	/* what the CPU read from its local APIC */
 	uint32_t acpi_uid;
 	uint8_t core_type;	/* CPUID.1AH:EAX[31:24] (0: not hybrid) */
-	uint32_t node;		/* NUMA node (kernel/numa.h), set by main.c from the SRAT: 0
+	uint32_t node;		/* NUMA node (platform/numa.h), set by main.c from the SRAT: 0
 				 * without an SRAT or for a CPU it does not list */
 	struct cpu_topo topo;
 	volatile int state;	/* enum cpu_state */

@@ -1,7 +1,7 @@
 /*
  * smp_boot.c: the boot CPU's side of MP initialization (SDM Vol. 3A 9.4.4.1 "Typical BSP
  * Initialization Sequence", 11.6.1 "Interrupt Command Register"): the processors come from
- * the MADT (kernel/acpi_madt.c; enabled ones only: an online-capable one is hot-plug), the
+ * the MADT (platform/acpi_madt.c; enabled ones only: an online-capable one is hot-plug), the
  * trampoline (boot/trampoline.asm) goes to a page below 1 MiB chosen from the memory map
  * (smp/boot_plan.c), and each AP in turn gets its area (smp/percpu.h), INIT, the delay, and
  * up to two SIPIs (the second only when it has not reached the trampoline); then the boot CPU
@@ -19,7 +19,7 @@
 #include "kernel/extable.h"
 #include "kernel/hw.h"
 #include "kernel/mm.h"
-#include "kernel/platform.h"
+#include "platform/platform.h"
 #include "kernel/tsc.h"
 
 #include <stddef.h>

@@ -1,6 +1,6 @@
 /*
  * decode-bench: host throughput of the PEBS decode path used by the kernel's PMI drain
- * (pebs/record.c walk + fields, pebs/datasrc.c data source, pebs/aggregate.c per-level
+ * (pebs/record.c walk + fields, pebs/datasrc.c data source, sample/aggregate.c per-level
  * table) on one core, next to memcpy of the same buffer in the same run. Two buffers: legacy
  * format 3 (Skylake, 200 B records) and adaptive format 5 with the memory-info group
  * (Alder Lake P-core, 64 B records, split latency word). Two decode paths are timed: the
@@ -16,7 +16,7 @@
 #include <time.h>
 
 #include "pebs/aggbuf.h"
-#include "pebs/aggregate.h"
+#include "sample/aggregate.h"
 #include "pebs/datasrc.h"
 #include "pebs/record.h"
 

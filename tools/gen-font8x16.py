@@ -1,10 +1,10 @@
 #!/usr/bin/env python3
-"""gen-font8x16.py: writes kernel/font8x16.c from the glyph drawings below.
+"""gen-font8x16.py: writes platform/font8x16.c from the glyph drawings below.
 
 The drawings are this project's own 5x8 design (5 columns; rows 0-6 cap height, row 7
 descender). In the 8x16 cell a glyph sits in columns 1-5; cell row 0 is blank, drawing rows
 0-6 are doubled into cell rows 1-14 and the descender row becomes cell row 15.
-Usage: tools/gen-font8x16.py > kernel/font8x16.c
+Usage: tools/gen-font8x16.py > platform/font8x16.c
 """
 G = {}
 def g(ch, *rows):
@@ -122,7 +122,7 @@ print("""/*
  * edit the script, not this file. 8x16 cells for 0x20..0x7e plus a box (0x7f) used for
  * anything unprintable. Bit 7 of a row byte is the leftmost pixel.
  */
-#include "kernel/font.h"
+#include "platform/font.h"
 
 static const uint8_t glyphs[FONT_GLYPHS][FONT_H] = {""")
 for c in range(0x20, 0x80):

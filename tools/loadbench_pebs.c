@@ -6,7 +6,7 @@
  * perf_event_open with the load-latency event at the minimum threshold (tools/loadbench_perf.c:
  * Intel mem-loads with ldlat=3 on cpu / cpu_core / cpu_atom, AMD ibs_op) with PERF_SAMPLE_ADDR,
  * WEIGHT(_STRUCT) and DATA_SRC. Samples whose address lies in the chain are decoded
- * (tools/perf_dsrc.c) and aggregated by pebs/aggregate.c; the log is KTAP with the kernel's own
+ * (tools/perf_dsrc.c) and aggregated by sample/aggregate.c; the log is KTAP with the kernel's own
  * lines (kernel/ktap.c, loads/kload_print.c, loads/kpebs_print.c) and verdicts
  * (loads/pebs_verdict.c), the cost of sampling included (loads/pebs_cost.c), so that
  * `tools/pebs-report kernel.log loadbench.log` compares the two level by level.
@@ -25,7 +25,7 @@
 #include "loads/pebs_cost.h"
 #include "loads/pebs_verdict.h"
 #include "loads/steady.h"
-#include "pebs/agg_print.h"
+#include "sample/agg_print.h"
 #include "tools/loadbench_host.h"
 #include "tools/loadbench_perf.h"
 #include "tools/perf_dsrc.h"

@@ -6,16 +6,16 @@ HOST_TOOLS += model-log
 model-log_CFLAGS := -Itests
 model-log_SRCS := tools/model-log.c tools/model_log_pebs.c loads/kpebs_ktap.c pebs/percpu.c \
 	pebs/measure.c pebs/cntr_snap.c pebs/cycles.c loads/pebs_verdict.c loads/pebs_cost.c loads/kpebs_print.c \
-	pebs/aggbuf.c pebs/aggregate.c pebs/agg_print.c pebs/datasrc.c pebs/pmu_tables.c pebs/datasrc_pantherc.c pebs/datasrc_tables.c \
-	pebs/datasrc_names.c pebs/record.c pebs/arch_record.c \
+	pebs/aggbuf.c sample/aggregate.c sample/agg_print.c pebs/datasrc.c pebs/pmu_tables.c pebs/datasrc_pantherc.c pebs/datasrc_tables.c \
+	sample/names.c pebs/record.c pebs/arch_record.c \
 	pebs/caps.c pebs/arch_caps.c pebs/caps_print.c pebs/count.c pebs/msr_note.c pebs/uarch.c pebs/ds.c pebs/program.c pebs/config.c pebs/arch_program.c pebs/cntr_program.c pebs/pmi.c \
 	kernel/cpu.c kernel/fmt.c kernel/cmdline.c kernel/options.c kernel/kprintf.c kernel/console.c kernel/ktap.c \
 	loads/plan.c loads/geometry.c \
 	tests/model/pmu_model.c tests/model/violations.c tests/model/pmu_model_msr.c tests/model/pmu_model_run.c tests/model/pmu_model_record.c \
 	tests/model/pmu_model_cpus.c tests/model/pmu_model_arch.c tests/model/pmu_model_cpus_arch.c \
 	tests/model/arch_rec_build.c \
-	tools/model_log_ibs.c tools/model_log_hw.c tools/model_log_loads.c loads/kibs_report.c pebs/ibs.c pebs/ibs_caps.c \
-	pebs/ibs_measure.c pebs/ibs_decode.c pebs/ibs_tables.c apic/apic_ops.c apic/apic_eilvt.c \
+	tools/model_log_ibs.c tools/model_log_hw.c tools/model_log_loads.c loads/kibs_report.c ibs/ibs.c ibs/ibs_caps.c \
+	ibs/ibs_measure.c ibs/ibs_decode.c ibs/ibs_tables.c apic/apic_ops.c apic/apic_eilvt.c \
 	apic/apic_enc.c tests/model/ibs_model.c tests/model/ibs_model_run.c tests/model/vclock.c
 # AMD parts: every seam call goes through tools/model_log_hw.c to the IBS or the PMU model
 model-log_LIBS := -Wl,--wrap=rdmsr,--wrap=wrmsr,--wrap=rdmsr_safe,--wrap=wrmsr_safe \

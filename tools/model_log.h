@@ -13,7 +13,7 @@
 #include "kernel/ktap.h"
 #include "pebs/caps.h"
 #include "pebs/datasrc.h"
-#include "pebs/ibs_caps.h"
+#include "ibs/ibs_caps.h"
 #include "pebs/percpu.h"
 
 /* Mixes (--mix): which levels the modelled loads of each kernel hit. */

@@ -1,7 +1,7 @@
 /*
  * model_log_ibs.c: the PEBS step of tools/model-log on a modelled AMD part (model_log.h): what
  * loads/kibs.c runs on hardware, over the IBS model (tests/model/ibs_model.h) instead of a live
- * chain. pebs/ibs_measure.c arms op sampling through the driver and decodes each sample in the
+ * chain. ibs/ibs_measure.c arms op sampling through the driver and decodes each sample in the
  * model's interrupt; loads/kibs_report.c prints and judges exactly as the kernel does. Only
  * the workload differs: per chase step one load (level drawn per the Intel run's mix, miss
  * latency uniform in its per-level range: model_log_pebs.c) and one other op (the loop's
@@ -15,7 +15,7 @@
 #include "loads/pebs_cost.h"
 #include "model/ibs_model.h"
 #include "model/vclock.h"
-#include "pebs/ibs_measure.h"
+#include "ibs/ibs_measure.h"
 
 #define BATCH 8			/* loads fed with one drawn level and latency */
 #define CHUNK_BATCHES 256

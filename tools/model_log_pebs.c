@@ -4,7 +4,7 @@
  * chain: pebs/measure.c programs the load-latency event and drains the model's records through
  * the driver's PMI into the aggregate; loads/kpebs_print.c prints the `pebs`, `lvl`, `hist`,
  * `dump`, `raw`/`rec` lines; loads/pebs_verdict.c judges (pebs_source, pebs_latency,
- * pebs_rises), and a failed verdict appends pebs/agg_print.c's full table (`|` lines), as
+ * pebs_rises), and a failed verdict appends sample/agg_print.c's full table (`|` lines), as
  * kpebs.c does. Only the workload differs: the records' data sources (per level, found through
  * the decoder's own table) and latencies (uniform in a per-level range) are drawn from the
  * seeded generator per the mix. Ranges: published load-to-use latencies
@@ -18,7 +18,7 @@
 #include "loads/pebs_verdict.h"
 #include "loads/plan.h"
 #include "model/pmu_model.h"
-#include "pebs/agg_print.h"
+#include "sample/agg_print.h"
 #include "pebs/measure.h"
 
 #include <stdio.h>

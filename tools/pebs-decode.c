@@ -6,7 +6,7 @@
  *   pebs-decode --vendor amd --cpu FF_MM [--dsrc legacy|ext] [--summary] FILE|-
  *
  * --vendor amd reads AMD IBS op samples (docs/ibs.md "Dump layout", 64 bytes each) through
- * pebs/ibs_decode.c (tools/pebs_decode_ibs.c); --dsrc overrides the family row's DataSrc table
+ * ibs/ibs_decode.c (tools/pebs_decode_ibs.c); --dsrc overrides the family row's DataSrc table
  * (CPUID 8000_001BH:EAX[11] decides it on the machine).
  *
  * One JSON object per record per line on stdout. Exit 0 when every record decoded, 1 when any
@@ -23,8 +23,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "pebs/agg_print.h"
-#include "pebs/aggregate.h"
+#include "sample/agg_print.h"
+#include "sample/aggregate.h"
 #include "pebs/cntr_snap.h"
 #include "pebs/datasrc.h"
 #include "pebs/record.h"

@@ -1,7 +1,7 @@
 /*
  * pebs_decode_ibs.h: the AMD half of tools/pebs-decode (--vendor amd): a buffer of raw IBS op
  * samples in the dump layout of docs/ibs.md (64 bytes each) through the kernel's own decoder
- * (pebs/ibs_decode.c) into the same JSON lines and per-level summary as PEBS records.
+ * (ibs/ibs_decode.c) into the same JSON lines and per-level summary as PEBS records.
  */
 #ifndef TOOLS_PEBS_DECODE_IBS_H
 #define TOOLS_PEBS_DECODE_IBS_H
@@ -10,8 +10,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "pebs/aggregate.h"
-#include "pebs/ibs_decode.h"
+#include "sample/aggregate.h"
+#include "ibs/ibs_decode.h"
 
 typedef void (*pd_print_fn)(const struct pebs_record *r, const struct pebs_dsrc *d);
 

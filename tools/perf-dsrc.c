@@ -6,7 +6,7 @@
  * data_src` on the same words. Usage: perf-dsrc 0xWORD...; exit 2 on a word that is not a
  * number.
  */
-#include "pebs/agg_print.h"
+#include "sample/agg_print.h"
 #include "tools/perf_dsrc.h"
 
 #include <stdio.h>

@@ -3,7 +3,7 @@
  * level numbers and level bits: include/uapi/linux/perf_event.h (union perf_mem_data_src,
  * PERF_MEM_LVL_*, PERF_MEM_LVLNUM_*, PERF_MEM_SNOOP[X]_*, PERF_MEM_LOCK_*, PERF_MEM_TLB_*,
  * PERF_MEM_BLK_*, PERF_MEM_HOPS_*). The names these levels print as are the kernel's table
- * names (pebs/agg_print.c pebs_agg_level_name), which follow perf's tools/perf/util/mem-events.c
+ * names (sample/agg_print.c pebs_agg_level_name), which follow perf's tools/perf/util/mem-events.c
  * (mem_lvl[], mem_lvlnum[]); tests/host/perf_dsrc_test.c checks them against perf's strings.
  */
 #include "tools/perf_dsrc.h"

@@ -2,7 +2,7 @@
  * perf_dsrc.h: Linux perf's `union perf_mem_data_src` (PERF_SAMPLE_DATA_SRC,
  * include/uapi/linux/perf_event.h) decoded into this project's data-source terms
  * (pebs/datasrc.h: level, snoop, hit, remote, STLB miss, lock, blocked), so that
- * tools/loadbench --pebs aggregates Linux's samples with pebs/aggregate.c and prints the same
+ * tools/loadbench --pebs aggregates Linux's samples with sample/aggregate.c and prints the same
  * per-level `lvl` lines as the kernel (docs/output.md §3). Pure: no Linux header needed, the
  * field positions are the table in perf_dsrc.c.
  */
@@ -11,7 +11,7 @@
 
 #include <stdint.h>
 
-#include "pebs/aggregate.h"
+#include "sample/aggregate.h"
 #include "pebs/datasrc.h"
 
 /* Fields of union perf_mem_data_src, from bit 0 up. */
@@ -61,7 +61,7 @@ uint64_t perf_dsrc_make(const uint64_t v[PDS_NFIELDS]);
  */
 void perf_dsrc_decode(uint64_t data_src, struct pebs_dsrc *d);
 
-/* One perf sample into the aggregate (pebs/aggregate.c): its data_src decoded, its weight the
+/* One perf sample into the aggregate (sample/aggregate.c): its data_src decoded, its weight the
  * latency in core cycles (Intel load latency); weight 0 counts as a record without latency. */
 void perf_dsrc_agg_add(struct pebs_agg *a, uint64_t data_src, uint64_t weight);
 

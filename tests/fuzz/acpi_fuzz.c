@@ -1,5 +1,5 @@
 /*
- * acpi_fuzz.c: libFuzzer target for the ACPI walk (kernel/acpi*.c). The input is "physical
+ * acpi_fuzz.c: libFuzzer target for the ACPI walk (platform/acpi*.c). The input is "physical
  * memory" of exactly its size, with a v2 RSDP in its first 36 bytes (checksums are repaired
  * so the walk gets past them and the table parsers see the fuzzed bodies). Any read outside
  * the input is caught by ASan; counts must stay within their arrays.
@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "kernel/acpi.h"
+#include "platform/acpi.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

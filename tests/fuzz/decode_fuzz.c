@@ -14,7 +14,7 @@
 #include <stdint.h>
 
 #include "pebs/aggbuf.h"
-#include "pebs/aggregate.h"
+#include "sample/aggregate.h"
 
 #include <string.h>
 #include "pebs/datasrc.h"

@@ -1,6 +1,6 @@
 /*
  * ibs_fuzz.c: libFuzzer target for the IBS op-sample decoder and aggregation
- * (pebs/ibs_decode.c, pebs/ibs_tables.c; APM Vol. 2 "Instruction-Based Sampling", docs/ibs.md).
+ * (ibs/ibs_decode.c, ibs/ibs_tables.c; APM Vol. 2 "Instruction-Based Sampling", docs/ibs.md).
  * Input: byte 0 = family row (one past the last: no row), byte 1 bit 0 = DataSrc[4:3] present,
  * then raw samples in the dump layout (64 bytes each; a short tail is ignored). Invariants
  * beyond the sanitizers: every decoded level and snoop is in range; a latency only on a load
@@ -13,8 +13,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "pebs/ibs_decode.h"
-#include "pebs/ibs_regs.h"
+#include "ibs/ibs_decode.h"
+#include "ibs/ibs_regs.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

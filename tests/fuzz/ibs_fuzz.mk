@@ -1,2 +1,2 @@
 FUZZ_TARGETS += ibs_fuzz
-ibs_fuzz_SRCS := pebs/ibs_decode.c pebs/ibs_tables.c pebs/aggregate.c
+ibs_fuzz_SRCS := ibs/ibs_decode.c ibs/ibs_tables.c sample/aggregate.c

@@ -1,6 +1,6 @@
 /*
- * numa_fuzz.c: libFuzzer target for the SRAT and SLIT parsers (kernel/acpi_srat.c,
- * kernel/acpi_slit.c; ACPI 6.5 §5.2.16, §5.2.17) and the lookups over what they keep. The
+ * numa_fuzz.c: libFuzzer target for the SRAT and SLIT parsers (platform/acpi_srat.c,
+ * platform/acpi_slit.c; ACPI 6.5 §5.2.16, §5.2.17) and the lookups over what they keep. The
  * input is a table body: it is parsed once as an SRAT and once as a SLIT, each in a block of
  * exactly its length after a 36-byte header (so ASan sees any read past the end); then every
  * lookup runs and the header line is formatted. Counts must stay within their arrays.
@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "kernel/numa.h"
+#include "platform/numa.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

@@ -9,7 +9,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "kernel/acpi.h"
+#include "platform/acpi.h"
 
 /* "Physical memory": exactly `size` bytes, so ASan sees any read past it. */
 struct phys {

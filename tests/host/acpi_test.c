@@ -12,7 +12,7 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "kernel/acpi.h"
+#include "platform/acpi.h"
 #include "stubs/console_capture.h"
 #include "host/acpi_image.h"
 

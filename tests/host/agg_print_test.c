@@ -1,5 +1,5 @@
 /*
- * agg_print_test.c: the compact record line and the per-level table (pebs/agg_print.c) against
+ * agg_print_test.c: the compact record line and the per-level table (sample/agg_print.c) against
  * expected text, built from records decoded by the real decoder (Skylake Table A + _skl).
  */
 #include <setjmp.h>
@@ -9,7 +9,7 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "pebs/agg_print.h"
+#include "sample/agg_print.h"
 
 static char out[4096];
 static size_t outlen;

@@ -1,5 +1,5 @@
 /*
- * aggregate_test.c: the streaming per-level aggregation (pebs/aggregate.c) against a sorted
+ * aggregate_test.c: the streaming per-level aggregation (sample/aggregate.c) against a sorted
  * reference. Tolerance, from the bucket scheme in aggregate.h: a latency below 32 is exact; for
  * v >= 32 in octave [2^m, 2^(m+1)) the bucket width is 2^(m-4) and the reported midpoint is at
  * most 2^(m-5) - 1 < v/32 away, so |p_est - p_ref| * 32 < p_ref (3.125 %).
@@ -12,7 +12,7 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "pebs/aggregate.h"
+#include "sample/aggregate.h"
 
 static uint64_t rng = 0x9E3779B97F4A7C15ull;
 

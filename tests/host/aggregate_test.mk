@@ -1,2 +1,2 @@
 HOST_TESTS += aggregate_test
-aggregate_test_SRCS := pebs/aggregate.c
+aggregate_test_SRCS := sample/aggregate.c

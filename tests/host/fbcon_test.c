@@ -13,8 +13,8 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "kernel/fbcon.h"
-#include "kernel/font.h"
+#include "platform/fbcon.h"
+#include "platform/font.h"
 
 static struct fb_surface surf(uint32_t w, uint32_t h, uint32_t pitch, uint8_t bpp)
 {

@@ -1,5 +1,5 @@
 /*
- * ibs_decode_test.c: the IBS op-sample decoder (pebs/ibs_decode.c, pebs/ibs_tables.c) on every
+ * ibs_decode_test.c: the IBS op-sample decoder (ibs/ibs_decode.c, ibs/ibs_tables.c) on every
  * family row and DataSrc code, against Linux. For each row x code x RmtNode x DC/L2 outcome the
  * test builds the perf data_src word Linux arch/x86/events/amd/ibs.c perf_ibs_get_mem_lvl()
  * writes for the same sample (its g_data_src[] / g_zen4_data_src[] tables written out below),
@@ -16,8 +16,8 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "pebs/ibs_decode.h"
-#include "pebs/ibs_regs.h"
+#include "ibs/ibs_decode.h"
+#include "ibs/ibs_regs.h"
 #include "tools/perf_dsrc.h"
 
 /* perf_event.h values, unshifted (PERF_MEM_LVL_*, PERF_MEM_LVLNUM_*, PERF_MEM_HOPS_*) */

@@ -1,5 +1,5 @@
 /*
- * ibs_test.c: the IBS probe, driver and measurement (pebs/ibs_caps.c, ibs.c, ibs_measure.c,
+ * ibs_test.c: the IBS probe, driver and measurement (ibs/ibs_caps.c, ibs.c, ibs_measure.c,
  * apic/apic_eilvt.c) on the IBS model (tests/model/ibs_model.h), Zen 3 and Zen 4 rows, xAPIC
  * and x2APIC, fixed-vector and NMI delivery: the exact SKIP reasons, samples arriving and
  * re-armed with randomised periods, every rule the model enforces (and that it catches a
@@ -17,9 +17,9 @@
 #include "apic/apic_eilvt.h"
 #include "kernel/cpu.h"
 #include "kernel/hw.h"
-#include "pebs/ibs.h"
-#include "pebs/ibs_measure.h"
-#include "pebs/ibs_regs.h"
+#include "ibs/ibs.h"
+#include "ibs/ibs_measure.h"
+#include "ibs/ibs_regs.h"
 
 static struct ibs_caps caps;
 

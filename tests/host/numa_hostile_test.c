@@ -15,7 +15,7 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "kernel/numa.h"
+#include "platform/numa.h"
 #include "stubs/console_capture.h"
 #include "host/numa_image.h"
 

@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "kernel/numa.h"
+#include "platform/numa.h"
 #include "host/numa_image.h"
 
 static void put(uint8_t *p, uint64_t v, unsigned n)

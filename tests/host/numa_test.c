@@ -1,5 +1,5 @@
 /*
- * numa_test.c: the SRAT and SLIT parsers and the NUMA lookups (kernel/numa.h; ACPI 6.5
+ * numa_test.c: the SRAT and SLIT parsers and the NUMA lookups (platform/numa.h; ACPI 6.5
  * §5.2.16, §5.2.17) against tables built in memory (tests/host/numa_image.c): the two-node
  * machine QEMU describes, x2APIC and revision-2 domains, the header line, the whole walk from
  * an RSDP, and malformed, truncated and hostile tables (each in a heap block of exactly its
@@ -13,7 +13,7 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "kernel/numa.h"
+#include "platform/numa.h"
 #include "stubs/console_capture.h"
 #include "host/numa_image.h"
 

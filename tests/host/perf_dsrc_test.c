@@ -18,7 +18,7 @@
 #include <cmocka.h>
 
 #include "loads/kpebs_print.h"
-#include "pebs/agg_print.h"
+#include "sample/agg_print.h"
 #include "tools/perf_dsrc.h"
 
 /* perf's mem_lvl[]: bit i of mem_lvl */
@@ -38,7 +38,7 @@ static const char *const perf_mem_hops[8] = {
 	"N/A", "core, same node", "node, same socket", "socket, same board", "board",
 };
 
-/* perf's level word -> the kernel's `lvl` table name (pebs/agg_print.c), by hand. */
+/* perf's level word -> the kernel's `lvl` table name (sample/agg_print.c), by hand. */
 static const struct { const char *perf, *ours; } word_map[] = {
 	{ "L1", "L1 hit" }, { "LFB/MAB", "LFB/MAB hit" }, { "L2", "L2 hit" },
 	{ "L2 MHB", "L2 MHB hit" }, { "L3", "L3" }, { "L4", "L4 hit" },
@@ -271,7 +271,7 @@ static void test_aggregate_lines(void **state)
 	assert_string_equal(lines[1], "load_l1: lvl L1 hit 91 91.0% 4 5 6 6 6");
 	assert_string_equal(lines[2], "load_l1: lvl L3 1 1.0% 120 120 120 120 120");
 	/* 300..307 above 255: buckets of 16 ([288, 304) and [304, 320)), midpoints clamped to
-	 * [min, max] (pebs/aggregate.h): p50 300, p90 307 */
+	 * [min, max] (sample/aggregate.h): p50 300, p90 307 */
 	assert_string_equal(lines[3], "load_l1: lvl RAM hit 8 8.0% 300 300 307 307 307");
 	assert_string_equal(lines[4], "load_l1: hist L1 2:90");
 }

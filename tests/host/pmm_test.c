@@ -83,7 +83,7 @@ static void test_bad_args_and_exhaustion(void **state)
 	pmm_add(&p, 0xfffffffffffff000ull, 0x10000);	/* wraps: clipped, no crash */
 }
 
-/* A block inside a node's range [lo, hi) (NUMA, kernel/numa.h): never outside it, aligned,
+/* A block inside a node's range [lo, hi) (NUMA, platform/numa.h): never outside it, aligned,
  * the range's free space below the block skipped, not lost to a later release. */
 static void test_take_in(void **state)
 {

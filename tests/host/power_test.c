@@ -11,7 +11,7 @@
 #include <cmocka.h>
 
 #include "kernel/hw.h"
-#include "kernel/power.h"
+#include "platform/power.h"
 
 static struct { uint16_t port; uint8_t val; } wlog[16];
 static unsigned nw;

@@ -1,2 +1,2 @@
 HOST_TESTS += power_test
-power_test_SRCS := kernel/power.c
+power_test_SRCS := platform/power.c

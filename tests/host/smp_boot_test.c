@@ -21,7 +21,7 @@
 #include "apic/apic.h"
 #include "apic/apic_regs.h"
 #include "kernel/boot.h"
-#include "kernel/platform.h"
+#include "platform/platform.h"
 #include "kernel/tsc.h"
 #include "model/lapic_model.h"
 #include "model/vclock.h"

@@ -12,7 +12,7 @@
 #include <cmocka.h>
 
 #include "kernel/hw.h"
-#include "kernel/uart.h"
+#include "platform/uart.h"
 
 /* ---- the model ---- */
 struct model {

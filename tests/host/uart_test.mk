@@ -1,3 +1,3 @@
 HOST_TESTS += uart_test
-uart_test_SRCS := kernel/uart.c kernel/console_opt.c kernel/cmdline.c kernel/fmt.c \
+uart_test_SRCS := platform/uart.c platform/console_opt.c kernel/cmdline.c kernel/fmt.c \
 	tests/stubs/console.c kernel/kprintf.c

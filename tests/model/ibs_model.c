@@ -10,7 +10,7 @@
 #include "model/ibs_model_int.h"
 #include "kernel/hw.h"
 #include "model/violations.h"
-#include "pebs/ibs_regs.h"
+#include "ibs/ibs_regs.h"
 #include "apic/apic_eilvt.h"
 
 #include <stdarg.h>

@@ -3,7 +3,7 @@
  * max count, the sample registers filled from the fed op, IbsOpVal, the interrupt through the
  * extended LVT entry into apic/'s handler, the rules on IBS_OP_CTL writes, the virtual clock.
  * The DataSrc encoding of a level is written out here per table (APM/PPR IBS_OP_DATA2,
- * docs/ibs.md "DataSrc"), independently of pebs/ibs_tables.c, so the decoder is tested
+ * docs/ibs.md "DataSrc"), independently of ibs/ibs_tables.c, so the decoder is tested
  * against it rather than against itself.
  */
 #include "model/ibs_model_int.h"
@@ -12,7 +12,7 @@
 #include "apic/apic_eilvt.h"
 #include "apic/apic_ops.h"
 #include "pebs/datasrc.h"
-#include "pebs/ibs_regs.h"
+#include "ibs/ibs_regs.h"
 
 #include <string.h>
 

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """fbcheck.py: read a QEMU screendump (PPM) back as text by matching every character cell
 pixel-exactly against the kernel's font (tools/gen-font8x16.py, the source of
-kernel/font8x16.c) and compare it with the serial log of the same boot.
+platform/font8x16.c) and compare it with the serial log of the same boot.
 
   fbcheck.py SCREEN.ppm SERIAL.log [--png OUT.png]
 

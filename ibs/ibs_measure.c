@@ -1,0 +1,58 @@
+/*
+ * ibs_measure.c: one IBS measurement (see ibs_measure.h). The sink runs in the interrupt: it
+ * decodes into the aggregate and copies bytes, nothing else; printing happens after the stop.
+ */
+#include "ibs/ibs_measure.h"
+#include "kernel/fmt.h"
+
+#include <string.h>
+
+#define IBS_MEASURE_LOADS 4096u
+
+static void sink(void *ctx, const struct ibs_sample *s)
+{
+	struct ibs_measure *m = ctx;
+
+	if (!ibs_agg_add(&m->agg, m->fam, m->ext_dsrc, s)) {
+		m->other_ops++;
+		return;
+	}
+	m->loads++;
+	if (!m->dump)
+		return;		/* the dump holds the aggregated (load) samples only */
+	if (m->dump_len + IBS_SAMPLE_BYTES <= m->dump_cap) {
+		ibs_sample_write(s, m->dump + m->dump_len);
+		m->dump_len += IBS_SAMPLE_BYTES;
+		m->dump_kept++;
+	} else {
+		m->dump_lost++;
+	}
+}
+
+int ibs_measure_run(struct ibs_measure *m, const struct ibs_caps *c,
+		    const struct ibs_measure_cfg *cfg)
+{
+	uint64_t target = cfg->target_loads ? cfg->target_loads : IBS_MEASURE_LOADS;
+	struct ibs_config ic = { .period = cfg->period, .seed = cfg->seed, .sink = sink };
+
+	memset(m, 0, sizeof(*m));
+	m->fam = c->fam;
+	m->ext_dsrc = c->ext_dsrc;
+	m->period = cfg->period;
+	m->dump = cfg->dump;
+	m->dump_cap = cfg->dump ? cfg->dump_cap : 0;
+	pebs_agg_init(&m->agg);
+	ic.sink_ctx = m;
+	if (ibs_start(&m->s, c, &ic)) {
+		fmt_snprintf(m->err, sizeof(m->err), "%s", m->s.err);
+		return -1;
+	}
+	while (m->loads < target) {
+		m->chunks++;
+		if (!cfg->work(cfg->work_ctx))
+			break;
+	}
+	ibs_stop(&m->s);
+	m->st = m->s.st;
+	return 0;
+}

@@ -1,0 +1,70 @@
+/*
+ * acpi_slit.c: System Locality Distance Information Table, ACPI 6.5 §5.2.17. Number of
+ * System Localities (u64 at offset 36), then an N x N byte matrix, row i = distances from
+ * locality i (a locality is a proximity domain of the SRAT). The table is rejected unless
+ * it holds all N*N bytes, every diagonal entry is 10 (local) and every other entry is above
+ * 10 (0-9 are reserved; 255 = unreachable), the checks Linux drivers/acpi/numa/srat.c
+ * slit_valid makes. Only the top-left NUMA_MAX_LOCAL x NUMA_MAX_LOCAL part is kept.
+ */
+#include "platform/numa.h"
+
+#include <string.h>
+
+#define SLIT_MATRIX 44	/* header 36 + Number of System Localities u64 */
+
+int acpi_parse_slit(const uint8_t *t, uint32_t len, struct numa_info *n)
+{
+	uint64_t nloc, keep;
+
+	n->have_slit = false;
+	n->slit_n = 0;
+	n->slit_total = 0;
+	if (len < SLIT_MATRIX) {
+		acpi_log("# acpi: SLIT length %u < %u, ignored\n", len, SLIT_MATRIX);
+		return -1;
+	}
+	nloc = acpi_rd64(t + 36);
+	/* nloc <= len first, so nloc * nloc cannot overflow */
+	if (!nloc || nloc > len || nloc * nloc > len - SLIT_MATRIX) {
+		acpi_log("# acpi: SLIT with %llu localities needs more than its %u bytes, "
+			 "ignored\n", (unsigned long long)nloc, len);
+		return -1;
+	}
+	for (uint64_t i = 0; i < nloc; i++)
+		for (uint64_t j = 0; j < nloc; j++) {
+			uint8_t d = t[SLIT_MATRIX + i * nloc + j];
+
+			if (i == j ? d != NUMA_LOCAL_DISTANCE : d <= NUMA_LOCAL_DISTANCE) {
+				acpi_log("# acpi: SLIT entry [%llu][%llu] = %u invalid (ACPI "
+					 "§5.2.17: 10 on the diagonal, > 10 elsewhere), "
+					 "ignored\n", (unsigned long long)i,
+					 (unsigned long long)j, d);
+				return -1;
+			}
+		}
+	keep = nloc < NUMA_MAX_LOCAL ? nloc : NUMA_MAX_LOCAL;
+	for (uint64_t i = 0; i < keep; i++)
+		memcpy(&n->slit[i * keep], t + SLIT_MATRIX + i * nloc, keep);
+	n->slit_n = (uint32_t)keep;
+	n->slit_total = nloc;
+	n->have_slit = true;
+	return 0;
+}
+
+unsigned numa_distance(const struct numa_info *n, unsigned a, unsigned b)
+{
+	unsigned na = numa_nodes(n);
+	uint32_t pa, pb;
+
+	if (a >= na || b >= na)
+		return 0;
+	if (a == b)
+		return NUMA_LOCAL_DISTANCE;
+	if (!n->have_srat || !n->have_slit)
+		return NUMA_REMOTE_DISTANCE;
+	pa = n->node_pxm[a];
+	pb = n->node_pxm[b];
+	if (pa >= n->slit_n || pb >= n->slit_n)
+		return NUMA_REMOTE_DISTANCE;
+	return n->slit[pa * n->slit_n + pb];
+}
