@@ -97,37 +97,15 @@ void ibs_decode(const struct ibs_family *fam, bool ext_dsrc, const struct ibs_sa
 				      (d3 & IBS_DATA3_DC_L2TLB_MISS));
 }
 
-void ibs_op_record(const struct ibs_op *op, struct pebs_record *r)
-{
-	memset(r, 0, sizeof(*r));
-	r->size = IBS_SAMPLE_BYTES;
-	if (op->has_rip) {
-		r->ip = op->rip;
-		r->valid |= PEBS_F_IP;
-	}
-	if (op->has_addr) {
-		r->addr = op->addr;
-		r->valid |= PEBS_F_ADDR;
-	}
-	if (op->has_lat) {
-		r->latency = op->lat;
-		r->valid |= PEBS_F_LATENCY;
-	}
-	r->aux = op->d.raw;
-	r->valid |= PEBS_F_AUX;
-}
-
 bool ibs_agg_add(struct pebs_agg *a, const struct ibs_family *fam, bool ext_dsrc,
 		 const struct ibs_sample *s)
 {
 	struct ibs_op op;
-	struct pebs_record r;
 
 	ibs_decode(fam, ext_dsrc, s, &op);
 	if (!op.load)
 		return false;
-	ibs_op_record(&op, &r);
-	pebs_agg_add(a, &r, &op.d);
+	pebs_agg_add_sample(a, &op.d, op.has_lat, op.lat);
 	return true;
 }
 

@@ -15,8 +15,7 @@
 #include <stdint.h>
 
 #include "sample/aggregate.h"
-#include "pebs/datasrc.h"
-#include "pebs/record.h"
+#include "sample/dsrc.h"
 
 /* One op sample as the drain reads it: the dump layout of docs/ibs.md "Dump layout"
  * (8 little-endian 64-bit words, MSR order C001_1033h..C001_1039h, then IBS_OP_DATA4). */
@@ -69,8 +68,6 @@ struct ibs_op {
  * probed, which selects the DataSrc table as Linux does; a row's table is the default. */
 void ibs_decode(const struct ibs_family *fam, bool ext_dsrc, const struct ibs_sample *s,
 		struct ibs_op *op);
-/* The sample as a pebs_record (addr, latency when has_lat, ip) for pebs_agg_add. */
-void ibs_op_record(const struct ibs_op *op, struct pebs_record *r);
 /* Load samples only: decode + aggregate. Returns true when the sample was a load. */
 bool ibs_agg_add(struct pebs_agg *a, const struct ibs_family *fam, bool ext_dsrc,
 		 const struct ibs_sample *s);

@@ -1,8 +1,8 @@
 /*
  * main.c: the run. Descriptor tables first (so a fault is reported, not a triple fault), then
  * the console, boot information and command line, CPU probe, TSC, memory, the environment
- * header, the test table, the totals, and the exit (kernel/exit.h). This file is the top of
- * the layer diagram in README.md: it may call every layer.
+ * header, the test table, the totals, and the exit (kernel/exit.h). init/ is the top of the
+ * layer stack in README.md: it may call every layer, and nothing includes it.
  */
 #include "apic/apic.h"
 #include "kernel/boot.h"
@@ -21,6 +21,7 @@
 #include "platform/platform.h"
 #include "platform/serial.h"
 #include "kernel/tsc.h"
+#include "init/init.h"
 #include "ktests/run.h"
 #include "loads/kibs.h"
 #include "loads/kload.h"
@@ -31,10 +32,6 @@
 #include "smp/smp.h"
 
 #include <string.h>
-
-struct cmdline kcmdline;
-struct mb2_info boot_info;
-uint64_t boot_info_addr;
 
 static struct serial_port serial;
 /* TSC at the boot phases (docs/output.md `# startup:`): read raw, converted once tsc_hz is known */

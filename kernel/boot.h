@@ -1,6 +1,6 @@
 /*
  * boot.h: what the boot path leaves for the rest of the kernel: the parsed multiboot2
- * information and where it lives, and kmain itself (called from boot/entry.asm).
+ * information and where it lives (kernel/boot.c; filled in by the run, init/main.c).
  */
 #ifndef KERNEL_BOOT_H
 #define KERNEL_BOOT_H
@@ -11,7 +11,5 @@
 
 extern struct mb2_info boot_info;
 extern uint64_t boot_info_addr;
-
-void kmain(uint32_t magic, uint64_t info);
 
 #endif

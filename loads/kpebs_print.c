@@ -7,6 +7,7 @@
 #include "loads/pebs_verdict.h"
 #include "kernel/fmt.h"
 #include "sample/agg_print.h"
+#include "pebs/record_print.h"
 
 #include <string.h>
 

@@ -32,6 +32,17 @@ struct pebs_aggbuf_ctx {
 	uint8_t ls[512][3];	/* per code: { enum pebs_level, enum pebs_snoop, remote 0/1 }; 9-bit PNC */
 };
 
+/* One walked record and its decoded data source into the aggregate (sample/aggregate.h): a
+ * walker error counts as an error, the latency when the record carries one. */
+static inline void pebs_agg_add(struct pebs_agg *a, const struct pebs_record *r,
+				const struct pebs_dsrc *d)
+{
+	if (r->err)
+		pebs_agg_add_error(a);
+	else
+		pebs_agg_add_sample(a, d, r->valid & PEBS_F_LATENCY, r->latency);
+}
+
 /* Returns 0, or -1 if the layout does not fit the lookup (source code wider than 8 bits). */
 int pebs_aggbuf_init(struct pebs_aggbuf_ctx *c, const struct pebs_model *m, enum pebs_event ev,
 		     unsigned format, uint32_t flags);

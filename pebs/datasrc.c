@@ -134,3 +134,15 @@ void pebs_dsrc_decode(const struct pebs_model *m, enum pebs_event ev, uint64_t a
 		e = NULL;
 	pebs_dsrc_apply(d, e);
 }
+
+const char *pebs_ds_table_name(unsigned table)
+{
+	static const char *const name[PEBS_DS_TABLE_COUNT] = {
+		[PEBS_DS_NONE] = "none",	[PEBS_DS_NHM] = "nhm",
+		[PEBS_DS_SNB] = "snb",		[PEBS_DS_SKL] = "skl",
+		[PEBS_DS_SKL_PMEM] = "skl-pmem", [PEBS_DS_GRT] = "grt",
+		[PEBS_DS_CMT] = "cmt",		[PEBS_DS_LNC] = "lnc",
+		[PEBS_DS_PNC] = "pnc",
+	};
+	return table < sizeof(name) / sizeof(name[0]) ? name[table] : "none";
+}

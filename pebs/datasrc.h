@@ -11,39 +11,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-/* Cache/memory level; the names are the CLI's (PEBS_LVL_* <-> "L1", "LFB", ...). */
-enum pebs_level {
-	PEBS_LVL_NA = 0,
-	PEBS_LVL_L1,
-	PEBS_LVL_LFB,
-	PEBS_LVL_L2,
-	PEBS_LVL_L2_MHB,
-	PEBS_LVL_L3,
-	PEBS_LVL_L4,
-	PEBS_LVL_MSC,
-	PEBS_LVL_RAM,
-	PEBS_LVL_PMEM,
-	PEBS_LVL_CXL,
-	PEBS_LVL_IO,
-	PEBS_LVL_UNCACHED,
-	PEBS_LVL_ANY_CACHE,
-	PEBS_LVL_L0,		/* Panther Cove L0 (docs/arch-pebs.md, data source) */
-	PEBS_LVL_COUNT
-};
-
-enum pebs_snoop {
-	PEBS_SNOOP_NA = 0,
-	PEBS_SNOOP_NONE,
-	PEBS_SNOOP_HIT,
-	PEBS_SNOOP_MISS,
-	PEBS_SNOOP_HITM,
-	PEBS_SNOOP_FWD,
-	PEBS_SNOOP_PEER,
-	PEBS_SNOOP_COUNT
-};
-
-/* A flag the layout may not carry: unknown is not false. */
-enum pebs_tri { PEBS_NO = 0, PEBS_YES = 1, PEBS_UNKNOWN = 2 };
+#include "sample/dsrc.h"
 
 /* Data-source tables (§5.2-§5.4). */
 enum pebs_ds_table {
@@ -82,20 +50,6 @@ struct pebs_model {
 	const char *name;
 };
 
-struct pebs_dsrc {
-	uint64_t raw;		/* the aux word as written */
-	uint16_t code;		/* the source field extracted by the layout */
-	uint8_t level;		/* enum pebs_level */
-	uint8_t snoop;		/* enum pebs_snoop */
-	uint8_t hit, remote, stlb_miss, locked, data_blocked, addr_blocked; /* enum pebs_tri */
-	bool reserved;		/* code is reserved/unknown in this table: level/snoop NA */
-	/* Whether the record and its layout carry a level / a snoop result at all. False when
-	 * the record has no aux word, the model has no data-source encoding for this event, or
-	 * the store layout has no such field (docs/decoder.md "JSON contract": null). True with
-	 * level/snoop NA when the table itself says "not available" or the code is reserved. */
-	bool has_level, has_snoop;
-};
-
 /* The model table: generated into pebs/pmu_tables.c by tools/gen-tables.py. */
 extern const struct pebs_model pebs_model_table[];
 extern const unsigned pebs_model_count;
@@ -121,12 +75,6 @@ void pebs_dsrc_decode(const struct pebs_model *m, enum pebs_event ev, uint64_t a
  * "Panther Cove data source"); pebs_dsrc_decode calls it for PEBS_DS_PNC rows. */
 void pebs_dsrc_decode_pnc(uint64_t aux, bool store, struct pebs_dsrc *d);
 
-/* CLI names ("L1", "RAM", ... / "NONE", "HITM", ...). */
-const char *pebs_level_id(unsigned level);
-const char *pebs_snoop_id(unsigned snoop);
-/* perf-style human names: "L1 hit", "Local RAM hit", "Remote cache hit"; snoop "HitM". */
-const char *pebs_dsrc_level_name(const struct pebs_dsrc *d);
-const char *pebs_snoop_name(unsigned snoop);
 const char *pebs_ds_table_name(unsigned table);
 
 #endif

@@ -1,5 +1,5 @@
 /*
- * agg_print.c: compact text for decoded PEBS records and the per-level aggregate (see
+ * agg_print.c: compact text for the per-level aggregate of sampled loads (see
  * agg_print.h). Names follow perf (docs/hardware.md §5.6, perf mem-events.c); the table
  * layout follows docs/latency-method.md §9 item 11 (count, min, p50, p90, p99, max per level
  * + histogram).
@@ -30,43 +30,6 @@ static const char *const table_name[PEBS_LVL_COUNT] = {
 const char *pebs_agg_level_name(unsigned level)
 {
 	return level < ARRAY_SIZE(table_name) ? table_name[level] : "N/A";
-}
-
-static const char *tri_word(uint8_t t)
-{
-	return t == PEBS_YES ? "yes" : t == PEBS_NO ? "no" : "-";
-}
-
-void pebs_record_print(const struct pebs_record *r, const struct pebs_dsrc *d,
-		       fmt_sink_fn sink, void *ctx)
-{
-	uint32_t v = r->valid;
-
-	fmt_format(sink, ctx, "rec %u", r->index);
-	if (r->err) {
-		fmt_format(sink, ctx, " off %u error: %s\n", r->offset, pebs_rec_strerror(r->err));
-		return;
-	}
-	if (v & PEBS_F_EVENTING_IP)
-		fmt_format(sink, ctx, " ip 0x%llx", (unsigned long long)r->eventing_ip);
-	else if (v & PEBS_F_IP)
-		fmt_format(sink, ctx, " ip 0x%llx", (unsigned long long)r->ip);
-	if (v & PEBS_F_ADDR)
-		fmt_format(sink, ctx, " addr 0x%llx", (unsigned long long)r->addr);
-	if (v & PEBS_F_LATENCY)
-		fmt_format(sink, ctx, " lat %llu", (unsigned long long)r->latency);
-	if (v & PEBS_F_INSTR_LATENCY)
-		fmt_format(sink, ctx, " ilat %llu", (unsigned long long)r->instr_latency);
-	if (v & PEBS_F_AUX) {
-		if (d->reserved)
-			fmt_format(sink, ctx, " unknown(0x%llx)", (unsigned long long)d->raw);
-		else
-			fmt_format(sink, ctx, " %s snoop %s", pebs_dsrc_level_name(d),
-				   pebs_snoop_name(d->snoop));
-		fmt_format(sink, ctx, " stlb %s lock %s", tri_word(d->stlb_miss),
-			   tri_word(d->locked));
-	}
-	fmt_format(sink, ctx, "\n");
 }
 
 static void print_level(const struct pebs_agg_level *l, unsigned i, fmt_sink_fn sink,

@@ -1,7 +1,6 @@
 /*
- * agg_print.h: compact human-readable output of decoded PEBS data for the serial console
- * (~11 KB/s on hardware): one line per decoded record for raw dumps, and the per-level
- * aggregate table with perf's names and a log2 latency histogram. Pure: prints through a
+ * agg_print.h: compact human-readable output of the per-level aggregate of sampled loads
+ * (PEBS or IBS) for the serial console (~11 KB/s on hardware): the table with perf's names and a log2 latency histogram. Pure: prints through a
  * kernel/fmt.h sink, so the kernel (console) and host tests share it.
  */
 #ifndef SAMPLE_AGG_PRINT_H
@@ -9,15 +8,7 @@
 
 #include "kernel/fmt.h"
 #include "sample/aggregate.h"
-#include "pebs/datasrc.h"
-#include "pebs/record.h"
-
-/*
- * "rec 3 ip 0x401000 addr 0x7f0000001000 lat 5 L1 hit snoop None stlb no lock no\n"
- * (fields this format lacks are left out; an error prints the walker's message).
- */
-void pebs_record_print(const struct pebs_record *r, const struct pebs_dsrc *d,
-		       fmt_sink_fn sink, void *ctx);
+#include "sample/dsrc.h"
 
 /*
  * The per-level table, levels with samples only:

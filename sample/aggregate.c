@@ -55,17 +55,20 @@ void pebs_agg_add_latency(struct pebs_agg_level *l, uint64_t latency)
 	pebs_agg_level_add(l, latency);
 }
 
-void pebs_agg_add(struct pebs_agg *a, const struct pebs_record *r, const struct pebs_dsrc *d)
+void pebs_agg_add_error(struct pebs_agg *a)
 {
 	a->records++;
-	if (r->err) {
-		a->errors++;
-		return;
-	}
+	a->errors++;
+}
+
+void pebs_agg_add_sample(struct pebs_agg *a, const struct pebs_dsrc *d, bool has_latency,
+			 uint64_t latency)
+{
+	a->records++;
 	struct pebs_agg_level *l = &a->lvl[d->level < PEBS_LVL_COUNT ? d->level : PEBS_LVL_NA];
 
-	if (r->valid & PEBS_F_LATENCY)
-		pebs_agg_add_latency(l, r->latency);
+	if (has_latency)
+		pebs_agg_add_latency(l, latency);
 	else
 		l->nolat++;
 	l->snoop[d->snoop < PEBS_SNOOP_COUNT ? d->snoop : PEBS_SNOOP_NA]++;

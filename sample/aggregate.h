@@ -13,10 +13,10 @@
 #ifndef SAMPLE_AGGREGATE_H
 #define SAMPLE_AGGREGATE_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
-#include "pebs/datasrc.h"
-#include "pebs/record.h"
+#include "sample/dsrc.h"
 
 #define PEBS_AGG_EXACT		32u	/* values below this are exact */
 #define PEBS_AGG_SUB		16u	/* sub-buckets per power of two */
@@ -40,8 +40,11 @@ struct pebs_agg {
 };
 
 void pebs_agg_init(struct pebs_agg *a);
-/* Add one decoded record and its data source. */
-void pebs_agg_add(struct pebs_agg *a, const struct pebs_record *r, const struct pebs_dsrc *d);
+/* Add one sample: its data source, and its latency when the sampler gave one (has_latency). */
+void pebs_agg_add_sample(struct pebs_agg *a, const struct pebs_dsrc *d, bool has_latency,
+			 uint64_t latency);
+/* Count a sample the sampler could not decode (not aggregated). */
+void pebs_agg_add_error(struct pebs_agg *a);
 /* Add one latency sample to a level (the primitive under pebs_agg_add). */
 void pebs_agg_add_latency(struct pebs_agg_level *l, uint64_t latency);
 void pebs_agg_merge(struct pebs_agg *dst, const struct pebs_agg *src);

@@ -1,10 +1,10 @@
 /*
- * datasrc_names.c: printable names for decoded data sources: the CLI identifiers (level
+ * names.c: printable names for decoded data sources: the CLI identifiers (level
  * "L1".."NA", snoop "NONE".."NA") and the human names perf prints (docs/hardware.md §5.6,
  * Linux tools/perf/util/mem-events.c: "L1 hit", "LFB/MAB hit", "L3 miss", "Local RAM hit",
  * "Remote cache hit", snoop "HitM").
  */
-#include "pebs/datasrc.h"
+#include "sample/dsrc.h"
 
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 
@@ -81,16 +81,4 @@ const char *pebs_dsrc_level_name(const struct pebs_dsrc *d)
 			return "L3 miss";
 	}
 	return level_name[d->level][d->remote == PEBS_YES];
-}
-
-const char *pebs_ds_table_name(unsigned table)
-{
-	static const char *const name[PEBS_DS_TABLE_COUNT] = {
-		[PEBS_DS_NONE] = "none",	[PEBS_DS_NHM] = "nhm",
-		[PEBS_DS_SNB] = "snb",		[PEBS_DS_SKL] = "skl",
-		[PEBS_DS_SKL_PMEM] = "skl-pmem", [PEBS_DS_GRT] = "grt",
-		[PEBS_DS_CMT] = "cmt",		[PEBS_DS_LNC] = "lnc",
-		[PEBS_DS_PNC] = "pnc",
-	};
-	return table < ARRAY_SIZE(name) ? name[table] : "none";
 }

@@ -3,5 +3,5 @@ loadbench_SRCS := tools/loadbench.c tools/loadbench_args.c tools/loadbench_host.
 	loads/geometry.c loads/plan.c kernel/cpu.c kernel/fmt.c kernel/cmdline.c \
 	tools/loadbench_pebs.c tools/loadbench_perf.c tools/perf_ring.c tools/perf_dsrc.c kernel/ktap.c \
 	loads/kload_print.c loads/kpebs_print.c loads/kpebs_ktap.c loads/pebs_verdict.c loads/pebs_cost.c \
-	sample/aggregate.c sample/agg_print.c pebs/datasrc.c pebs/pmu_tables.c pebs/datasrc_pantherc.c pebs/datasrc_tables.c sample/names.c \
+	sample/aggregate.c sample/agg_print.c pebs/record_print.c pebs/datasrc.c pebs/pmu_tables.c pebs/datasrc_pantherc.c pebs/datasrc_tables.c sample/names.c \
 	pebs/record.c pebs/arch_record.c

@@ -24,6 +24,7 @@
 #include <string.h>
 
 #include "sample/agg_print.h"
+#include "pebs/aggbuf.h"
 #include "sample/aggregate.h"
 #include "pebs/cntr_snap.h"
 #include "pebs/datasrc.h"

@@ -5,8 +5,30 @@
  * and its decoded data source; only load samples are aggregated, as in the kernel.
  */
 #include "tools/pebs_decode_ibs.h"
+#include "pebs/aggbuf.h"
 
 #include <string.h>
+
+/* The sample as a pebs_record (addr, latency when has_lat, ip), for the PEBS record printer. */
+static void ibs_op_record(const struct ibs_op *op, struct pebs_record *r)
+{
+	memset(r, 0, sizeof(*r));
+	r->size = IBS_SAMPLE_BYTES;
+	if (op->has_rip) {
+		r->ip = op->rip;
+		r->valid |= PEBS_F_IP;
+	}
+	if (op->has_addr) {
+		r->addr = op->addr;
+		r->valid |= PEBS_F_ADDR;
+	}
+	if (op->has_lat) {
+		r->latency = op->lat;
+		r->valid |= PEBS_F_LATENCY;
+	}
+	r->aux = op->d.raw;
+	r->valid |= PEBS_F_AUX;
+}
 
 int pebs_decode_ibs(const uint8_t *buf, size_t len, const struct ibs_family *fam, bool ext,
 		    pd_print_fn print, struct pebs_agg *agg)

@@ -12,6 +12,7 @@
 
 #include "sample/aggregate.h"
 #include "ibs/ibs_decode.h"
+#include "pebs/record.h"
 
 typedef void (*pd_print_fn)(const struct pebs_record *r, const struct pebs_dsrc *d);
 

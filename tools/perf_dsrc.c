@@ -7,6 +7,7 @@
  * (mem_lvl[], mem_lvlnum[]); tests/host/perf_dsrc_test.c checks them against perf's strings.
  */
 #include "tools/perf_dsrc.h"
+#include "pebs/aggbuf.h"
 
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 

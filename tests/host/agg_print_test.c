@@ -10,6 +10,8 @@
 #include <cmocka.h>
 
 #include "sample/agg_print.h"
+#include "pebs/record_print.h"
+#include "pebs/aggbuf.h"
 
 static char out[4096];
 static size_t outlen;

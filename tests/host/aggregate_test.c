@@ -13,6 +13,7 @@
 #include <cmocka.h>
 
 #include "sample/aggregate.h"
+#include "pebs/aggbuf.h"
 
 static uint64_t rng = 0x9E3779B97F4A7C15ull;
 

@@ -15,6 +15,7 @@
 
 #include "loads/pv_xsrc.h"
 #include "pebs/record.h"
+#include "pebs/aggbuf.h"
 
 static const struct pebs_model *model(unsigned m, enum pebs_core core)
 {
