@@ -288,17 +288,13 @@ bool apic_vector_in_service(uint8_t vector)
 
 const struct apic_stats *apic_stats(void)
 {
+	stats.timer_irqs = apic_timer_irqs();
 	return &stats;
 }
 
 bool apic_x2apic_locked(void)
 {
 	return x2apic_locked;
-}
-
-void apic_stats_timer_irq(void)
-{
-	stats.timer_irqs++;
 }
 
 void apic_print_header(void)

@@ -15,15 +15,10 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "apic/apic_regs.h"
+#include "apic/apic_timer.h"
 #include "kernel/idt.h"
 
-#define APIC_VEC_TIMER     0xe0
-#define APIC_VEC_PMI       0xe8
-#define APIC_VEC_ERROR     0xfe
-#define APIC_VEC_SPURIOUS  0xff
-
-enum apic_mode { APIC_DISABLED, APIC_XAPIC, APIC_X2APIC };
-enum pmi_delivery { PMI_FIXED_VECTOR, PMI_NMI };
 
 /* Bring up the local APIC per the command line (apic=, pmi=). false: no usable APIC. */
 bool apic_init(void);
@@ -49,9 +44,7 @@ void apic_self_ipi(uint8_t vector);
 /* NMI to this CPU (physical destination = own id: the "self" shorthand is fixed-only). */
 void apic_self_nmi(void);
 
-/* Timer: calibrated against the TSC at apic_init; the per-test watchdog. */
-/* Rate the timer counts at after its divider (Hz); 0 when not calibrated. */
-uint64_t apic_timer_hz(void);
+/* Timer: calibrated against the TSC at apic_init (apic/apic_timer.h); the per-test watchdog. */
 /*
  * Per-test watchdog (apic/apic_watchdog.c). Arm it with a test's budget; on expiry the
  * timer interrupt prints "# watchdog: ..." and calls the recovery function (interrupts off,

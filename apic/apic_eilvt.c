@@ -5,6 +5,7 @@
  * past it is not a register on this CPU.
  */
 #include "apic/apic_eilvt.h"
+#include "apic/apic.h"
 #include "apic/apic_enc.h"
 #include "apic/apic_ops.h"
 

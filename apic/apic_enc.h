@@ -12,7 +12,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "apic/apic.h"
+#include "apic/apic_regs.h"
 
 /* An LVT entry: vector, delivery mode (APIC_DM_*), mask, timer mode (LVTT only). */
 uint32_t apic_lvt_pack(uint8_t vector, unsigned dm, bool masked, unsigned timer_mode);

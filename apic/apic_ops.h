@@ -8,9 +8,10 @@
 #ifndef APIC_APIC_OPS_H
 #define APIC_APIC_OPS_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
-#include "apic/apic.h"
+#include "apic/apic_regs.h"
 
 struct apic_ops {
 	const char *name;

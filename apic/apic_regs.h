@@ -121,4 +121,14 @@
 #define PIC2_CMD	0xa0
 #define PIC2_DATA	0xa1
 
+/* This kernel's vector assignments (SDM Vol. 3A 6.2: 32-255 are free for software; the
+ * spurious vector's low nibble is 0xf for P6-era compatibility, 11.9). */
+#define APIC_VEC_TIMER     0xe0
+#define APIC_VEC_PMI       0xe8
+#define APIC_VEC_ERROR     0xfe
+#define APIC_VEC_SPURIOUS  0xff
+
+enum apic_mode { APIC_DISABLED, APIC_XAPIC, APIC_X2APIC };
+enum pmi_delivery { PMI_FIXED_VECTOR, PMI_NMI };
+
 #endif

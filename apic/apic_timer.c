@@ -4,7 +4,6 @@
  * the TSC: the timer counts down from 0xffffffff while the TSC measures a fixed window;
  * APIC_CALIB_ROUNDS windows, median taken, spread kept for the header.
  */
-#include "apic/apic.h"
 #include "apic/apic_enc.h"
 #include "apic/apic_ops.h"
 #include "apic/apic_regs.h"
@@ -14,22 +13,35 @@
 #include "kernel/tsc.h"
 
 static struct apic_calib calib;
-static irq_handler_fn tick_fn;
+static irq_handler_fn tick_fn, idle_tick;
+static uint64_t timer_irqs;
+static bool installed;
 
 static void timer_isr(struct trap_frame *f)
 {
-	irq_handler_fn t = tick_fn;
+	irq_handler_fn t = tick_fn ? tick_fn : idle_tick;
 
-	apic_stats_timer_irq();
-	apic_eoi();	/* first: the watchdog may unwind and never return here */
+	timer_irqs++;
+	/* EOI first: the watchdog may unwind and never return here. The vector is only
+	 * delivered by an enabled APIC, so the write needs no mode check. */
+	apic_write(APIC_EOI, 0);
 	if (t)
 		t(f);
-	else
-		apic_watchdog_tick(f);
+}
+
+uint64_t apic_timer_irqs(void)
+{
+	return timer_irqs;
+}
+
+void apic_timer_set_idle_tick(irq_handler_fn fn)
+{
+	idle_tick = fn;
 }
 
 void apic_timer_install(void)
 {
+	installed = true;	/* apic_init calls this once the APIC is enabled */
 	idt_set_handler(APIC_VEC_TIMER, timer_isr);
 }
 
@@ -103,7 +115,7 @@ uint64_t apic_timer_hz(void)
 
 bool apic_timer_oneshot_call(uint64_t us, irq_handler_fn fn)
 {
-	if (!calib.hz || apic_mode() == APIC_DISABLED)
+	if (!calib.hz)	/* set only by apic_init's calibration of an enabled APIC */
 		return false;
 	apic_write(APIC_TMICT, 0);
 	tick_fn = fn;
@@ -113,7 +125,7 @@ bool apic_timer_oneshot_call(uint64_t us, irq_handler_fn fn)
 
 void apic_timer_stop(void)
 {
-	if (apic_mode() == APIC_DISABLED)
+	if (!installed)		/* no enabled APIC: nothing to stop */
 		return;
 	lvtt(APIC_TIMER_ONESHOT, true);
 	apic_write(APIC_TMICT, 0);

@@ -1,7 +1,8 @@
 /*
  * apic_timer.h: the local APIC timer (SDM Vol. 3A 11.5.4): calibration against the TSC,
  * one-shot and TSC-deadline programming on APIC_VEC_TIMER. The timer interrupt serves
- * either a test's callback (apic_timer_oneshot_call) or the watchdog.
+ * either a test's callback (apic_timer_oneshot_call) or the idle tick the watchdog
+ * registers; it never calls up into apic.c or apic_watchdog.c.
  */
 #ifndef APIC_APIC_TIMER_H
 #define APIC_APIC_TIMER_H
@@ -9,6 +10,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "apic/apic_regs.h"
 #include "kernel/idt.h"
 
 #define APIC_TIMER_DIVISOR	16u	/* divide by 16: below 2^32 counts for ~60 s at 1 GHz */
@@ -37,11 +39,14 @@ void apic_timer_stop(void);
 bool apic_timer_oneshot_call(uint64_t us, irq_handler_fn fn);
 /* One-shot after `us` (clamped to the 32-bit count): for the watchdog. */
 void apic_timer_oneshot_us(uint64_t us);
-/* Count one timer interrupt in apic_stats (apic.c). */
-void apic_stats_timer_irq(void);
+/* Timer interrupts taken so far (apic_stats in apic.c reports them). */
+uint64_t apic_timer_irqs(void);
+/* Rate the timer counts at after its divider (Hz); 0 when not calibrated. */
+uint64_t apic_timer_hz(void);
 /* TSC-deadline mode: fire when the TSC reaches `tsc` (CPUID.1:ECX[24] only). */
 void apic_timer_deadline(uint64_t tsc);
-/* Watchdog expiry check from the timer interrupt (apic_watchdog.c). */
-void apic_watchdog_tick(struct trap_frame *f);
+/* What the timer interrupt calls when no test's one-shot callback is pending: the watchdog
+ * registers its expiry check here (apic_watchdog.c) when it is first armed. */
+void apic_timer_set_idle_tick(irq_handler_fn fn);
 
 #endif

@@ -19,11 +19,14 @@ static uint64_t deadline;
 static uint32_t budget_ms;
 static void (*recovery)(void);
 
+static void watchdog_tick(struct trap_frame *f);
+
 static void program(void)
 {
 	const struct apic_calib *c = apic_timer_calib();
 	uint64_t now = rdtsc();
 
+	apic_timer_set_idle_tick(watchdog_tick);	/* the timer interrupt's check, below */
 	if (c->tsc_deadline) {
 		apic_timer_deadline(deadline);
 		return;
@@ -82,7 +85,7 @@ void apic_watchdog_restore(const struct apic_watchdog_state *s)
 		program();	/* an expired budget fires at once */
 }
 
-void apic_watchdog_tick(struct trap_frame *f)
+static void watchdog_tick(struct trap_frame *f)
 {
 	void (*fn)(void) = recovery;
 

@@ -10,6 +10,7 @@
  * one CPU no hook is set and a write costs one test of a NULL pointer.
  */
 #include "kernel/console.h"
+#include "kernel/fmt.h"
 
 #include <stdbool.h>
 
@@ -92,8 +93,16 @@ void console_lock(void)
 	cur = __atomic_exchange_n(&lock_owner, me, __ATOMIC_ACQUIRE);
 	lock_depth = 1;
 	forced++;
-	kprintf("# console: cpu%u held the console past the bound: cpu%u writes anyway "
-		"(%u time%s)\n", cur ? cur - 1 : 0, me - 1, forced, forced == 1 ? "" : "s");
+	{
+		/* written here, not through kprintf (kprintf.c writes through console.c) */
+		char line[96];
+		int n = fmt_snprintf(line, sizeof(line), "# console: cpu%u held the console past "
+				     "the bound: cpu%u writes anyway (%u time%s)\n",
+				     cur ? cur - 1 : 0, me - 1, forced, forced == 1 ? "" : "s");
+
+		console_write(line, n < 0 ? 0 : (size_t)n < sizeof(line) ? (size_t)n :
+			      sizeof(line) - 1);
+	}
 }
 
 void console_unlock(void)

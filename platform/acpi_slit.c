@@ -50,21 +50,3 @@ int acpi_parse_slit(const uint8_t *t, uint32_t len, struct numa_info *n)
 	n->have_slit = true;
 	return 0;
 }
-
-unsigned numa_distance(const struct numa_info *n, unsigned a, unsigned b)
-{
-	unsigned na = numa_nodes(n);
-	uint32_t pa, pb;
-
-	if (a >= na || b >= na)
-		return 0;
-	if (a == b)
-		return NUMA_LOCAL_DISTANCE;
-	if (!n->have_srat || !n->have_slit)
-		return NUMA_REMOTE_DISTANCE;
-	pa = n->node_pxm[a];
-	pb = n->node_pxm[b];
-	if (pa >= n->slit_n || pb >= n->slit_n)
-		return NUMA_REMOTE_DISTANCE;
-	return n->slit[pa * n->slit_n + pb];
-}

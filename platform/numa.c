@@ -31,6 +31,24 @@ unsigned numa_nodes(const struct numa_info *n)
 	return n->have_srat ? n->nnodes : 1;
 }
 
+unsigned numa_distance(const struct numa_info *n, unsigned a, unsigned b)
+{
+	unsigned na = numa_nodes(n);
+	uint32_t pa, pb;
+
+	if (a >= na || b >= na)
+		return 0;
+	if (a == b)
+		return NUMA_LOCAL_DISTANCE;
+	if (!n->have_srat || !n->have_slit)
+		return NUMA_REMOTE_DISTANCE;
+	pa = n->node_pxm[a];
+	pb = n->node_pxm[b];
+	if (pa >= n->slit_n || pb >= n->slit_n)
+		return NUMA_REMOTE_DISTANCE;
+	return n->slit[pa * n->slit_n + pb];
+}
+
 int numa_node_of_apic(const struct numa_info *n, uint32_t apic_id)
 {
 	if (!n->have_srat)
