@@ -5,7 +5,6 @@
  */
 #include "kernel/idt.h"
 #include "kernel/gdt.h"
-#include "kernel/traps.h"
 
 #include <string.h>
 

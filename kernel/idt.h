@@ -48,4 +48,12 @@ static inline void irq_restore(uint64_t fl)
 		irq_enable();
 }
 
+/* Exception vectors (SDM Vol. 3A 6.3.1, Table 6-1 "Protected-Mode Exceptions and Interrupts"). */
+enum {
+	VEC_DE = 0, VEC_DB = 1, VEC_NMI = 2, VEC_BP = 3, VEC_OF = 4, VEC_BR = 5, VEC_UD = 6,
+	VEC_NM = 7, VEC_DF = 8, VEC_TS = 10, VEC_NP = 11, VEC_SS = 12, VEC_GP = 13,
+	VEC_PF = 14, VEC_MF = 16, VEC_AC = 17, VEC_MC = 18, VEC_XM = 19, VEC_VE = 20,
+	VEC_CP = 21,
+};
+
 #endif

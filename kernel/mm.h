@@ -9,11 +9,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define PAGE_4K  0x1000ull
-#define PAGE_2M  0x200000ull
-#define PAGE_1G  0x40000000ull
-
-enum page_size { PS_4K, PS_2M, PS_1G };
+#include "kernel/page.h"
 
 /* Physical pages from the memory map: `bytes` rounded up to 4 KiB, aligned to `align`
  * (a power of two >= 4 KiB). Returns the (identity-mapped) address, or 0 when out of memory.

@@ -6,7 +6,7 @@
  */
 #include "kernel/mm_expect.h"
 #include "kernel/fmt.h"
-#include "kernel/mm.h"
+#include "kernel/page.h"
 
 #define PAT_4K   (1ull << 7)	/* PAT bit of a 4 KiB PTE */
 #define PAT_BIG  (1ull << 12)	/* PAT bit of a 2 MiB PDE / 1 GiB PDPTE */

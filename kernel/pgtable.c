@@ -5,7 +5,7 @@
  * enforced at the leaf (SDM 4.6: the effective right is the AND over all levels).
  */
 #include "kernel/pgtable.h"
-#include "kernel/mm.h"
+#include "kernel/page.h"
 
 #include <stddef.h>
 

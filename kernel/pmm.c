@@ -2,7 +2,7 @@
  * pmm.c: physical page allocator (see pmm.h). Ranges are kept sorted and disjoint.
  */
 #include "kernel/pmm.h"
-#include "kernel/mm.h"
+#include "kernel/page.h"
 
 #include <string.h>
 

@@ -12,13 +12,6 @@
 #include "kernel/idt.h"
 #include "kernel/jump.h"
 
-enum {
-	VEC_DE = 0, VEC_DB = 1, VEC_NMI = 2, VEC_BP = 3, VEC_OF = 4, VEC_BR = 5, VEC_UD = 6,
-	VEC_NM = 7, VEC_DF = 8, VEC_TS = 10, VEC_NP = 11, VEC_SS = 12, VEC_GP = 13,
-	VEC_PF = 14, VEC_MF = 16, VEC_AC = 17, VEC_MC = 18, VEC_XM = 19, VEC_VE = 20,
-	VEC_CP = 21,
-};
-
 const char *trap_name(unsigned vector);
 
 /* While set, an unexpected exception jumps here with (vector + 1) instead of ending the

@@ -100,6 +100,7 @@ static int program(struct pebs_session *s, uint16_t event)
 	unsigned code, i = s->counter;
 
 	s->arch = true;
+	s->arch_drain = pebs_arch_drain;
 	save(s);
 	if (s->cfg.sav > 0x7fffffff) {
 		fmt_snprintf(s->err, sizeof(s->err), "sav=%llu: the CFG_C reload value is 32 bits",

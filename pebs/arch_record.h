@@ -85,7 +85,5 @@ bool pebs_arch_continued(uint64_t hdr);
  */
 uint32_t pebs_arch_fragment_size(uint64_t hdr, const uint8_t *frag, size_t avail);
 
-/* The walker step for format 0xF (pebs_walk_next calls it; r already reset). */
-bool pebs_arch_walk_next(struct pebs_walker *w, struct pebs_record *r);
 
 #endif

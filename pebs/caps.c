@@ -227,17 +227,6 @@ unsigned pebs_legacy_record_size(unsigned fmt)
 	return fmt < 4 ? size[fmt] : 0;
 }
 
-uint32_t pebs_caps_pebs_gp(const struct pebs_caps *c)
-{
-	uint32_t gp = c->n_gp >= 32 ? ~0u : (1u << c->n_gp) - 1;
-
-	if (!c->uarch)
-		return 0;
-	if (c->pebs_fmt == 0xf)		/* CPUID.23H.5:EAX (docs/arch-pebs.md) */
-		return c->arch_pebs_gp & gp & (c->uarch->pebs_gp ? c->uarch->pebs_gp : ~0u);
-	return c->uarch->pebs_gp ? (c->uarch->pebs_gp & gp) : (c->baseline ? gp : 0);
-}
-
 unsigned pebs_caps_write_width(const struct pebs_caps *c)
 {
 	return c->fw_write ? c->gp_width : 32;

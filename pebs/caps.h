@@ -87,7 +87,16 @@ void pebs_arch_caps_reason(struct pebs_caps *c);
 /* Record size in bytes of a legacy format 0..3 (0 for adaptive/unknown). */
 unsigned pebs_legacy_record_size(unsigned fmt);
 /* GP counters that can PEBS on this CPU (bitmask). */
-uint32_t pebs_caps_pebs_gp(const struct pebs_caps *c);
+static inline uint32_t pebs_caps_pebs_gp(const struct pebs_caps *c)
+{
+	uint32_t gp = c->n_gp >= 32 ? ~0u : (1u << c->n_gp) - 1;
+
+	if (!c->uarch)
+		return 0;
+	if (c->pebs_fmt == 0xf)		/* CPUID.23H.5:EAX (docs/arch-pebs.md) */
+		return c->arch_pebs_gp & gp & (c->uarch->pebs_gp ? c->uarch->pebs_gp : ~0u);
+	return c->uarch->pebs_gp ? (c->uarch->pebs_gp & gp) : (c->baseline ? gp : 0);
+}
 /* Counter width in bits usable for writes (full width with FW_WRITE, else 32 sign-extended). */
 unsigned pebs_caps_write_width(const struct pebs_caps *c);
 

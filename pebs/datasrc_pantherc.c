@@ -7,6 +7,7 @@
  * cites Intel's ISE section "PEBS Load Latency and Store Latency Facility"). Where we differ
  * from that code and why: docs/arch-pebs.md ("Panther Cove data source"). Pure.
  */
+#include "pebs/datasrc.h"
 #include "pebs/datasrc_tables.h"
 
 #define Y PEBS_YES

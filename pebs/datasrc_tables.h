@@ -8,7 +8,21 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "pebs/datasrc.h"
+#include "sample/dsrc.h"
+
+/* Data-source tables (§5.2-§5.4). */
+enum pebs_ds_table {
+	PEBS_DS_NONE = 0,	/* no load-latency data source on this model */
+	PEBS_DS_NHM,		/* SDM table 18-24 (NHM/WSM) */
+	PEBS_DS_SNB,		/* Table A as is (SNB..BDW) */
+	PEBS_DS_SKL,		/* Table A + _skl(pmem=false): L4 */
+	PEBS_DS_SKL_PMEM,	/* Table A + _skl(pmem=true): PMEM */
+	PEBS_DS_GRT,		/* Table A + _grt (Gracemont) */
+	PEBS_DS_CMT,		/* Table A + _cmt (Crestmont/Skymont) */
+	PEBS_DS_LNC,		/* Table B, 8-bit codes (Lion Cove) */
+	PEBS_DS_PNC,		/* Panther Cove: L2-hit / OMR split, pebs/datasrc_pantherc.c */
+	PEBS_DS_TABLE_COUNT
+};
 
 /* One encoding. rsv = reserved in this table (decoded as unknown, never guessed). */
 struct pebs_ds_entry {

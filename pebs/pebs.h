@@ -68,6 +68,9 @@ struct pebs_session {
 	uint64_t evtsel, aux_evtsel, pebs_enable, global_ctrl, data_cfg, reset;
 	bool adaptive;
 	bool arch;		/* format 0xF: IA32_PEBS_BASE/INDEX + CFG_C, no DS area */
+	/* The arch path's drain (pebs_arch_drain), set by pebs_arch_start: pebs_drain calls it
+	 * through here, so pmi.c needs nothing of arch_program.c (which installs the PMI). */
+	void (*arch_drain)(struct pebs_session *s);
 	uint64_t cfg_c, arch_index;	/* as programmed */
 	struct pebs_arch_saved arch_saved;
 	bool active;

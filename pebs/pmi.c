@@ -108,7 +108,8 @@ void pebs_drain(struct pebs_session *s)
 	uint64_t base, idx, top, p;
 
 	if (s->arch) {
-		pebs_arch_drain(s);	/* IA32_PEBS_INDEX write offset (arch_program.c) */
+		if (s->arch_drain)	/* IA32_PEBS_INDEX write offset (pebs_arch_drain) */
+			s->arch_drain(s);
 		return;
 	}
 	if (!ds)

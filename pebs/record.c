@@ -5,7 +5,6 @@
  * Every read is bounds-checked against the buffer; every step advances or stops the walk.
  */
 #include "pebs/record.h"
-#include "pebs/arch_record.h"
 
 #include <string.h>
 

@@ -169,4 +169,7 @@ void pebs_walk_init(struct pebs_walker *w, const void *buf, size_t len, unsigned
 bool pebs_walk_next(struct pebs_walker *w, struct pebs_record *r);
 const char *pebs_rec_strerror(unsigned err);
 
+/* The walker step for format 0xF (pebs/arch_record.c; pebs_walk_next calls it, r reset). */
+bool pebs_arch_walk_next(struct pebs_walker *w, struct pebs_record *r);
+
 #endif
