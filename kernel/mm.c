@@ -22,8 +22,7 @@
 #define WINDOW_SLOT   128u
 #define TABLE_POOL    (256 * PAGE_4K)		/* identity map and MMIO tables, kept */
 #define WINDOW_POOL   (1024 * PAGE_4K)		/* buffer-window tables, reset on release */
-#define KEEP_BASE     0x00007f8000000000ull	/* PML4 slot 255: kept buffers (mm_keep_buffer) */
-#define KEEP_SLOT     255u
+#define WINDOW_SLOTS_END 256u		/* slots 128-255: the lower half's top, windows only */
 
 extern char _kernel_start[], _text_end[], _rodata_start[], _rodata_end[], _kernel_end[];
 
@@ -32,9 +31,6 @@ static struct pgt kpgt;
 struct mm_pool { uint64_t base, next, end; };
 static struct mm_pool fixed_pool, window_pool;
 static uint64_t window_next = WINDOW_BASE;
-static uint64_t keep_next = KEEP_BASE;
-static struct pmm_mark keep_top;	/* the ranges' ends before the first kept buffer */
-static bool keeping;			/* keep_top is set: some block may be kept */
 static bool mm_ready;
 static bool pat_wc;
 static uint64_t large_start, large_end;	/* identity span mapped with the largest pages */
@@ -199,42 +195,6 @@ void *mm_map_buffer_in(uint64_t bytes, enum page_size ps, uint64_t lo, uint64_t 
 	return (void *)(uintptr_t)va;
 }
 
-void *mm_keep_buffer(uint64_t bytes, enum page_size ps)
-{
-	static const uint64_t sizes[] = { PAGE_4K, PAGE_2M, PAGE_1G };
-	static const enum pgt_max maxes[] = { PGT_MAX_4K, PGT_MAX_2M, PGT_MAX_1G };
-	uint64_t sz = sizes[ps], pa, va;
-
-	/* its tables come from the fixed pool (kpgt's), which a release leaves alone, and a
-	 * later keep reuses them; past the pool they would come from pmm_take, which the
-	 * runner's release takes back: refuse before that */
-	if ((ps == PS_1G && !cpu.page1g) || fixed_pool.end - fixed_pool.next < 8 * PAGE_4K)
-		return NULL;
-	if (!keeping)
-		pmm_mark(&pmm, &keep_top);
-	keeping = true;
-	bytes = (bytes + sz - 1) & ~(sz - 1);
-	pa = pmm_take_top(&pmm, bytes, sz);
-	va = (keep_next + sz - 1) & ~(sz - 1);
-	if (!pa || pgt_map(&kpgt, va, pa, bytes, MAP_W, maxes[ps]))
-		return NULL;	/* a block taken stays taken until mm_keep_drop */
-	keep_next = va + bytes;
-	flush_tlb();
-	return (void *)(uintptr_t)va;
-}
-
-void mm_keep_drop(void)
-{
-	if (!keeping)
-		return;
-	if (keep_next != KEEP_BASE)
-		pgt_unmap(&kpgt, KEEP_BASE, keep_next - KEEP_BASE);
-	pmm_top_release(&pmm, &keep_top);
-	keep_next = KEEP_BASE;
-	keeping = false;
-	flush_tlb();
-}
-
 int mm_guard_page(void *va)
 {
 	uint64_t a = (uint64_t)(uintptr_t)va;
@@ -309,8 +269,8 @@ void mm_release(const struct mm_mark *m)
 
 	pmm_release(&pmm, &m->pmm);
 	if (m->window_next != window_next) {
-		/* drop every window mapping and the tables under them (not the kept ones) */
-		for (unsigned i = WINDOW_SLOT; i < KEEP_SLOT; i++)
+		/* drop every window mapping and the tables under them */
+		for (unsigned i = WINDOW_SLOT; i < WINDOW_SLOTS_END; i++)
 			pml4[i] = 0;
 		window_pool.next = window_pool.base;
 		window_next = WINDOW_BASE;

@@ -30,11 +30,6 @@ void *kalloc(uint64_t bytes, uint64_t align);
 void *mm_map_buffer(uint64_t bytes, enum page_size ps);
 /* The same, backed by physical memory inside [lo, hi) (a NUMA node's range). */
 void *mm_map_buffer_in(uint64_t bytes, enum page_size ps, uint64_t lo, uint64_t hi);
-/* A measurement buffer like mm_map_buffer's that outlives the test runner's per-test release:
- * memory from the top of RAM (kernel/pmm.h pmm_take_top), mapped in its own window, until
- * mm_keep_drop returns all kept buffers at once. NULL when it cannot. */
-void *mm_keep_buffer(uint64_t bytes, enum page_size ps);
-void mm_keep_drop(void);
 /* Map device memory [pa, pa+bytes) uncached (PCD|PWT), 4 KiB pages, at its identity
  * address (also above RAM, e.g. a framebuffer). Returns the pointer, NULL on failure. */
 void *mm_map_mmio(uint64_t pa, uint64_t bytes);

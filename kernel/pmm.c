@@ -125,7 +125,6 @@ void pmm_mark(const struct pmm *p, struct pmm_mark *m)
 {
 	for (unsigned i = 0; i < p->n; i++) {
 		m->next[i] = p->r[i].next;
-		m->end[i] = p->r[i].end;
 	}
 }
 
@@ -133,30 +132,4 @@ void pmm_release(struct pmm *p, const struct pmm_mark *m)
 {
 	for (unsigned i = 0; i < p->n; i++)
 		p->r[i].next = m->next[i];
-}
-
-uint64_t pmm_take_top(struct pmm *p, uint64_t bytes, uint64_t align)
-{
-	bytes = request(bytes, align);
-	if (!bytes)
-		return 0;
-	for (unsigned i = 0; i < p->n; i++) {
-		struct pmm_range *r = &p->r[i];
-		uint64_t a;
-
-		if (r->end - r->next < bytes)
-			continue;
-		a = (r->end - bytes) & ~(align - 1);
-		if (a < r->next)
-			continue;
-		r->end = a;	/* the bytes above a + bytes stay unused until a top release */
-		return a;
-	}
-	return 0;
-}
-
-void pmm_top_release(struct pmm *p, const struct pmm_mark *m)
-{
-	for (unsigned i = 0; i < p->n; i++)
-		p->r[i].end = m->end[i];
 }

@@ -3,10 +3,7 @@
  * memory map's "available" entries minus every excluded range (the kernel image, the boot
  * information, the first MiB); allocation is a bump pointer per range with alignment.
  * A mark/release pair returns everything allocated since the mark (the test runner uses it
- * so that one test's buffers never starve the next). Memory that must outlive such a release
- * is taken from the top of a range instead (pmm_take_top), which lowers the range's end: a
- * release never gives it back, pmm_free no longer counts it, and pmm_top_release to an
- * earlier mark returns it.
+ * so that one test's buffers never starve the next).
  */
 #ifndef KERNEL_PMM_H
 #define KERNEL_PMM_H
@@ -32,7 +29,6 @@ struct pmm {
 
 struct pmm_mark {
 	uint64_t next[PMM_MAX_RANGES];	/* pmm_release returns to these */
-	uint64_t end[PMM_MAX_RANGES];	/* pmm_top_release returns to these */
 };
 
 void pmm_init(struct pmm *p);
@@ -52,12 +48,5 @@ uint64_t pmm_top(const struct pmm *p);	/* end of the highest range */
 
 void pmm_mark(const struct pmm *p, struct pmm_mark *m);
 void pmm_release(struct pmm *p, const struct pmm_mark *m);
-
-/* From the top: the lowest range whose free space holds `bytes` at `align` (a power of two
- * >= 4096) gives its highest such block (low ranges first: on a NUMA machine the highest RAM
- * is usually another node's); 0 when none. Not zeroed. */
-uint64_t pmm_take_top(struct pmm *p, uint64_t bytes, uint64_t align);
-/* Give back every block pmm_take_top handed out since pmm_mark(m). */
-void pmm_top_release(struct pmm *p, const struct pmm_mark *m);
 
 #endif

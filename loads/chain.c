@@ -210,37 +210,3 @@ uint64_t chain_walk_len(const struct chain *c)
 	}
 	return 0;
 }
-
-void chain_verify(const struct chain *c, const void *base, const struct chain_params *p,
-		  struct chain_check *out)
-{
-	uintptr_t b = (uintptr_t)base, q = c->head;
-	struct rules r;
-	uint64_t n = setup(p, &r), prev = 0;
-	unsigned shift = 0;
-
-	memset(out, 0, sizeof(*out));
-	if (!n || n != c->nodes)
-		return;
-	while ((1ull << shift) < p->stride)
-		shift++;
-	for (uint64_t k = 0; k <= n; k++) {
-		uint64_t i = (q - b) >> shift;
-
-		/* checked before it is followed: an aligned slot inside the working set */
-		if (q < b || i >= n || (q & 7)) {
-			out->stray = true;
-			return;
-		}
-		if (k) {
-			out->near_left += near((uint32_t)prev, (uint32_t)i);
-			out->page_left += same_page(&r, (uint32_t)prev, (uint32_t)i);
-			if (q == c->head) {	/* back at head after k loads */
-				out->walk = k == n ? n : 0;
-				return;
-			}
-		}
-		prev = i;
-		__builtin_memcpy(&q, (const void *)q, sizeof(q));
-	}
-}

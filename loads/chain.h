@@ -79,23 +79,4 @@ uint64_t chain_node_offset(const struct chain_params *p, uint64_t i);
  * return within c->nodes loads (broken chain, short cycle). Touches every node. */
 uint64_t chain_walk_len(const struct chain *c);
 
-/* What a checked walk found (chain_verify). */
-struct chain_check {
-	uint64_t walk;		/* loads until back at head: c->nodes, or 0 (a shorter cycle
-				 * through head, none within c->nodes loads, or a stray link) */
-	bool stray;		/* a link left the working set or was not 8-byte aligned */
-	uint64_t near_left;	/* consecutive pairs breaking the rules, as found in memory */
-	uint64_t page_left;
-};
-
-/*
- * chain_walk_len for a chain kept between tests (loads/chain_keep.h), whose memory is not
- * trusted blindly: each link is checked before it is followed (an aligned slot inside the
- * working set of `p`: a stray one ends the walk, never dereferenced), and the placement rules
- * are counted from the nodes met, not taken from the builder's counters. The nodes' slots
- * themselves (chain_node_offset) are the builder's, not re-derived. Touches every node.
- */
-void chain_verify(const struct chain *c, const void *base, const struct chain_params *p,
-		  struct chain_check *out);
-
 #endif

@@ -2,8 +2,8 @@
  * kload.c: the load kernels inside the kernel (see kload.h). Within one test: one 2 MiB-page
  * pool and one 4 KiB-page pool, each replaced only by a larger one, and one scratch array
  * for the chain builder. The test runner (ktests/run.c) releases all of it after each test,
- * so every load test starts with kload_test_begin(). Chains kept for later tests
- * (loads/chain_keep.h) live in mm_keep_buffer memory, which that release leaves alone.
+ * so every load test starts with kload_test_begin(). Every run builds its own chain (a
+ * kept chain's checked walk cost as much as a fresh build: docs/latency-method.md §7).
  */
 #include "loads/kload.h"
 #include "kernel/cmdline.h"
@@ -12,7 +12,6 @@
 #include "kernel/fmt.h"
 #include "kernel/idt.h"
 #include "kernel/tsc.h"
-#include "loads/kload_keep.h"
 #include "loads/steady.h"
 
 #include <stddef.h>
@@ -160,7 +159,6 @@ static int time_it(struct load_run *r)
 	if (kload_timing_unjudgeable())		/* nothing is judged: the rule's minimum */
 		cfg.warm_max_laps = 2;
 	r->remeasured = 0;
-	kload_keep_runs(r);
 	for (;;) {
 		if (chase_measure(&r->chain, &cfg, &r->res)) {
 			r->why = "chase_measure rejected the configuration";
@@ -183,7 +181,6 @@ int load_retime(struct load_run *dst, const struct load_run *src, const char *na
 	dst->name = name;
 	dst->kind = kind;
 	dst->build_ticks = 0;
-	dst->reused = NULL;	/* no chain line: the chain is src's */
 	return time_it(dst);
 }
 
@@ -195,17 +192,12 @@ int load_run(struct load_run *r)
 		.seed = cmdline_u64(&kcmdline, "seed", 1, 0, UINT64_MAX, warn),
 		.vary_slot = true, .vary_line = r->stride > g->l1d.line,
 	};
-	uint8_t *base, *keep = NULL;
+	uint8_t *base;
 	uint64_t t0 = rdtsc();
-	int rc;
 
 	r->why = NULL;
-	r->reused = NULL;
 	if (p.line < 8 || p.line > r->stride)
 		p.line = 64;
-	rc = kload_keep_take(r, &p);
-	if (rc)
-		return rc < 0 ? rc : time_it(r);
 	if (chain_scratch_bytes(&p) > scratch_bytes) {
 		if (chain_scratch_bytes(&p) + r->ws + MEM_MARGIN > pmm_free_bytes()) {
 			r->why = "not enough free memory for the chain builder";
@@ -223,9 +215,7 @@ int load_run(struct load_run *r)
 		if (!base)
 			r->why = "no free memory of that size in the node's range";
 	} else {
-		base = keep = kload_keep_buffer(r);
-		if (!base)
-			base = buffer(r->ws, r->ps, &r->why);
+		base = buffer(r->ws, r->ps, &r->why);
 	}
 	if (!base)
 		return -1;
@@ -236,8 +226,6 @@ int load_run(struct load_run *r)
 	}
 	r->walk_len = chain_walk_len(&r->chain);
 	r->build_ticks = rdtsc() - t0;
-	if (keep)
-		kload_keep_built(r, &p, keep);
 	if (r->walk_len != r->chain.nodes) {
 		r->why = "the chain is not one cycle through every node";
 		return -2;
@@ -251,10 +239,7 @@ int kload_level_run(struct load_run *r, enum load_level l, const char **note)
 							 "load_dram" };
 	int rc;
 
-	/* kept: the level chains a later test walks again (ktests/load_special.c: load_store/ref
-	 * is load_l2's chain, load_lfb/ref load_dram's); the others would only take room */
-	*r = (struct load_run){ .name = names[l], .kind = CHASE_LOAD, .ps = PS_2M, .stride = 64,
-				.keep = l == LOAD_L2 || l == LOAD_DRAM };
+	*r = (struct load_run){ .name = names[l], .kind = CHASE_LOAD, .ps = PS_2M, .stride = 64 };
 	r->ws = kload_ws(l, note);
 	rc = load_run(r);
 	if (!rc) {
@@ -284,7 +269,6 @@ void kload_test_begin(void)
 	memset(pool, 0, sizeof(pool));
 	scratch = NULL;
 	scratch_bytes = 0;
-	kload_keep_test_begin();
 }
 
 void kload_print_geometry(struct ktest *t)

@@ -41,27 +41,19 @@ struct load_run {
 	uint32_t stride;		/* 64; 4096 = one node per page */
 	uint64_t phys_lo, phys_hi;	/* phys_hi != 0: a fresh buffer backed by memory inside
 					 * [phys_lo, phys_hi) (a NUMA node: load_remote) */
-	bool keep;			/* keep the chain for later tests where that is cheap
-					 * (loads/chain_keep.h; kload_level_run sets it) */
 	/* filled by load_run() */
 	uint8_t *base;			/* the buffer (its virtual address) */
 	struct chain chain;
 	struct chase_result res;
 	uint64_t walk_len;		/* chain_walk_len(): == chain.nodes when sound */
 	uint64_t ns_x100;		/* ns per step, x100 */
-	uint64_t build_ticks;		/* TSC ticks spent building + walking the chain (or
-					 * verifying the kept one) */
-	const char *reused;		/* NULL: built here; else the run that built the kept
-					 * chain this one walked (re-verified: chain_verify) */
+	uint64_t build_ticks;		/* TSC ticks spent building + walking the chain */
 	unsigned remeasured;		/* extra measurements taken for a noisy spread */
 	bool noisy;			/* min..max still spread > STEADY_SPREAD_PCT (loads/steady.h) */
 	const char *why;		/* load_run() != 0: the reason */
 };
 
-/* The chain of the latest load_run() stays in its buffer until the next load_run(). A run on
- * 2 MiB pooled pages whose chain parameters match a kept chain walks that one instead of
- * building (loads/chain_keep.h: what is kept, up to KEEP_MAX_BYTES; a storing kernel spoils
- * it), after chain_verify checked it again. */
+/* The chain of the latest load_run() stays in its buffer until the next load_run(). */
 
 /* Forget the buffers of the previous test (the runner released its memory). Every load
  * test calls this first. */

@@ -14,15 +14,14 @@ void load_run_lines(void (*out)(void *ctx, const char *line), void *ctx,
 	const struct chase_result *s = &r->res;
 	char ws[24], core[24] = "-", ratio[24] = "-", line[256];
 
-	if (r->build_ticks || r->reused) {
+	if (r->build_ticks) {
 		fmt_snprintf(line, sizeof(line), "%s: chain ws=%s pages=%s nodes=%llu stride=%u "
-			     "walk=%llu/%llu rules=%s build_ms=%llu%s%s", r->name,
+			     "walk=%llu/%llu rules=%s build_ms=%llu", r->name,
 			     geometry_size_str(r->ws, ws, sizeof(ws)), r->ps == PS_4K ? "4K" : "2M",
 			     (unsigned long long)r->chain.nodes, r->chain.stride,
 			     (unsigned long long)r->walk_len, (unsigned long long)r->chain.nodes,
 			     r->chain.near_left || r->chain.page_left ? "BROKEN" : "held",
-			     (unsigned long long)(hz ? r->build_ticks * 1000 / hz : 0),
-			     r->reused ? " reused=" : "", r->reused ? r->reused : "");
+			     (unsigned long long)(hz ? r->build_ticks * 1000 / hz : 0));
 		out(ctx, line);
 	}
 	if (s->have_core) {

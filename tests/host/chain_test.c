@@ -290,73 +290,6 @@ static void test_pinned_chains(void **state)
 	}
 }
 
-static void verify(const struct built *b, struct chain_check *k)
-{
-	chain_verify(&b->c, b->buf, &b->p, k);
-}
-
-/* chain_verify, the check of a chain kept between tests: a sound chain passes; a link out
- * of the set or misaligned, two short cycles, other parameters all fail without a stray
- * dereference (ASan would see one); rules are recounted from memory. */
-static void test_verify(void **state)
-{
-	struct chain_check k;
-	struct built b;
-	uintptr_t q, save, x;
-
-	(void)state;
-	build(&b, 64 << 10, 64, 5);
-	verify(&b, &k);
-	assert_int_equal(k.walk, b.c.nodes);
-	assert_false(k.stray);
-	assert_int_equal(k.near_left + k.page_left, 0);
-
-	memcpy(&q, (void *)b.c.head, 8);			/* the second node */
-	memcpy(&save, (void *)q, 8);
-	x = save + 4;						/* misaligned */
-	memcpy((void *)q, &x, 8);
-	verify(&b, &k);
-	assert_int_equal(k.walk, 0);
-	assert_true(k.stray);
-	x = (uintptr_t)b.buf + b.p.bytes;			/* just past the set */
-	memcpy((void *)q, &x, 8);
-	verify(&b, &k);
-	assert_int_equal(k.walk, 0);
-	assert_true(k.stray);
-	x = (uintptr_t)b.buf - 8;				/* just below it */
-	memcpy((void *)q, &x, 8);
-	verify(&b, &k);
-	assert_true(k.stray);
-	memcpy((void *)q, &b.c.head, 8);			/* head -> q -> head: short cycle */
-	verify(&b, &k);
-	assert_int_equal(k.walk, 0);
-	assert_false(k.stray);
-	memcpy((void *)q, &q, 8);				/* q -> q: never back at head */
-	verify(&b, &k);
-	assert_int_equal(k.walk, 0);
-	assert_false(k.stray);
-	memcpy((void *)q, &save, 8);
-	verify(&b, &k);
-	assert_int_equal(k.walk, b.c.nodes);
-	b.c.nodes--;						/* other parameters */
-	verify(&b, &k);
-	assert_int_equal(k.walk, 0);
-	b.c.nodes++;
-
-	/* relinked in address order: one cycle, every pair but the wrap neighbours */
-	for (uint64_t i = 0; i < b.c.nodes; i++) {
-		x = (uintptr_t)b.buf + chain_node_offset(&b.p, (i + 1) % b.c.nodes);
-		memcpy(b.buf + chain_node_offset(&b.p, i), &x, 8);
-	}
-	b.c.head = (uintptr_t)b.buf + chain_node_offset(&b.p, 0);
-	verify(&b, &k);
-	assert_int_equal(k.walk, b.c.nodes);
-	assert_false(k.stray);
-	assert_int_equal(k.near_left, b.c.nodes - 1);
-	assert_int_equal(k.page_left, b.c.nodes - b.c.nodes / 64);	/* 64 lines a page */
-	unbuild(&b);
-}
-
 static void test_rand_below(void **state)
 {
 	uint64_t s = 3, hist[10] = { 0 };
@@ -384,7 +317,6 @@ int main(void)
 		cmocka_unit_test(test_rand_below),
 		cmocka_unit_test(test_successors),
 		cmocka_unit_test(test_pinned_chains),
-		cmocka_unit_test(test_verify),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

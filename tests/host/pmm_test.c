@@ -129,37 +129,6 @@ static void test_mark_release(void **state)
 	assert_int_equal(pmm_take(&p, 4096, 4096), 0x101000);
 }
 
-/* Memory taken from the top (of the lowest range that holds it) outlives a release of the
- * bottom, is not counted free, never overlaps what the bottom hands out, and a top release
- * returns it. */
-static void test_take_top(void **state)
-{
-	struct pmm p;
-	struct pmm_mark m;
-
-	(void)state;
-	pmm_init(&p);
-	pmm_add(&p, 0x100000, 0x300000);		/* [1M, 4M) */
-	pmm_add(&p, 0x1000000, 0x400000);		/* [16M, 20M) */
-	pmm_mark(&p, &m);
-	assert_int_equal(pmm_take_top(&p, 0x200000, 0x200000), 0x200000);
-	assert_int_equal(pmm_free(&p), 0x500000);
-	assert_int_equal(pmm_take_top(&p, 0x1000, 0x200000), 0x1200000);	/* 2M slack lost */
-	assert_int_equal(pmm_free(&p), 0x100000 + 0x200000);
-	assert_int_equal(pmm_take_top(&p, 0x1000, 0x1000), 0x1ff000);	/* the low range again */
-	assert_int_equal(pmm_take_top(&p, 0x300000, 0x1000), 0);		/* fits nowhere */
-	assert_int_equal(pmm_take_top(&p, 0x1000, 0x1800), 0);			/* bad alignment */
-	assert_int_equal(pmm_take(&p, 0xff000, 0x1000), 0x100000);		/* all below it */
-	assert_int_equal(pmm_take(&p, 0x200000, 0x1000), 0x1000000);
-	assert_int_equal(pmm_take(&p, 0x1000, 0x1000), 0);
-	assert_int_equal(pmm_take_top(&p, 0x1000, 0x1000), 0);			/* both full */
-	pmm_release(&p, &m);
-	assert_int_equal(pmm_free(&p), 0xff000 + 0x200000);	/* the top blocks stay taken */
-	pmm_top_release(&p, &m);
-	assert_int_equal(pmm_free(&p), 0x700000);
-	assert_int_equal(pmm_take_top(&p, 0x1000, 0x1000), 0x3ff000);
-}
-
 static void test_random_never_overlaps(void **state)
 {
 	struct pmm p;
@@ -200,7 +169,6 @@ int main(void)
 		cmocka_unit_test(test_bad_args_and_exhaustion),
 		cmocka_unit_test(test_take_in),
 		cmocka_unit_test(test_mark_release),
-		cmocka_unit_test(test_take_top),
 		cmocka_unit_test(test_random_never_overlaps),
 	};
 	return cmocka_run_group_tests_name("pmm", tests, NULL, NULL);
