@@ -5,6 +5,7 @@ object files. Exit 0 when clean; otherwise one line per breach, exit 1.
 Checks:
   up       a file includes a header of a folder above its own in LAYERS
   top      anything includes a header of the top folder (init/)
+  sibling  one sampler includes the other (pebs/ and ibs/ share only sample/)
   headers  two files include each other's headers (a.c includes b.h and b.c includes a.h)
   calls    two files of one folder call each other's functions both ways (from `nm` of the
            kernel objects: what each defines and what each leaves undefined)
@@ -21,6 +22,8 @@ import sys
 LAYERS = ["kernel", "platform", "apic", "smp", "sample", "pebs", "ibs", "loads", "ktests",
           "init"]
 TOP = "init"
+# Siblings: layers side by side that never include each other (the two samplers).
+SIBLINGS = [{"pebs", "ibs"}]
 INCLUDE = re.compile(r'^\s*#\s*include\s+"([^"]+)"', re.M)
 
 
@@ -50,6 +53,8 @@ def check_includes(root):
                 continue
             if hd == TOP and d != TOP:
                 out.append(f"top: {p} includes {h}")
+            elif d != hd and {d, hd} in SIBLINGS:
+                out.append(f"sibling: {p} ({d}) includes {h} ({hd})")
             elif LAYERS.index(hd) > LAYERS.index(d):
                 out.append(f"up: {p} ({d}) includes {h} ({hd})")
     # headers both ways: what unit a (a.c, a.h) includes, directly or through other headers,

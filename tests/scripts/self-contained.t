@@ -20,7 +20,8 @@ SRC_EXT = re.compile(r"\.(c|h|md|py|t|sh|asm|mk|cfg|ld)$")
 OUTSIDE = [re.escape(".." + "/" + "shared"), re.escape("shared" + "/reference"),
            r"\b" + re.escape("pebs-" + "facts.md"), r"\b" + re.escape("user-" + "needs"),
            r"(?<![\w/])" + re.escape("DES" + "IGN.md")]
-POSITIONAL_DIRS = ("kernel/", "apic/", "pebs/", "loads/", "tools/", "ktests/",
+POSITIONAL_DIRS = ("kernel/", "platform/", "apic/", "smp/", "sample/", "pebs/", "ibs/", "loads/",
+                   "tools/", "ktests/", "init/",
                    "tests/model/pmu_model_cpus.c")
 n = 0
 failed = 0
