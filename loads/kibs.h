@@ -8,7 +8,7 @@
 
 #include "loads/kload.h"
 
-/* Register kibs_check and kibs_unavailable with the load kernels (loads/kload_hooks.c). */
+/* Register the IBS sampler with the load kernels (loads/kload_hooks.c) in place of PEBS. */
 void kibs_register(void);
 /* NULL when the IBS step can run, else the exact SKIP reason. */
 const char *kibs_unavailable(void);

@@ -109,20 +109,14 @@ void kload_set_core_clock(uint64_t (*read)(void *ctx), void *ctx, const char *na
 /* The registered reader (NULL: none) with its context and name. */
 uint64_t (*kload_core_clock(void **ctx, const char **name))(void *ctx);
 
-/*
- * The PEBS verdict step of a load test: run `r`'s kernel again under the load-latency event
- * and judge it (dominant source = `target`, latency band). Registered by the PMU/decoder
- * side; until then, and where the hardware lacks it, the step SKIPs with the reason.
- */
-typedef enum kt_result (*kload_pebs_fn)(struct ktest *t, const struct load_run *r,
-					enum load_target target);
-void kload_set_pebs_check(kload_pebs_fn fn);
-/* A vendor path with its own availability rule (AMD IBS, loads/kibs.h): NULL when it can
- * run, else the SKIP reason; without one, the Intel PEBS needs decide. */
-void kload_set_pebs_unavailable(const char *(*fn)(void));
+/* The sampler of the load kernels' sampling step (loads/sampler.h), registered by the PMU
+ * side: PEBS by kload_header (loads/kpebs.c), IBS in its place on AMD (loads/kibs.c). Until
+ * then, and where the hardware lacks it, the step SKIPs with the reason. */
+struct sampler;
+void kload_set_sampler(const struct sampler *s);
 /* Why the PEBS step cannot run here (NULL: it can). */
 const char *kload_pebs_unavailable(void);
-/* The PEBS step as a subtest: runs the registered check or SKIPs with the reason. */
+/* The sampling step as subtests: runs it through the sampler or SKIPs with the reason. */
 void kload_pebs_step(struct ktest *t, const struct load_run *r, enum load_target target);
 
 #endif

@@ -1,17 +1,17 @@
 /*
  * kload_hooks.c: what the PMU side registers with the load kernels (see kload.h): the core
  * clock the timed chase reads next to the TSC (pebs/cycles.c: fixed counter 1 or a GP
- * counter), and the PEBS step: its check (loads/kpebs.c on Intel, loads/kibs.c on AMD) and,
- * optionally, its own reason for not running; every load kernel then runs the step or SKIPs
- * pebs_source, pebs_overhead and pebs_remote with that exact reason.
+ * counter), and the sampler (loads/sampler.h: loads/kpebs.c on Intel, loads/kibs.c on AMD);
+ * every load kernel then runs the sampling step through it (loads/kstep.c) or SKIPs
+ * pebs_source, pebs_overhead and pebs_remote with the sampler's exact reason.
  */
 #include "loads/kload.h"
+#include "loads/sampler.h"
 
 static uint64_t (*core_read)(void *);
 static void *core_ctx;
 static const char *core_name;
-static kload_pebs_fn pebs_check;
-static const char *(*pebs_unavailable)(void);
+static const struct sampler *sampler;
 
 void kload_set_core_clock(uint64_t (*read)(void *ctx), void *ctx, const char *name)
 {
@@ -27,26 +27,16 @@ uint64_t (*kload_core_clock(void **ctx, const char **name))(void *ctx)
 	return core_read;
 }
 
-void kload_set_pebs_check(kload_pebs_fn fn)
+void kload_set_sampler(const struct sampler *s)
 {
-	pebs_check = fn;
-}
-
-void kload_set_pebs_unavailable(const char *(*fn)(void))
-{
-	pebs_unavailable = fn;
+	sampler = s;
 }
 
 const char *kload_pebs_unavailable(void)
 {
-	const char *why = pebs_unavailable ? pebs_unavailable() :
-			  ktest_need_reason(NEED_PEBS | NEED_LOAD_LATENCY);
-
-	if (why)
-		return why;
-	if (!pebs_check)
-		return "PEBS load-latency check not registered (PMU driver/decoder not joined yet)";
-	return NULL;
+	if (!sampler)
+		return "no sampler registered (neither the PEBS nor the IBS step joined the run)";
+	return sampler->unavailable(sampler->self);
 }
 
 void kload_pebs_step(struct ktest *t, const struct load_run *r, enum load_target target)
@@ -60,5 +50,5 @@ void kload_pebs_step(struct ktest *t, const struct load_run *r, enum load_target
 			kt_skip_sub(t, "pebs_remote", "%s", why);
 		return;
 	}
-	pebs_check(t, r, target);
+	kstep_sample(t, r, target, sampler);
 }

@@ -16,6 +16,7 @@
 #include "kernel/hw.h"
 #include "kernel/tsc.h"
 #include "loads/kstep.h"
+#include "loads/sampler.h"
 #include "loads/kpebs_print.h"
 #include "loads/kpebs_ktap.h"
 #include "loads/pebs_cost.h"
@@ -42,23 +43,6 @@ struct step {
 	const char *sub;	/* subtest name prefix: "" on the boot CPU, "cpu2_l1_" per CPU */
 };
 
-void kload_header(void)
-{
-	char b[200];
-	int rc;
-
-	for (unsigned i = 0; geometry_header_line(kload_geometry(), i, b, sizeof(b)); i++)
-		ktap_diag("%s", b);
-	rc = pmu_cycles_init(&cyc, pebs_caps_init());
-	if (rc == 0) {
-		have_core = true;
-		kload_set_core_clock(pmu_cycles_read, &cyc, cyc.name);
-	}
-	pmu_cycles_header_line(&cyc, rc, b, sizeof(b));
-	ktap_diag("%s", b);
-	kload_set_pebs_check(kpebs_check);
-}
-
 static const char *subname(const struct step *st, const char *sub, char *b, size_t n)
 {
 	fmt_snprintf(b, n, "%s%s", st->sub, sub);
@@ -82,82 +66,102 @@ static int level_of(enum load_target tg)
 	return lv[tg];
 }
 
-struct armed_ctx {
-	struct pebs_measure_cfg *cfg;
-	struct kstep *k;
+/* One PEBS step's state: where it runs and the measurement's configuration (the sampler's
+ * self, loads/sampler.h). */
+struct pebs_step {
 	const struct step *st;
+	struct pebs_measure_cfg cfg;
+	const char *dump;
 };
 
-/* One armed measurement (a pebs_cost_armed_fn) over the timed chunks of cfg. */
-static int armed(void *ctx, uint64_t sav, uint64_t *records, uint64_t *pmis, uint64_t *used)
+/* Why the PEBS step cannot run with these capabilities (NULL: it can). */
+static const char *caps_unavailable(const struct pebs_caps *c)
 {
-	struct armed_ctx *a = ctx;
-	uint64_t fl;
+	const char *why = NULL;
+
+	if (!pebs_caps_pmu_ok(c, &why) || !pebs_caps_pebs_ok(c, &why) || !pebs_caps_ll_ok(c, &why))
+		return why;
+	return NULL;
+}
+
+static const char *unavailable(void *self)
+{
+	return caps_unavailable(((struct pebs_step *)self)->st->c);
+}
+
+static void prepare(void *self, const struct load_run *r, enum load_target tg, struct kstep *k,
+		    uint64_t *period, bool *user)
+{
+	struct pebs_step *ps = self;
+
+	ps->dump = cmdline_get(&kcmdline, "dump");
+	ps->cfg = (struct pebs_measure_cfg){ .work = pebs_cost_chunk, .work_ctx = &k->run };
+	pebs_config_init(&ps->cfg.pc, tg == TGT_STORE ? PEBS_STORE : PEBS_LOAD_LATENCY, &kcmdline,
+			 kstep_warn);
+	*user = cmdline_get(&kcmdline, "sav") != NULL;
+	if (!*user)
+		ps->cfg.pc.sav = pebs_cost_default_sav(r->ns_x100 / k->per_step);
+	*period = ps->cfg.pc.sav;
+	if (ps->dump && (!strcmp(ps->dump, "raw") || !strcmp(ps->dump, "decoded"))) {
+		ps->cfg.dump = dump_buf;
+		ps->cfg.dump_cap = sizeof(dump_buf);
+	}
+}
+
+/* One armed measurement over the timed chunks of cfg; the threshold PMI drains the buffer. */
+static int measure(void *self, uint64_t sav, struct sampler_result *out)
+{
+	struct pebs_step *ps = self;
+	const struct step *st = ps->st;
 	int rc;
 
-	a->cfg->pc.sav = sav;
-	kstep_arm_deadline(a->k);
-	fl = hw_irq_on();	/* the threshold PMI drains the buffer */
-	rc = a->st->pc ? pebs_cpu_measure(a->st->pc, a->cfg) :
-	     pebs_measure_run(a->st->m, a->st->c, a->cfg);
-	hw_irq_restore(fl);
-	*records = a->st->m->agg.records;
-	*pmis = a->st->m->st.pmis;
-	*used = a->st->m->sav;
+	ps->cfg.pc.sav = sav;
+	rc = st->pc ? pebs_cpu_measure(st->pc, &ps->cfg) : pebs_measure_run(st->m, st->c, &ps->cfg);
+	out->records = st->m->agg.records;
+	out->irqs = st->m->st.pmis;
+	out->period = st->m->sav;
 	return rc;
 }
 
-static enum kt_result step_run(struct ktest *t, const struct step *st, const struct load_run *r,
-			       enum load_target tg)
+static const char *error(void *self)
 {
+	return ((struct pebs_step *)self)->st->m->err;
+}
+
+static const char *source_name(void *self, char *b, unsigned n)
+{
+	return subname(((struct pebs_step *)self)->st, "pebs_source", b, n);
+}
+
+static void report(void *self, struct ktest *t, const struct load_run *r, enum load_target tg,
+		   const struct pebs_cost *cost, uint64_t timed)
+{
+	struct pebs_step *ps = self;
+	const struct step *st = ps->st;
 	const struct pebs_caps *c = st->c;
 	struct pebs_measure *m = st->m;
 	struct kpebs_levels *lv = st->lv;
-	const char *dump = cmdline_get(&kcmdline, "dump");
-	static struct kstep k;
-	struct pebs_measure_cfg cfg = { .work = pebs_cost_chunk, .work_ctx = &k.run };
-	struct pebs_cost cost;
-	struct armed_ctx ac = { .cfg = &cfg, .k = &k, .st = st };
 	int lvl = level_of(tg);
-	uint64_t timed;
 	char d[200], b[48];
-	int rc;
 
-	kstep_init(&k, r);
-	timed = k.timed_x100;
-	pebs_config_init(&cfg.pc, tg == TGT_STORE ? PEBS_STORE : PEBS_LOAD_LATENCY, &kcmdline,
-			 kstep_warn);
-	if (!cmdline_get(&kcmdline, "sav"))
-		cfg.pc.sav = pebs_cost_default_sav(r->ns_x100 / k.per_step);
-	if (dump && (!strcmp(dump, "raw") || !strcmp(dump, "decoded"))) {
-		cfg.dump = dump_buf;
-		cfg.dump_cap = sizeof(dump_buf);
-	}
-	kstep_baseline(&k);
-	rc = pebs_cost_measure(&cost, &k.base, &k.run, cfg.pc.sav, !cmdline_get(&kcmdline, "sav"),
-			       true, tsc_hz, armed, &ac);
-	if (rc) {
-		kt_check(t, false, "%s # %s", subname(st, "pebs_source", b, sizeof(b)), m->err);
-		return kt_verdict(t);
-	}
-	kp_summary(kpk_line, t, r->name, m, &cost, lvl, timed, r->res.have_core);
+	kp_summary(kpk_line, t, r->name, m, cost, lvl, timed, r->res.have_core);
 	kp_table(kpk_line, t, r->name, &m->agg);
 	if (m->s.cfg.counters)	/* pebs_counters=on (docs/output.md §3) */
 		pebs_cntr_agg_lines(&m->cntr, r->name, kpk_line, t);
-	if (cfg.dump)
-		kp_dump(kpk_line, t, r->name, m, c, !strcmp(dump, "raw"));
+	if (ps->cfg.dump)
+		kp_dump(kpk_line, t, r->name, m, c, !strcmp(ps->dump, "raw"));
 
-	judge(t, st, r->name, "pebs_overhead", pv_overhead(&cost, m->sav, d, sizeof(d)), d);
+	judge(t, st, r->name, "pebs_overhead", pv_overhead(cost, m->sav, d, sizeof(d)), d);
 	if (tg == TGT_STORE) {
 		judge(t, st, r->name, "pebs_store", pv_store(m->agg.records, m->st_hit, m->st_miss,
 						   m->model ? m->model->store : PEBS_ST_NONE,
 						   d, sizeof(d)), d);
-		return kt_verdict(t);
+		return;
 	}
 	if (tg == TGT_STLB) {
 		judge(t, st, r->name, "pebs_stlb", pv_stlb(&m->agg, m->ab.stlb_mask != 0, d,
 							     sizeof(d)), d);
-		return kt_verdict(t);
+		return;
 	}
 	judge(t, st, r->name, "pebs_source", pv_source(&m->agg, (enum pebs_level)lvl, d,
 							 sizeof(d)), d);
@@ -165,7 +169,7 @@ static enum kt_result step_run(struct ktest *t, const struct step *st, const str
 		judge(t, st, r->name, "pebs_remote", pv_xsrc(&m->agg, m->model, PV_X_REMOTE, d,
 							 sizeof(d)), d);
 	if (tg == TGT_LFB || tg == TGT_REMOTE)
-		return kt_verdict(t);
+		return;
 	judge(t, st, r->name, "pebs_latency", pv_latency(&m->agg, (enum pebs_level)lvl, timed,
 					       r->res.have_core, d, sizeof(d)), d);
 	if (m->agg.lvl[lvl].count) {
@@ -173,7 +177,7 @@ static enum kt_result step_run(struct ktest *t, const struct step *st, const str
 		lv->have[tg] = true;
 	}
 	if (tg == TGT_L1)
-		return kt_verdict(t);
+		return;
 	if (!lv->have[tg - 1] || !lv->have[tg])
 		kt_skip_sub(t, subname(st, "pebs_rises", b, sizeof(b)), "%s",
 			    !lv->have[tg] ? "no target-level latency" :
@@ -181,24 +185,42 @@ static enum kt_result step_run(struct ktest *t, const struct step *st, const str
 	else
 		judge(t, st, r->name, "pebs_rises", pv_rises(lv->p50[tg - 1], load_level_name(tg - 1),
 						   lv->p50[tg], d, sizeof(d)), d);
-	return kt_verdict(t);
+}
+
+static enum kt_result step_run(struct ktest *t, const struct step *st, const struct load_run *r,
+			       enum load_target tg)
+{
+	struct pebs_step ps = { .st = st };
+	const struct sampler s = {
+		.name = "PEBS", .self = &ps, .unavailable = unavailable, .prepare = prepare,
+		.measure = measure, .error = error, .report = report, .source_name = source_name,
+	};
+
+	return kstep_sample(t, r, tg, &s);
+}
+
+/* The boot CPU's sampler: its global probe and measurement. */
+static struct step bsp_step;
+static struct pebs_step bsp_ps = { .st = &bsp_step };
+static const struct sampler pebs_sampler = {
+	.name = "PEBS", .self = &bsp_ps, .unavailable = unavailable, .prepare = prepare,
+	.measure = measure, .error = error, .report = report, .source_name = source_name,
+};
+
+static void bsp_step_init(void)
+{
+	bsp_step = (struct step){ .c = pebs_caps_init(), .m = &meas, .lv = &bsp_levels, .sub = "" };
 }
 
 enum kt_result kpebs_check(struct ktest *t, const struct load_run *r, enum load_target tg)
 {
-	struct step st = { .c = pebs_caps_init(), .m = &meas, .lv = &bsp_levels, .sub = "" };
-
-	return step_run(t, &st, r, tg);
+	bsp_step_init();
+	return kstep_sample(t, r, tg, &pebs_sampler);
 }
 
 const char *kpebs_cpu_unavailable(const struct pebs_cpu *pc)
 {
-	const char *why = NULL;
-
-	if (!pebs_caps_pmu_ok(&pc->caps, &why) || !pebs_caps_pebs_ok(&pc->caps, &why) ||
-	    !pebs_caps_ll_ok(&pc->caps, &why))
-		return why;
-	return NULL;
+	return caps_unavailable(&pc->caps);
 }
 
 enum kt_result kpebs_check_cpu(struct ktest *t, const struct load_run *r, enum load_target tg,
@@ -207,4 +229,22 @@ enum kt_result kpebs_check_cpu(struct ktest *t, const struct load_run *r, enum l
 	struct step st = { .c = &pc->caps, .m = &pc->meas, .pc = pc, .lv = lv, .sub = sub };
 
 	return step_run(t, &st, r, tg);
+}
+
+void kload_header(void)
+{
+	char b[200];
+	int rc;
+
+	for (unsigned i = 0; geometry_header_line(kload_geometry(), i, b, sizeof(b)); i++)
+		ktap_diag("%s", b);
+	rc = pmu_cycles_init(&cyc, pebs_caps_init());
+	if (rc == 0) {
+		have_core = true;
+		kload_set_core_clock(pmu_cycles_read, &cyc, cyc.name);
+	}
+	pmu_cycles_header_line(&cyc, rc, b, sizeof(b));
+	ktap_diag("%s", b);
+	bsp_step_init();
+	kload_set_sampler(&pebs_sampler);
 }

@@ -1,10 +1,12 @@
 /*
- * kstep.c: the chunked chase work and its timing shared by the PEBS and IBS steps (kstep.h).
- * A chunk walks the live chain for the kernel's steps per repetition and says whether the
- * measurement's TSC deadline is still ahead; the cost runs time each chunk with the ordered
- * TSC read (kernel/tsc.h).
+ * kstep.c: the sampling step of the load kernels, one path for every sampler (kstep.h,
+ * loads/sampler.h): the chunked chase work and its timing, the unarmed baseline, the armed
+ * run through the sampler with its cost, the sampler's report. A chunk walks the live chain
+ * for the kernel's steps per repetition and says whether the measurement's TSC deadline is
+ * still ahead; the cost runs time each chunk with the ordered TSC read (kernel/tsc.h).
  */
 #include "loads/kstep.h"
+#include "loads/sampler.h"
 #include "kernel/console.h"
 #include "kernel/hw.h"
 #include "kernel/tsc.h"
@@ -54,4 +56,50 @@ void kstep_arm_deadline(struct kstep *k)
 void kstep_warn(const char *msg)
 {
 	kprintf("# warning: %s\n", msg);
+}
+
+struct sample_ctx {
+	const struct sampler *s;
+	struct kstep *k;
+};
+
+/* One armed measurement (a pebs_cost_armed_fn): the step's deadline, interrupts on so each
+ * sample's interrupt drains it, the sampler's measure. */
+static int armed(void *ctx, uint64_t period, uint64_t *records, uint64_t *irqs, uint64_t *used)
+{
+	struct sample_ctx *a = ctx;
+	struct sampler_result res = { 0 };
+	uint64_t fl;
+	int rc;
+
+	kstep_arm_deadline(a->k);
+	fl = hw_irq_on();
+	rc = a->s->measure(a->s->self, period, &res);
+	hw_irq_restore(fl);
+	*records = res.records;
+	*irqs = res.irqs;
+	*used = res.period;
+	return rc;
+}
+
+enum kt_result kstep_sample(struct ktest *t, const struct load_run *r, enum load_target tg,
+			    const struct sampler *s)
+{
+	static struct kstep k;	/* the runs point into it: not on the stack */
+	struct sample_ctx ac = { .s = s, .k = &k };
+	struct pebs_cost cost;
+	uint64_t period = 0;
+	bool user = false;
+	char b[48];
+
+	kstep_init(&k, r);
+	s->prepare(s->self, r, tg, &k, &period, &user);
+	kstep_baseline(&k);
+	if (pebs_cost_measure(&cost, &k.base, &k.run, period, !user, true, tsc_hz, armed, &ac)) {
+		kt_check(t, false, "%s # %s", s->source_name(s->self, b, sizeof(b)),
+			 s->error(s->self));
+		return kt_verdict(t);
+	}
+	s->report(s->self, t, r, tg, &cost, k.timed_x100);
+	return kt_verdict(t);
 }

@@ -9,6 +9,8 @@ Checks:
   headers  two files include each other's headers (a.c includes b.h and b.c includes a.h)
   calls    two files of one folder call each other's functions both ways (from `nm` of the
            kernel objects: what each defines and what each leaves undefined)
+  upcall   a file uses a function or variable defined in a folder above its own (or in its
+           sibling), whatever header declared it
 
 Usage: layout-check.py [--objdir build/kernel] [--root .]
 """
@@ -94,20 +96,30 @@ def nm_symbols(obj):
 
 def check_calls(objdir):
     out = []
+    objs = {}
     for d in LAYERS:
         p = os.path.join(objdir, d)
-        if not os.path.isdir(p):
-            continue
-        objs = {f"{d}/{n[:-2]}": nm_symbols(os.path.join(p, n))
-                for n in sorted(os.listdir(p)) if n.endswith(".o")}
-        names = sorted(objs)
-        for i, a in enumerate(names):
-            for b in names[i + 1:]:
-                ab = objs[a][1] & objs[b][0]   # a uses b's
-                ba = objs[b][1] & objs[a][0]   # b uses a's
-                if ab and ba:
-                    out.append(f"calls: {a}.c uses {sorted(ab)[0]} of {b}.c and {b}.c uses "
-                               f"{sorted(ba)[0]} of {a}.c")
+        if os.path.isdir(p):
+            for n in sorted(os.listdir(p)):
+                if n.endswith(".o"):
+                    objs[f"{d}/{n[:-2]}"] = nm_symbols(os.path.join(p, n))
+    owner = {s: o for o, (defined, _) in objs.items() for s in defined}
+    for o, (_, undefined) in objs.items():
+        d = o.split("/")[0]
+        for s in sorted(undefined):
+            od = owner.get(s, "").split("/")[0]
+            if od and od != d and (LAYERS.index(od) > LAYERS.index(d) or {d, od} in SIBLINGS):
+                out.append(f"upcall: {o}.c uses {s} of {owner[s]}.c")
+    names = sorted(objs)
+    for i, a in enumerate(names):
+        for b in names[i + 1:]:
+            if a.split("/")[0] != b.split("/")[0]:
+                continue
+            ab = objs[a][1] & objs[b][0]   # a uses b's
+            ba = objs[b][1] & objs[a][0]   # b uses a's
+            if ab and ba:
+                out.append(f"calls: {a}.c uses {sorted(ab)[0]} of {b}.c and {b}.c uses "
+                           f"{sorted(ba)[0]} of {a}.c")
     return out
 
 

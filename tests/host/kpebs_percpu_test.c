@@ -80,7 +80,7 @@ void kload_set_core_clock(uint64_t (*read)(void *), void *ctx, const char *name)
 {
 	(void)read, (void)ctx, (void)name;
 }
-void kload_set_pebs_check(kload_pebs_fn fn) { (void)fn; }
+void kload_set_sampler(const struct sampler *s) { (void)s; }
 
 static const struct ktest_desc desc = { .name = "load_cpus" };
 

@@ -80,18 +80,22 @@ for name, files, want in cases:
     ok(rc == 1 and want in out, "planted: " + name + " is reported", out)
 
 # calls both ways: two objects that call each other, compiled here
+# and a call from the core up into a test body, declared in a core header
 d = plant({"kernel/x.c": "void y(void);\nvoid x(void) { y(); }\n",
            "kernel/y.c": "void x(void);\nvoid y(void) { x(); }\n",
-           "kernel/z.c": "void x(void);\nvoid z(void) { x(); }\n"})
-objs = os.path.join(d, "obj", "kernel")
-os.makedirs(objs)
-built = all(subprocess.run(["gcc", "-c", "-o", os.path.join(objs, n + ".o"),
-                            os.path.join(d, "kernel", n + ".c")]).returncode == 0
-            for n in ("x", "y", "z"))
+           "kernel/z.c": "void x(void);\nint need(void);\nvoid z(void) { x(); need(); }\n",
+           "ktests/n.c": "void x(void);\nint need(void) { x(); return 0; }\n"})
+built = True
+for n in ("kernel/x", "kernel/y", "kernel/z", "ktests/n"):
+    os.makedirs(os.path.join(d, "obj", os.path.dirname(n)), exist_ok=True)
+    built = built and subprocess.run(["gcc", "-c", "-o", os.path.join(d, "obj", n + ".o"),
+                                      os.path.join(d, n + ".c")]).returncode == 0
 if built:
     rc, out = run("--root", d, "--objdir", os.path.join(d, "obj"))
-    ok(rc == 1 and "calls: kernel/x.c uses y of kernel/y.c" in out and "kernel/z" not in out,
+    ok(rc == 1 and "calls: kernel/x.c uses y of kernel/y.c" in out and "calls: kernel/z" not in out,
        "planted: calls both ways are reported, calls one way are not", out)
+    ok("upcall: kernel/z.c uses need of ktests/n.c" in out and "upcall: ktests" not in out,
+       "planted: a call up a layer is reported, calls down are not", out)
 else:
     ok(False, "planted: calls both ways (gcc could not build the planted objects)")
 for d in PLANTED:
