@@ -1,0 +1,35 @@
+#!/usr/bin/env python3
+# history.t: the history database on SQLite (`pebs-report --db sqlite:///FILE ingest|changes`):
+# the cases of history_cases.py (every fixture log ingested with its numbers, verdicts and
+# damage; idempotent ingest; one run captured twice is one run; schema migration; changes
+# since the previous run and against peers on a synthetic lab of build/host/model-log logs),
+# plus what only a file database has: a plain path, and a directory given as the database.
+import os
+import shutil
+import sys
+import tempfile
+
+os.chdir(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", ".."))
+sys.path.insert(0, "tests/scripts")
+from taplib import done, ok  # noqa: E402
+import history_cases  # noqa: E402
+
+tmp = tempfile.mkdtemp(prefix="history-t.")
+n = [0]
+
+
+def fresh():
+    n[0] += 1
+    return "sqlite:///" + os.path.join(tmp, "h%d.db" % n[0])
+
+
+history_cases.cases(fresh, tmp, "sqlite")
+path = os.path.join(tmp, "plain.db")
+rc, out, err = history_cases.run("--db", path, "ingest", "tests/fixtures/fleet/skl-01.log")
+ok(rc == 0 and os.path.isfile(path) and "1 run(s) added" in out,
+   "sqlite: a plain path is a database file", (rc, out, err))
+rc, out, err = history_cases.run("--db", tmp, "ingest", "tests/fixtures/fleet/skl-01.log")
+ok(rc == 2 and "is a directory" in err and "Traceback" not in err,
+   "sqlite: a directory as the database: exit 2 with the reason", (rc, err))
+shutil.rmtree(tmp)
+done()
