@@ -66,18 +66,18 @@ def _args(argv):
     return a
 
 
-def _matplotlib_or_reexec():
-    """Debian's python3-matplotlib lives in /usr/bin/python3's dist-packages; another
-    python3 first in PATH (pyenv, venv) may lack it: run again under /usr/bin/python3."""
+def module_or_reexec(module, why):
+    """Debian's python3-* modules live in /usr/bin/python3's dist-packages; another python3
+    first in PATH (pyenv, venv) may lack them: run again under /usr/bin/python3."""
     try:
-        import matplotlib  # noqa: F401
+        __import__(module)
         return
     except ImportError:
         pass
     sysp = "/usr/bin/python3"
     if os.environ.get("PEBS_REPORT_REEXEC") or not os.path.exists(sysp) or \
             os.path.realpath(sys.executable) == os.path.realpath(sysp):
-        sys.stderr.write("pebs-report: --plots needs matplotlib (Debian: python3-matplotlib)\n")
+        sys.stderr.write("pebs-report: %s\n" % why)
         sys.exit(2)
     os.environ["PEBS_REPORT_REEXEC"] = "1"
     os.execv(sysp, [sysp, os.path.abspath(sys.argv[0])] + sys.argv[1:])
@@ -117,6 +117,9 @@ def _fleet(a):
 
 def _db(a):
     from . import history
+    if a.db.startswith(("postgresql://", "postgres://")):
+        module_or_reexec("psycopg2", "--db %s: PostgreSQL needs psycopg2 (Debian: "
+                         "python3-psycopg2)" % a.db)
     d = history.open_db(a.db)
     if d is None:
         return 2
@@ -147,7 +150,7 @@ def main(argv=None):
         from . import kcidb
         return kcidb.main(a.logs[0])
     if a.plots:
-        _matplotlib_or_reexec()
+        module_or_reexec("matplotlib", "--plots needs matplotlib (Debian: python3-matplotlib)")
     if a.fleet:
         return _fleet(a)
     if len(a.logs) == 2 and a.logs[0] == "-" and a.logs[1] == "-":
