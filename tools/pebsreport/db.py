@@ -152,5 +152,14 @@ class DB:
                 out[run][name] = (value, unit)
         return out
 
+    def measures_named(self, names):
+        """{run id: {name: value}} of the named measures of every run (index measures_name)."""
+        out = {}
+        for run, name, value in self.all(
+                "SELECT run, name, value FROM measures WHERE name IN (%s)" %
+                ", ".join("?" * len(names)), tuple(names)):
+            out.setdefault(run, {})[name] = value
+        return out
+
     def close(self):
         self.conn.close()
