@@ -102,7 +102,7 @@ def _latest_row(m, r, vals, model_page, depth):
             '<td>%s</td><td>%s</td><td>%s</td><td>%s</td>%s%s</tr>' % (
                 ' class="bad"' if r["status"] != "pass" or r["damage"] else "", up,
                 escape(_slug(m)), escape(m), up, model_page[r["model"] or "unknown"],
-                escape(r["model"] or "unknown"), escape(r["time"] or "-"), _status(r),
+                escape(short_model(r["model"])), escape(r["time"] or "-"), _status(r),
                 escape(r["microcode"] or "-"), escape(r["bios"] or "-"),
                 "".join(_cell(r, "%s.ns" % lv, v) for lv in LEVELS),
                 "".join(_cell(r, "%s.purity" % lv, v) for lv in LEVELS)))
