@@ -63,6 +63,9 @@ class DB:
             try:
                 self.conn = sqlite3.connect(path)
                 self.conn.execute("PRAGMA foreign_keys = ON")
+                # a run is committed whole or not at all; WAL: one sync per checkpoint
+                self.conn.execute("PRAGMA journal_mode = WAL")
+                self.conn.execute("PRAGMA synchronous = NORMAL")
             except sqlite3.Error as e:
                 raise DBError("cannot open %s: %s" % (path, e))
             self.kind, self.ph = "sqlite", "?"

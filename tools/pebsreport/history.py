@@ -39,7 +39,11 @@ def ingest(d, paths, out=sys.stdout, err=sys.stderr):
         return 2
     added = same = damaged = 0
     for path, name in files:
-        rec = runinfo.read(path, name)
+        ident = runinfo.identify(path)
+        if d.has_run(ident[0]):
+            same += 1
+            continue
+        rec = runinfo.read(path, name, ident=ident)
         if d.add_run(rec):
             added += 1
             if rec["damage"]:

@@ -69,25 +69,40 @@ def measures(doc):
     return out
 
 
-def read(path, fname=None, decoder=None):
+def identify(path):
+    """(key, read) of a log file without parsing it: the run's key (`run:<id>` from a
+    readable `# run:` header line, else `sha256:<hash of the KTAP text>`, else of the file's
+    bytes) and what logread.read_log returned (None when the file cannot be read)."""
+    try:
+        read = logread.read_log(path)
+    except OSError:
+        return "sha256:" + hashlib.sha256(path.encode()).hexdigest(), None
+    started = False
+    for ln in read[0]:
+        if started and ln.text.startswith((" ", "ok ", "not ok ")):
+            break                                   # the header is over
+        started = started or "KTAP version" in ln.text
+        t = ln.text.strip()
+        m = RE_RUN.match(t[2:]) if t.startswith("# run:") else None
+        if m:
+            return "run:" + m.group(1).lower(), read
+    if any("KTAP version" in ln.text for ln in read[0]):
+        return "sha256:" + content_key(read[0]), read
+    with open(path, "rb") as f:
+        return "sha256:" + hashlib.sha256(f.read()).hexdigest(), read
+
+
+def read(path, fname=None, decoder=None, ident=None):
     """The run record of one log file (never raises for a bad log: it is recorded with its
-    damage). fname: the name that gives the machine when no `pebs-lab:` line does."""
+    damage). fname: the name that gives the machine when no `pebs-lab:` line does; ident:
+    what identify(path) returned, when the caller has it."""
     import os
     fname = fname or os.path.basename(path)
-    doc, _ = report.load(path, decoder, decode_raw=False)
-    try:
-        lines, _ = logread.read_log(path)
-        data_key = content_key(lines) if "tests" in doc and doc.get("ktap_version") else None
-    except OSError:
-        lines, data_key = [], None
-    if data_key is None:
-        try:
-            with open(path, "rb") as f:
-                data_key = hashlib.sha256(f.read()).hexdigest()
-        except OSError:
-            data_key = hashlib.sha256(path.encode()).hexdigest()
-    row = fleet._row(path, fname, doc)
-    meta = fleet._meta(path)
+    key, got = ident or identify(path)
+    doc, _ = report.load(path, decoder, decode_raw=False, read=got)
+    lines = got[0] if got else []
+    row = fleet._row(path, fname, doc, lines)
+    meta = fleet._meta(path, lines)
     env = _env(doc)
     run_id = time = None
     m = RE_RUN.match("run: " + env["run"]) if "run" in env else None
@@ -98,8 +113,8 @@ def read(path, fname=None, decoder=None):
     time = time or meta.get("started") or _stamp_iso(row["stamp"])
     opts = (doc.get("cmdline") or "").strip()
     return {
-        "key": "run:" + run_id if run_id else "sha256:" + data_key,
-        "run_id": run_id, "time": time, "machine": row["machine"], "source": fname,
+        "key": key, "run_id": run_id, "time": time, "machine": row["machine"],
+        "source": fname,
         "model": row["model"], "cpu": doc.get("cpu"), "microcode": row["microcode"],
         "bios": row["bios"], "memory": env.get("memory"), "dimms": env.get("smbios-memory"),
         "options": opts, "version": (doc.get("kernel_version") or "")[len("pebs-kernel "):]
