@@ -13,7 +13,7 @@ import subprocess
 CPUS = ("skylake", "icelake_sp", "sapphire_rapids", "haswell")
 RE_UCODE = re.compile(rb"(# pmu: cpu [^\n]* microcode )0x[0-9a-f]+")
 RE_CMDLINE = re.compile(rb"# cmdline: [^\n]*")
-RE_NS = re.compile(rb"( time unit=load [^\n]* ns=)(\d+\.\d+)")
+RE_NS = re.compile(rb"( time unit=load tsc=)(\d+\.\d+)( [^\n]* ns=)(\d+\.\d+)")
 
 
 def model_log(cpu, seed, ram_pct=100):
@@ -30,13 +30,16 @@ def stamp(day, hour):
 
 def dress(log, machine, bios, ucode, when, run_id=None, jitter=None):
     """A model log as a lab's capture of `machine`: metadata line, microcode, run line, the
-    same command line on every run, and each timed ns per load moved by up to 1 % (a
+    same command line on every run, and each timed load's TSC ticks and ns moved by up to 1 % (a
     random.Random: run-to-run noise, which also makes every run's text its own)."""
     body = RE_UCODE.sub(lambda m: m.group(1) + ucode.encode(), log)
     body = RE_CMDLINE.sub(b"# cmdline: ", body)
     if jitter:
-        body = RE_NS.sub(lambda m: m.group(1) + b"%.2f" % (
-            float(m.group(2)) * (1 + jitter.uniform(-0.01, 0.01))), body)
+        def move(m):
+            f = 1 + jitter.uniform(-0.01, 0.01)
+            return b"%s%.2f%s%.2f" % (m.group(1), float(m.group(2)) * f, m.group(3),
+                                      float(m.group(4)) * f)
+        body = RE_NS.sub(move, body)
     if run_id:
         body = body.replace(b"# output-format: 2\n", b"# output-format: 2\n# run: id=%s "
                             b"time=%s\n" % (run_id.encode(), when.encode()), 1)

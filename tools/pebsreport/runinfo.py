@@ -5,9 +5,9 @@ microcode, BIOS, memory, options, pebs-kernel version), every verdict and every 
 Identity: the kernel's `# run: id=<hex> time=<ISO 8601>` header line where the log has one
 (planned, docs/output.md "Run identity"): one run captured on two consoles is one run, and
 runs order by that time. A log without it is identified by a hash of its KTAP text (from
-`KTAP version` on, cleaned of escapes and line ends), so the same capture read twice is one
-run; its time is the `pebs-lab: started=` of tools/sol-capture, else the file name's
-`-YYYYmmddTHHMMSSZ` stamp, else unknown.
+`KTAP version` on, cleaned of escapes and line ends) and the `pebs-lab: machine=` name, so
+the same capture read twice is one run; its time is the `pebs-lab: started=` of
+tools/sol-capture, else the file name's `-YYYYmmddTHHMMSSZ` stamp, else unknown.
 """
 import hashlib
 import re
@@ -29,8 +29,9 @@ def _stamp_iso(stamp):
 
 
 def content_key(lines):
-    """sha256 of the KTAP text (from the first `KTAP version` line on)."""
-    h = hashlib.sha256()
+    """sha256 of the machine a `pebs-lab:` line names (two machines that printed the same
+    text are two runs) and of the KTAP text (from the first `KTAP version` line on)."""
+    h = hashlib.sha256(fleet._meta(None, lines).get("machine", "").encode() + b"\n")
     started = False
     for ln in lines:
         if not started and "KTAP version" not in ln.text:
