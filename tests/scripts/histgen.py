@@ -3,7 +3,8 @@ dashboard.t) and the scale bench (tests/bench/history.bench): logs of build/host
 (the kernel's printing and verdict code over the PMU model) given machine identities as a lab
 collects them: a `pebs-lab: machine=... bios=... started=...` line (tools/sol-capture), the
 kernel's planned `# run: id=... time=...` header line (docs/output.md "Run identity") on
-every other run, and a microcode revision in the `# pmu: cpu` line. Deterministic: the same
+every other run and planned `# smbios: memory ...` line, and a microcode revision in the
+`# pmu: cpu` line. Deterministic: the same
 arguments give the same files."""
 import os
 import random
@@ -28,7 +29,10 @@ def stamp(day, hour):
     return "2026-%02d-%02dT%02d:00:00Z" % (1 + day // 28, 1 + day % 28, hour)
 
 
-def dress(log, machine, bios, ucode, when, run_id=None, jitter=None):
+DIMMS = (b"memory 8 of 8 slots: 8x 16 GB DDR4-3200", b"memory 4 of 8 slots: 4x 32 GB DDR4-3200")
+
+
+def dress(log, machine, bios, ucode, when, run_id=None, jitter=None, dimms=DIMMS[0]):
     """A model log as a lab's capture of `machine`: metadata line, microcode, run line, the
     same command line on every run, and each timed load's TSC ticks and ns moved by up to 1 % (a
     random.Random: run-to-run noise, which also makes every run's text its own)."""
@@ -40,6 +44,7 @@ def dress(log, machine, bios, ucode, when, run_id=None, jitter=None):
             return b"%s%.2f%s%.2f" % (m.group(1), float(m.group(2)) * f, m.group(3),
                                       float(m.group(4)) * f)
         body = RE_NS.sub(move, body)
+    body = body.replace(b"# output-format: 2\n", b"# output-format: 2\n# smbios: %s\n" % dimms, 1)
     if run_id:
         body = body.replace(b"# output-format: 2\n", b"# output-format: 2\n# run: id=%s "
                             b"time=%s\n" % (run_id.encode(), when.encode()), 1)
@@ -51,8 +56,8 @@ def dress(log, machine, bios, ucode, when, run_id=None, jitter=None):
 def lab(out, machines, runs_per_machine, seeds=3, slow=()):
     """Write machines x runs_per_machine logs into out (one file per run). Machine i has CPU
     CPUS[i % 4]; its runs are days apart. Machines in `slow` get, in their last run, RAM
-    1.3x slower together with a microcode update and a new BIOS (the planted regression and
-    its likely cause). Returns the list of file names."""
+    1.3x slower together with a microcode update, a new BIOS and half the DIMMs (the planted
+    regression and its likely causes). Returns the list of file names."""
     os.makedirs(out, exist_ok=True)
     base = {}
     rnd = random.Random(33)
@@ -69,7 +74,7 @@ def lab(out, machines, runs_per_machine, seeds=3, slow=()):
             when = stamp(r, i % 24)
             rid = "%016x" % rnd.getrandbits(64) if r % 2 else None
             text = dress(base[key], m, "2.%d" % (1 + planted), "0x%x" % (0x100 + planted),
-                         when, rid, rnd)
+                         when, rid, rnd, DIMMS[planted])
             name = "%s-%s.log" % (m, when.replace("-", "").replace(":", ""))
             with open(os.path.join(out, name), "wb") as f:
                 f.write(text)

@@ -45,6 +45,16 @@ def _env(doc):
     return {e["key"]: e["value"] for e in doc.get("environment", []) if e["key"]}
 
 
+def _smbios(doc):
+    """(BIOS, DIMM population) from the planned `# smbios:` header lines (issue 29; docs/
+    output.md "Run identity"): a line starting `bios` names the BIOS, lines starting
+    `memory`, `dimm` or `slot` together are the DIMM population. (None, None) without."""
+    lines = [e["value"] for e in doc.get("environment", []) if e["key"] == "smbios"]
+    bios = next((v for v in lines if v.lower().startswith("bios")), None)
+    dimms = [v for v in lines if v.lower().startswith(("memory", "dimm", "slot"))]
+    return bios, "; ".join(dimms) or None
+
+
 def _results(tests, prefix=()):
     for t in tests:
         path = prefix + (t["name"] or "?",)
@@ -113,11 +123,12 @@ def read(path, fname=None, decoder=None, ident=None):
         row["damage"].append("run line unreadable: %r" % env["run"][:60])
     time = time or meta.get("started") or _stamp_iso(row["stamp"])
     opts = (doc.get("cmdline") or "").strip()
+    smbios = _smbios(doc)
     return {
         "key": key, "run_id": run_id, "time": time, "machine": row["machine"],
         "source": fname,
         "model": row["model"], "cpu": doc.get("cpu"), "microcode": row["microcode"],
-        "bios": row["bios"], "memory": env.get("memory"), "dimms": env.get("smbios-memory"),
+        "bios": row["bios"] or smbios[0], "memory": env.get("memory"), "dimms": smbios[1],
         "options": opts, "version": (doc.get("kernel_version") or "")[len("pebs-kernel "):]
         or None, "output_format": doc.get("output_format"), "emulated": row["emulated"],
         "status": row["status"], "counts": row["counts"] or {},
