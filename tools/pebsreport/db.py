@@ -54,6 +54,8 @@ class DB:
                 raise DBError("cannot connect to %s: %s" % (url, str(e).strip()))
             self.kind, self.ph = "postgresql", "%s"
             self.types = {"serial": "BIGSERIAL", "real": "DOUBLE PRECISION"}
+        elif "://" in url and not url.startswith("sqlite:///"):
+            raise DBError("unknown database URL (sqlite:///FILE, a path, or postgresql://...)")
         else:
             import sqlite3
             # SQLAlchemy's form: sqlite:///relative.db, sqlite:////absolute.db
