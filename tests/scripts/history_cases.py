@@ -112,6 +112,17 @@ def cases(fresh, tmp, label):
     ok(rc == 1 and "no-such.log" in err and dmg and "run line unreadable" in dmg[0][0],
        "%s: a bad run line is stored as damage, a missing file named (exit 1)" % label,
        (rc, out, err, dmg))
+    # two ingests of the same logs at once (a lab's capture hosts): each run stored once
+    url3 = fresh()
+    procs = [subprocess.Popen([TOOL, "--db", url3, "ingest", *FIXTURES],
+                              stdout=subprocess.PIPE, stderr=subprocess.PIPE) for _ in range(2)]
+    outs = [p.communicate(timeout=600) for p in procs]
+    ok(all(p.returncode == 0 for p in procs) and
+       query(url3, "SELECT COUNT(*) FROM runs")[0][0] == files and
+       query(url3, "SELECT COUNT(DISTINCT run_key) FROM runs")[0][0] == files,
+       "%s: two ingests of the same logs at once store each run once" % label,
+       [(p.returncode, e.decode("utf-8", "replace")[-600:]) for p, (_, e) in
+        zip(procs, outs)])
     _migration(fresh, label)
     _changes(fresh, tmp, label)
 

@@ -101,11 +101,17 @@ class DB:
             self.conn.commit()
         for v, stmts in MIGRATIONS:
             if have < v <= upto:
-                for s in stmts:
-                    self.q(s.format(**self.types))
-                self.q("DELETE FROM schema_version")
-                self.q("INSERT INTO schema_version (version) VALUES (?)", (v,))
-                self.conn.commit()
+                try:
+                    for s in stmts:
+                        self.q(s.format(**self.types))
+                    self.q("DELETE FROM schema_version")
+                    self.q("INSERT INTO schema_version (version) VALUES (?)", (v,))
+                    self.conn.commit()
+                except Exception:
+                    self.conn.rollback()
+                    if self.version() < v:      # not another process migrating meanwhile
+                        raise
+                have = max(have, v)
 
     def has_run(self, key):
         return bool(self.all("SELECT 1 FROM runs WHERE run_key = ?", (key,)))
@@ -135,6 +141,8 @@ class DB:
             self.conn.commit()
         except Exception:
             self.conn.rollback()
+            if self.has_run(rec["key"]):    # another ingest stored it meanwhile
+                return False
             raise
         return True
 

@@ -38,8 +38,13 @@ def ingest(d, paths, out=sys.stdout, err=sys.stderr):
         err.write("pebs-report: ingest: no log to read\n")
         return 2
     added = same = damaged = 0
+    unread = len(missing)
     for path, name in files:
         ident = runinfo.identify(path)
+        if ident[1] is None:
+            err.write("pebs-report: ingest: cannot read %s\n" % path)
+            unread += 1
+            continue
         if d.has_run(ident[0]):
             same += 1
             continue
@@ -53,7 +58,7 @@ def ingest(d, paths, out=sys.stdout, err=sys.stderr):
             same += 1
     out.write("ingest: %d file(s): %d run(s) added (%d damaged), %d already stored\n"
               % (len(files), added, damaged, same))
-    return 1 if missing else 0
+    return 1 if unread else 0
 
 
 def open_db(url):
