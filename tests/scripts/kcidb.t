@@ -44,6 +44,8 @@ if not importable():
             sys.executable, (p.stderr.strip().splitlines() or ["exit %d" % p.returncode])[-1]))
         sys.exit(0)
 import jsonschema  # noqa: E402
+sys.path.insert(0, "tools")
+from pebsreport import kcidb as kcidb_mod, report as report_mod, runinfo  # noqa: E402
 
 schema = json.load(open(SCHEMA))
 # the schema's two formats, checked here whatever optional checkers this jsonschema has
@@ -93,17 +95,23 @@ logs = [os.path.join(d, n) for d in ("tests/fixtures/fleet", "tests/fixtures/peb
         for n in sorted(os.listdir(d)) if n.endswith(".log")]
 bad = {}
 wrong_status = {}
-for path in logs:
-    rc, doc, err = kcidb(path)
-    if doc is None or errors(doc):
-        bad[path] = errors(doc)[:3] if doc else err[-300:]
-    rrc, rep = report(path)
+for path in logs:           # in this process (the command line's own run: below)
+    rec = runinfo.read(path)
+    doc = kcidb_mod.document(rec)
+    if errors(doc):
+        bad[path] = errors(doc)[:3]
+    rc = kcidb_mod.exit_status(rec)
+    rrc = report_mod.load(path, decode_raw=False)[0]["status"]
     if rc != rrc:
         wrong_status[path] = (rc, rrc)
-ok(not bad, "--kcidb of %d fixture logs (every format, damaged, unreadable) validates" %
-   len(logs), json.dumps(bad, indent=1))
+ok(not bad, "KCIDB documents of %d fixture logs (every format, damaged, unreadable) validate"
+   % len(logs), json.dumps(bad, indent=1))
 ok(not wrong_status, "--kcidb exits as the report does (0 pass, 1 fail or damaged, "
    "2 unreadable)", wrong_status)
+rc, doc, err = kcidb("tests/fixtures/fleet/rack2-node10.log")
+ok(rc == 2 and doc and not errors(doc) and doc["tests"][0]["status"] == "MISS" and
+   "unreadable" in err, "an unreadable log: a valid document whose run is MISS, exit 2, the "
+   "damage on stderr", (rc, err))
 
 path = "tests/fixtures/fleet/icx-03.log"
 rc, doc, _ = kcidb(path)

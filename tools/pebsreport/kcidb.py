@@ -87,4 +87,9 @@ def main(path):
     sys.stdout.write("\n")
     for d in rec["damage"]:
         sys.stderr.write("%s: %s\n" % (path, d))
+    return exit_status(rec)
+
+
+def exit_status(rec):
+    """As the summary's: 0 passed, 1 failed or damaged, 2 unreadable."""
     return {"pass": 0, "unreadable": 2}.get(rec["status"], 1)
