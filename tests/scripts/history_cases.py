@@ -103,6 +103,21 @@ def cases(fresh, tmp, label):
        keys[1] == ("run:00c0ffee12345678", "00c0ffee12345678", "2026-11-24T10:00:00Z"),
        "%s: one run captured twice is one run (content hash; `# run:` id and time)" % label,
        (keys, out, err))
+    # two consoles of one run, one cut off: the complete capture is kept, in either order
+    full = src.replace(b"# output-format: 2\r\n", b"# output-format: 2\r\n" + runline.replace(
+        b"00c0ffee", b"0fedcba9"))
+    for order in ((b"1-cut.log", full[:len(full) * 6 // 10]), (b"2-full.log", full)), \
+            ((b"1-full.log", full), (b"2-cut.log", full[:len(full) * 6 // 10])):
+        u = fresh()
+        for name, data in order:
+            with open(os.path.join(tmp, name.decode()), "wb") as f:
+                f.write(data)
+            rc, out, err = run("--db", u, "ingest", os.path.join(tmp, name.decode()))
+        rows = query(u, "SELECT source, damage FROM runs")
+        nres = query(u, "SELECT COUNT(*) FROM results")[0][0]
+        ok(rc == 0 and len(rows) == 1 and rows[0][1] == "" and "full" in rows[0][0] and
+           nres >= 20, "%s: one run on two consoles, one cut off: the complete capture is "
+           "kept (%s first)" % (label, order[0][0].decode()[2:-4]), (rows, nres, out, err))
     # a bad run line: stored, damage named; a missing file: named, the rest stored
     bad = os.path.join(tmp, "badrun-%s.log" % label)
     with open(bad, "wb") as f:

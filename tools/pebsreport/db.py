@@ -116,10 +116,24 @@ class DB:
     def has_run(self, key):
         return bool(self.all("SELECT 1 FROM runs WHERE run_key = ?", (key,)))
 
-    def add_run(self, rec):
+    def stored(self, key):
+        """(damage, number of results) of the stored run with this key, or None."""
+        row = self.all("SELECT id, damage FROM runs WHERE run_key = ?", (key,))
+        if not row:
+            return None
+        n = self.all("SELECT COUNT(*) FROM results WHERE run = ?", (row[0][0],))[0][0]
+        return row[0][1], n
+
+    def add_run(self, rec, replace=False):
         """Insert one run record (runinfo.read) with its results and measures, in one
-        transaction. Returns False when a run with its key is already there."""
-        if self.has_run(rec["key"]):
+        transaction. Returns False when a run with its key is already there, unless replace:
+        then the stored run's rows are deleted in the same transaction first."""
+        if replace:
+            for t, col in (("results", "run"), ("measures", "run")):
+                self.q("DELETE FROM %s WHERE %s IN (SELECT id FROM runs WHERE run_key = ?)"
+                       % (t, col), (rec["key"],))
+            self.q("DELETE FROM runs WHERE run_key = ?", (rec["key"],))
+        elif self.has_run(rec["key"]):
             return False
         c = rec["counts"]
         vals = (rec["key"], rec["run_id"], rec["time"], rec["machine"], rec["source"],

@@ -1,8 +1,10 @@
 """history.py: `pebs-report --db URL ingest LOG|DIR...`: store every run of the given logs (a
 directory: every regular file in it, as `--fleet` reads them) in the history database
 (db.py). A run already stored (same run identity, runinfo.py) is not stored again, so
-ingesting a directory twice adds nothing; a damaged log is stored with its damage named and
-never stops the ingest; a file that cannot be read at all is named and skipped."""
+ingesting a directory twice adds nothing, except that a more complete capture of a run
+stored damaged (one console of two cut off) takes its place; a damaged log is stored with
+its damage named and never stops the ingest; a file that cannot be read at all is named and
+skipped."""
 import os
 import sys
 
@@ -37,7 +39,7 @@ def ingest(d, paths, out=sys.stdout, err=sys.stderr):
     if not files:
         err.write("pebs-report: ingest: no log to read\n")
         return 2
-    added = same = damaged = 0
+    added = same = damaged = replaced = 0
     unread = len(missing)
     for path, name in files:
         ident = runinfo.identify(path)
@@ -45,10 +47,20 @@ def ingest(d, paths, out=sys.stdout, err=sys.stderr):
             err.write("pebs-report: ingest: cannot read %s\n" % path)
             unread += 1
             continue
-        if d.has_run(ident[0]):
-            same += 1
+        have = d.stored(ident[0])
+        if have is not None and not have[0]:
+            same += 1                   # stored intact: nothing to learn from this copy
             continue
         rec = runinfo.read(path, name, ident=ident)
+        if have is not None:            # a damaged copy stored: keep the more complete one
+            if not _better(rec, have):
+                same += 1
+                continue
+            d.add_run(rec, replace=True)
+            replaced += 1
+            out.write("replaced %s: a more complete capture of run %s (stored: %s)\n" % (
+                name, rec["key"][:24], have[0]))
+            continue
         if d.add_run(rec):
             added += 1
             if rec["damage"]:
@@ -56,9 +68,19 @@ def ingest(d, paths, out=sys.stdout, err=sys.stderr):
                 out.write("damaged %s: %s\n" % (name, "; ".join(rec["damage"])))
         else:
             same += 1
-    out.write("ingest: %d file(s): %d run(s) added (%d damaged), %d already stored\n"
-              % (len(files), added, damaged, same))
+    out.write("ingest: %d file(s): %d run(s) added (%d damaged), %d already stored, "
+              "%d replaced by a more complete capture\n" % (len(files), added, damaged, same,
+                                                          replaced))
     return 1 if unread else 0
+
+
+def _better(rec, have):
+    """A new capture of a stored, damaged run is kept instead when it is less damaged, or as
+    damaged with more verdicts (two consoles of one run: the other one cut off)."""
+    n = len(rec["results"])
+    bad = len(rec["damage"])
+    old_bad = len([x for x in have[0].split("; ") if x])
+    return bad < old_bad or (bad == old_bad and n > have[1])
 
 
 def open_db(url):
