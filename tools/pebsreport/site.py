@@ -185,11 +185,12 @@ def _machine(m, rs, vals, model_page, ch):
 
 
 def _model(mo, ms, by_machine, vals, ch):
-    peers = {c["machine"] for c in ch["changes"] if c["against"] == "peers"}
-    body = ["<p>%d machine(s); red: a change against the same-model peers "
-            '(<a href="../changes.html">changes</a>).</p>' % len(ms)]
+    peers = {(c["machine"], c["measure"].split(".")[0]) for c in ch["changes"]
+             if c["against"] == "peers" and not c["measure"].endswith(".purity")}
+    body = ["<p>%d machine(s); red: a latency at this level that differs from the same-model "
+            'peers (<a href="../changes.html">changes</a>).</p>' % len(ms)]
     for lv in LEVELS:
-        bars = [(m, vals.get(by_machine[m][-1]["id"], {}).get(lv + ".ns"), m in peers)
+        bars = [(m, vals.get(by_machine[m][-1]["id"], {}).get(lv + ".ns"), (m, lv) in peers)
                 for m in sorted(ms)]
         if any(v is not None for _, v, _ in bars):
             body.append(svg.bar_chart(bars, "%s latency, latest run of each machine" % lv,
