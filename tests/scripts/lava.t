@@ -177,6 +177,10 @@ ok(row.get("status") == "pass" and row.get("counts") == {k: doc["totals"][k] for
    row.get("latency_ns", {}).get("DRAM"), "pebs-report --fleet reads LAVA's job log", row)
 
 # --- the same job over recorded logs (tests/lava/replay in place of QEMU) ---
+zen4 = os.path.join(tmp, "zen4.log")         # IBS: the same pebs/lvl lines (docs/ibs.md)
+with open(zen4, "wb") as f:
+    f.write(subprocess.run(["build/host/model-log", "--cpu", "zen4", "--seed", "3"],
+                           capture_output=True, check=True).stdout.replace(b"\n", b"\r\n"))
 dev = yaml.safe_load(open(device))
 dev["actions"]["boot"]["methods"]["qemu"]["parameters"]["command"] = \
     os.path.join(ROOT, "tests/lava/replay")
@@ -184,7 +188,8 @@ for name, src, want_job in (
         ("failing run (#UD)", "tests/fixtures/pebs-report/qemu-format2-inject-ud.log", "pass"),
         ("PEBS model log, Skylake", "tests/fixtures/fleet/skl-04.log", "pass"),
         ("PEBS model log with a failed pebs_source", "tests/fixtures/fleet/icx-03.log", "pass"),
-        ("QEMU Ice Lake-Server log", "tests/fixtures/fleet/qemu-icx-01.log", "pass")):
+        ("QEMU Ice Lake-Server log", "tests/fixtures/fleet/qemu-icx-01.log", "pass"),
+        ("AMD IBS model log, Zen 4", zen4, "pass")):
     dev["actions"]["boot"]["methods"]["qemu"]["parameters"]["options"] = [
         os.path.join(ROOT, src)]
     dpath = os.path.join(tmp, "replay-device.yaml")
