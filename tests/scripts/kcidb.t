@@ -13,6 +13,7 @@ import os
 import re
 import subprocess
 import sys
+import tempfile
 import urllib.parse
 
 os.chdir(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", ".."))
@@ -152,8 +153,8 @@ ok(env.get("machine") == "icx-03" and env.get("microcode") == "0xd000390",
    "the environment names the machine and its microcode", env)
 
 # a run line gives the identity and the start time
-tmp = "build/kcidb-t.log"
-os.makedirs("build", exist_ok=True)
+fd, tmp = tempfile.mkstemp(prefix="kcidb-t.", suffix=".log")
+os.close(fd)
 src = open("tests/fixtures/fleet/skl-01.log", "rb").read()
 with open(tmp, "wb") as f:
     f.write(src.replace(b"# output-format: 2\r\n", b"# output-format: 2\r\n# run: "
