@@ -44,11 +44,15 @@ HOST_CFLAGS := -std=gnu11 -g -O1 -I. -Itests -fno-omit-frame-pointer \
 TOOL_CFLAGS := -std=gnu11 -g -O2 -I. $(HOST_WARN) -MMD -MP
 CMOCKA_LIBS := -lcmocka
 
-.PHONY: all iso netboot run test test-host test-repeat test-boot test-matrix bench fuzz clean deps
+.PHONY: all iso netboot run test test-host test-repeat test-boot test-matrix bench fuzz clean deps deps-test
 all: $(KELF) host
 
 deps:
 	@scripts/install-deps.sh
+
+# the test-only packages too (a database server, a browser): `make test` only, never `make run`
+deps-test:
+	@scripts/install-deps.sh --test
 
 # ---- kernel ----
 $(BUILD)/kernel/%.o: %.c
@@ -112,7 +116,7 @@ host: $(HOST_TEST_BINS) $(HOST_TOOL_BINS)
 # matrix (the longest, ~90 s) first so the rest fills the other slot beside it.
 TEST_JOBS ?= 2
 test: export CMOCKA_MESSAGE_OUTPUT = TAP
-test: deps
+test: deps-test
 	@$(MAKE) --no-print-directory all $(ISO) netboot
 	prove -j$(TEST_JOBS) --exec '' tests/boot/boot.t $(HOST_TEST_BINS) $(sort $(wildcard tests/scripts/*.t))
 
@@ -124,7 +128,7 @@ test-host: host
 # (tests/scripts/*.t, not the boot tests) N times (default 10), J different tests at a time;
 # lists each test that ever failed with how many of its N runs failed (tests/repeat.sh).
 # The tool tests go first: they are the long ones (QEMU boots), so J workers balance.
-test-repeat: deps
+test-repeat: deps-test
 	@$(MAKE) --no-print-directory all $(ISO) netboot
 	@tests/repeat.sh -n $(or $(N),10) -j $(or $(J),1) $(sort $(wildcard tests/scripts/*.t)) \
 		$(HOST_TEST_BINS)

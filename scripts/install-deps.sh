@@ -1,6 +1,9 @@
 #!/usr/bin/env bash
-# install-deps.sh: install the Debian/Ubuntu packages the build and the tests need, and only
-# those that are missing. Used by `make run`, `make test` and .ci/run. Idempotent.
+# install-deps.sh [--test]: install the Debian/Ubuntu packages the build and the tests need,
+# and only those that are missing. Used by `make run`, `make test` and .ci/run. Idempotent.
+# --test adds the test-only packages (TEST_PKGS below: a database server, a browser), which
+# `make run` never installs; the tests that need them call `scripts/install-deps.sh --test`
+# themselves and SKIP with the reason when it fails.
 set -eu
 
 PKGS="gcc make nasm binutils grub-common grub-pc-bin grub-efi-amd64-bin xorriso mtools
@@ -16,6 +19,12 @@ for p in linux-source-6.1 linux-source-6.12; do
     if apt-cache show "$p" >/dev/null 2>&1; then PKGS="$PKGS $p"; else PKGS="$PKGS linux-source"; fi
 done
 
+# Test-only: PostgreSQL server and client library (tests/scripts/history_pg.t starts its own
+# server), JSON Schema validation of the KCIDB export (tests/scripts/kcidb.t), headless
+# Chromium for the dashboard (tests/scripts/dashboard.t).
+TEST_PKGS="postgresql python3-psycopg2 python3-jsonschema chromium"
+if [ "${1:-}" = "--test" ]; then PKGS="$PKGS $TEST_PKGS"; fi
+
 missing=""
 for p in $PKGS; do
     dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" \
@@ -27,6 +36,9 @@ echo "install-deps: installing:$missing" >&2
 SUDO=""
 [ "$(id -u)" -eq 0 ] || SUDO="sudo"
 export DEBIAN_FRONTEND=noninteractive
+# tests run side by side may call this at once: one apt at a time, and wait for another's lock
+exec 9>"${TMPDIR:-/tmp}/pebs-install-deps.lock"
+flock 9
 $SUDO apt-get -o DPkg::Lock::Timeout=600 update -qq >&2
 # shellcheck disable=SC2086
 $SUDO apt-get -o DPkg::Lock::Timeout=600 install -y -qq --no-install-recommends $missing >&2

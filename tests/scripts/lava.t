@@ -4,7 +4,9 @@
 # build/pebs-kernel.iso under QEMU and its monitors record the top-level KTAP results and the
 # environment header; the test cases LAVA recorded (name, pass/fail/skip, the text after '#'
 # in `units`) must equal what tools/pebs-report reads from the same serial log (LAVA's own
-# copy of it, the `target` lines). The same job replays recorded logs (tests/lava/replay in
+# copy of it, the `target` lines), and the measurement cases (`measurement`, `units`) must be
+# every number of the log's load-kernel lines: ns per load, the timed cycles by its clock, the
+# PEBS data-source shares. The same job replays recorded logs (tests/lava/replay in
 # place of QEMU): a failing run, PEBS model logs, a log cut before `# EXIT` (the monitor must
 # report it). The lab jobs (x86-grub-netboot, x86-usb-minimal) pass `lava-run --validate`
 # against lava/devices/x86-board.yaml; validation checks the worker for a TFTP directory
@@ -99,7 +101,32 @@ def expected(log_text):
 
 
 def recorded(recs):
-    return [(m["case"], m["result"], m.get("units") or "") for m in results(recs, "pebs-kernel")]
+    """The KTAP cases LAVA recorded (the measurement cases' ids hold `<kernel>: <kind>`)."""
+    return [(m["case"], m["result"], m.get("units") or "") for m in results(recs, "pebs-kernel")
+            if ": " not in m["extra"]["test_case_id"]]
+
+
+def measured(recs):
+    """{case: (measurement, units)} of the measurement cases LAVA recorded."""
+    return {m["case"]: (float(m["measurement"]) if m.get("measurement") is not None else None,
+                        m.get("units"), m["result"])
+            for m in results(recs, "pebs-kernel") if ": " in m["extra"]["test_case_id"]}
+
+
+def numbers(doc):
+    """The measurement cases the log's load-kernel lines make (lava/README.md): <kernel>_time
+    ns per load, <kernel>_pebs the timed cycles by its clock, <kernel>_lvl_<level> shares."""
+    def case(text):
+        return re.sub(r"\W+", "_", text.lower())
+    want = {}
+    for k in doc["kernels"]:
+        if k["time"]:
+            want[case(k["kernel"] + ": time")] = (k["time"]["ns"], "ns", "pass")
+        if k["pebs"] and k["pebs"]["timed"] is not None:
+            want[case(k["kernel"] + ": pebs")] = (k["pebs"]["timed"], k["pebs"]["clock"], "pass")
+        for lv in k["levels"]:
+            want[case("%s: lvl %s" % (k["kernel"], lv["level"]))] = (lv["share"], "%", "pass")
+    return want
 
 
 # --- job (a) for real: QEMU boots the ISO, LAVA records the cases ---
@@ -117,6 +144,15 @@ ok(doc["status"] == 0 and len(want) == doc["plan"] and len(want) >= 10,
    doc.get("reasons"))
 ok(got == want, "LAVA's test cases = the log's top-level tests (name, result, text after #)",
    "\n".join("%s | %s" % (a, b) for a, b in zip(got + [None] * 20, want)))
+nums = [(m["case"], m.get("measurement")) for m in results(recs, "pebs-kernel")
+        if ": " not in m["extra"]["test_case_id"]]
+ok(nums == [(t["name"], str(t["number"])) for t in doc["tests"]],
+   "a verdict case's measurement is its test number", nums)
+mgot, mwant = measured(recs), numbers(doc)
+ok(mgot == mwant and len(mwant) >= 8 and all(u == "ns" for _, u, _ in mgot.values()),
+   "LAVA recorded every number of the log: %d measurement cases (ns per load)" % len(mwant),
+   "\n".join("%s | %s | %s" % (c, mgot.get(c), mwant.get(c)) for c in sorted(set(mgot) |
+                                                                             set(mwant))))
 ok(("pmu", "skip") in [(c, r) for c, r, _ in got] and
    any(c == "pmu" and u for c, r, u in got), "pmu recorded as skip with its reason", got)
 genv = {m["case"]: m.get("units") or "" for m in results(recs, "pebs-kernel-environment")}
@@ -141,6 +177,10 @@ ok(row.get("status") == "pass" and row.get("counts") == {k: doc["totals"][k] for
    row.get("latency_ns", {}).get("DRAM"), "pebs-report --fleet reads LAVA's job log", row)
 
 # --- the same job over recorded logs (tests/lava/replay in place of QEMU) ---
+zen4 = os.path.join(tmp, "zen4.log")         # IBS: the same pebs/lvl lines (docs/ibs.md)
+with open(zen4, "wb") as f:
+    f.write(subprocess.run(["build/host/model-log", "--cpu", "zen4", "--seed", "3"],
+                           capture_output=True, check=True).stdout.replace(b"\n", b"\r\n"))
 dev = yaml.safe_load(open(device))
 dev["actions"]["boot"]["methods"]["qemu"]["parameters"]["command"] = \
     os.path.join(ROOT, "tests/lava/replay")
@@ -148,19 +188,26 @@ for name, src, want_job in (
         ("failing run (#UD)", "tests/fixtures/pebs-report/qemu-format2-inject-ud.log", "pass"),
         ("PEBS model log, Skylake", "tests/fixtures/fleet/skl-04.log", "pass"),
         ("PEBS model log with a failed pebs_source", "tests/fixtures/fleet/icx-03.log", "pass"),
-        ("QEMU Ice Lake-Server log", "tests/fixtures/fleet/qemu-icx-01.log", "pass")):
+        ("QEMU Ice Lake-Server log", "tests/fixtures/fleet/qemu-icx-01.log", "pass"),
+        ("AMD IBS model log, Zen 4", zen4, "pass")):
     dev["actions"]["boot"]["methods"]["qemu"]["parameters"]["options"] = [
         os.path.join(ROOT, src)]
     dpath = os.path.join(tmp, "replay-device.yaml")
     with open(dpath, "w") as f:
         yaml.safe_dump(dev, f)
     rc, recs, raw = lava_run(job, dpath)
-    _, want, _ = expected(open(src, "rb").read().decode("utf-8", "replace"))
+    rdoc, want, _ = expected(open(src, "rb").read().decode("utf-8", "replace"))
     got = recorded(recs)
     ok(got == want and job_result(recs) == want_job,
        "replayed %s: LAVA's cases = the log's (%d, %d failed)" % (
            name, len(got), [r for _, r, _ in got].count("fail")),
        "\n".join("%s | %s" % (a, b) for a, b in zip(got + [None] * 20, want)) + raw[-800:])
+    mgot, mwant = measured(recs), numbers(rdoc)
+    units = sorted({u for _, u, _ in mwant.values()})
+    ok(mgot == mwant and mwant, "replayed %s: LAVA recorded the log's %d numbers (%s)" % (
+        name, len(mwant), ", ".join(units)),
+       "\n".join("%s | %s | %s" % (c, mgot.get(c), mwant.get(c)) for c in sorted(
+           set(mgot) | set(mwant))))
 # a log cut before # EXIT: the monitor reports end of file, the job does not pass
 cut = os.path.join(tmp, "cut.log")
 with open(cut, "wb") as f:

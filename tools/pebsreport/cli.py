@@ -10,9 +10,16 @@ USAGE = """pebs-report [options] LOG            summary of one serial log ('-' =
        pebs-report [options] A.log B.log    side-by-side comparison of two runs
        pebs-report --fleet DIR [--json] [--csv DIR] [--plots DIR]
                                             one row per machine of a lab (docs/lab.md)
+       pebs-report --kcidb LOG              the run as KernelCI KCIDB JSON
+       pebs-report --db URL ingest LOG|DIR...   store runs in the history database
+       pebs-report --db URL changes [MACHINE|MODEL]   what moved since the previous run
+       pebs-report --db URL html DIR        the dashboard: a static site in DIR
 exit status: 0 all passed or skipped, 1 a failure (or a run that ended early) in a log,
 2 unreadable input (no file, or no KTAP in it); --fleet: 0 every machine passed with an
-intact log and no outlier, 1 otherwise, 2 no directory or no log in it"""
+intact log and no outlier, 1 otherwise, 2 no directory or no log in it; --db: 0 done
+(changes: nothing moved), 1 a file unreadable (changes: something moved), 2 bad database or
+arguments"""
+DB_COMMANDS = ("ingest", "changes", "html")
 
 
 def _args(argv):
@@ -33,7 +40,23 @@ def _args(argv):
     ap.add_argument("--no-decode", action="store_true", help="do not decode raw dumps")
     ap.add_argument("-q", "--quiet", action="store_true", help="do not list unparsed lines "
                     "on stderr")
+    ap.add_argument("--db", metavar="URL", help="history database: sqlite:///FILE (or a "
+                    "path) or postgresql://...; commands ingest, changes, html")
+    ap.add_argument("--kcidb", action="store_true", help="print the log as KCIDB JSON "
+                    "(KernelCI's report schema)")
     a = ap.parse_args(argv)
+    if a.db:
+        if not a.logs or a.logs[0] not in DB_COMMANDS:
+            ap.error("--db URL takes a command: %s" % ", ".join(DB_COMMANDS))
+        if a.logs[0] == "ingest" and len(a.logs) < 2:
+            ap.error("--db URL ingest LOG|DIR...")
+        if a.logs[0] == "html" and len(a.logs) != 2:
+            ap.error("--db URL html DIR")
+        if a.logs[0] == "changes" and len(a.logs) > 2:
+            ap.error("--db URL changes [MACHINE|MODEL]")
+        return a
+    if a.kcidb and len(a.logs) != 1:
+        ap.error("--kcidb LOG")
     if a.fleet and a.logs:
         ap.error("--fleet DIR takes no LOG")
     if not a.fleet and not a.logs:
@@ -43,18 +66,18 @@ def _args(argv):
     return a
 
 
-def _matplotlib_or_reexec():
-    """Debian's python3-matplotlib lives in /usr/bin/python3's dist-packages; another
-    python3 first in PATH (pyenv, venv) may lack it: run again under /usr/bin/python3."""
+def module_or_reexec(module, why):
+    """Debian's python3-* modules live in /usr/bin/python3's dist-packages; another python3
+    first in PATH (pyenv, venv) may lack them: run again under /usr/bin/python3."""
     try:
-        import matplotlib  # noqa: F401
+        __import__(module)
         return
     except ImportError:
         pass
     sysp = "/usr/bin/python3"
     if os.environ.get("PEBS_REPORT_REEXEC") or not os.path.exists(sysp) or \
             os.path.realpath(sys.executable) == os.path.realpath(sysp):
-        sys.stderr.write("pebs-report: --plots needs matplotlib (Debian: python3-matplotlib)\n")
+        sys.stderr.write("pebs-report: %s\n" % why)
         sys.exit(2)
     os.environ["PEBS_REPORT_REEXEC"] = "1"
     os.execv(sysp, [sysp, os.path.abspath(sys.argv[0])] + sys.argv[1:])
@@ -92,10 +115,42 @@ def _fleet(a):
     return doc["status"]
 
 
+def _db(a):
+    from . import history
+    if a.db.startswith(("postgresql://", "postgres://")):
+        module_or_reexec("psycopg2", "--db %s: PostgreSQL needs psycopg2 (Debian: "
+                         "python3-psycopg2)" % a.db)
+    d = history.open_db(a.db)
+    if d is None:
+        return 2
+    try:
+        cmd, rest = a.logs[0], a.logs[1:]
+        if cmd == "ingest":
+            return history.ingest(d, rest)
+        if cmd == "changes":
+            from . import changes
+            doc = changes.changes(d, rest[0] if rest else None)
+            if a.json:
+                json.dump(doc, sys.stdout, indent=1, sort_keys=True)
+                sys.stdout.write("\n")
+            else:
+                sys.stdout.write(changes.text(doc))
+            return doc["status"]
+        from . import site
+        return site.write(d, rest[0])
+    finally:
+        d.close()
+
+
 def main(argv=None):
     a = _args(sys.argv[1:] if argv is None else argv)
+    if a.db:
+        return _db(a)
+    if a.kcidb:
+        from . import kcidb
+        return kcidb.main(a.logs[0])
     if a.plots:
-        _matplotlib_or_reexec()
+        module_or_reexec("matplotlib", "--plots needs matplotlib (Debian: python3-matplotlib)")
     if a.fleet:
         return _fleet(a)
     if len(a.logs) == 2 and a.logs[0] == "-" and a.logs[1] == "-":

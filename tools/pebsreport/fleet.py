@@ -26,12 +26,14 @@ RULE = ("a value more than %g MADs (x1.4826) and more than %d%% (latency) or %g 
         "software emulation are not judged" % (OUT_MADS, OUT_REL * 100, OUT_PTS, MIN_GROUP))
 
 
-def _meta(path):
-    """key=value pairs of `pebs-lab:` lines before the log's KTAP start."""
-    try:
-        lines, _ = logread.read_log(path)
-    except OSError:
-        return {}
+def _meta(path, lines=None):
+    """key=value pairs of `pebs-lab:` lines before the log's KTAP start (lines: the log's,
+    when the caller has read them)."""
+    if lines is None:
+        try:
+            lines, _ = logread.read_log(path)
+        except OSError:
+            return {}
     meta = {}
     for ln in lines:
         if "KTAP version" in ln.text:
@@ -94,8 +96,8 @@ def _damage(doc):
     return why
 
 
-def _row(path, fname, doc):
-    meta = _meta(path)
+def _row(path, fname, doc, lines=None):
+    meta = _meta(path, lines)
     name, stamp = _machine_of(fname)
     name = meta.get("machine") or name
     env = {e["key"]: e["value"] for e in doc.get("environment", [])}

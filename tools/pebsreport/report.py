@@ -12,10 +12,11 @@ def _paren(detail):
     return detail if detail.startswith("(") else "(%s)" % detail
 
 
-def load(path, decoder=None, decode_raw=True):
-    """Parse one log. Returns (doc, log); doc["status"] is the exit status (2 unreadable)."""
+def load(path, decoder=None, decode_raw=True, read=None):
+    """Parse one log. Returns (doc, log); doc["status"] is the exit status (2 unreadable).
+    read: what logread.read_log(path) returned, when the caller has read it already."""
     try:
-        lines, nbytes = logread.read_log(path)
+        lines, nbytes = read or logread.read_log(path)
     except OSError as e:
         return {"format": REPORT_FORMAT, "source": path, "status": 2,
                 "reasons": ["cannot read: %s" % (e.strerror or e)]}, None
