@@ -29,6 +29,85 @@ static bool is_space(char c)
 	return c == ' ' || c == '\t' || c == '\n' || c == '\r';
 }
 
+static const struct option_desc *key_desc(const struct option_desc *known, const char *key)
+{
+	for (; known && known->name; known++)
+		if (!strcmp(known->name, key))
+			return known;
+	return NULL;
+}
+
+static bool word_in(const char *words, const char *v)
+{
+	size_t n = strlen(v);
+
+	for (const char *w = words; w && *w;) {
+		const char *bar = strchr(w, '|');
+		size_t len = bar ? (size_t)(bar - w) : strlen(w);
+
+		if (len == n && n && !strncmp(w, v, n))
+			return true;
+		w += len + (bar != NULL);
+	}
+	return false;
+}
+
+/* "0,2-3": numbers and ascending ranges, comma-separated, nothing empty. */
+static bool number_list(const char *v)
+{
+	char item[24];
+
+	if (!*v)
+		return false;
+	for (;;) {
+		const char *comma = strchr(v, ',');
+		size_t len = comma ? (size_t)(comma - v) : strlen(v);
+		uint64_t lo, hi;
+		char *dash;
+
+		if (!len || len >= sizeof(item))
+			return false;
+		memcpy(item, v, len);
+		item[len] = '\0';
+		dash = strchr(item, '-');
+		if (dash)
+			*dash = '\0';
+		if (!cmdline_parse_u64(item, &lo) ||
+		    (dash && (!cmdline_parse_u64(dash + 1, &hi) || hi < lo)))
+			return false;
+		if (!comma)
+			return true;
+		v = comma + 1;
+	}
+}
+
+bool option_value_ok(const struct option_desc *d, const char *v, char *want, size_t n)
+{
+	uint64_t x;
+
+	switch (d->kind) {
+	case OPT_WORDS:
+		if (word_in(d->words, v))
+			return true;
+		fmt_snprintf(want, n, "want %s", d->words);
+		return false;
+	case OPT_WORDS_OR_LIST:
+		if (word_in(d->words, v) || number_list(v))
+			return true;
+		fmt_snprintf(want, n, "want %s or a list like 0,2-3", d->words);
+		return false;
+	case OPT_U64:
+		if (cmdline_parse_u64(v, &x) && x >= d->min && x <= d->max)
+			return true;
+		fmt_snprintf(want, n, "want a number in %llu..%llu", (unsigned long long)d->min,
+			     (unsigned long long)d->max);
+		return false;
+	case OPT_TEXT:
+	default:
+		return true;
+	}
+}
+
 static bool key_known(const struct option_desc *known, const char *key)
 {
 	if (!known)
@@ -84,6 +163,15 @@ unsigned cmdline_parse(struct cmdline *cl, const char *src, size_t len,
 		if (!key_known(known, key)) {
 			warnf(warn, &cl->warnings, "unknown option '%s': ignored", key);
 			continue;
+		}
+		if (eq && known) {
+			char want[96];
+
+			if (!option_value_ok(key_desc(known, key), eq + 1, want, sizeof(want))) {
+				warnf(warn, &cl->warnings, "option %s='%s': %s; using the default",
+				      key, eq + 1, want);
+				continue;
+			}
 		}
 		if (cl->nopt == CMDLINE_MAX_OPTS) {
 			warnf(warn, &cl->warnings, "more than %d options: '%s' and later ignored",

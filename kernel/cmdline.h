@@ -26,17 +26,32 @@ struct cmdline {
 	unsigned warnings;
 };
 
-/* A known key: name and one line of help. The table ends with a NULL name. */
+/* What a known key's value must be; cmdline_parse checks it once, at boot, whatever the
+ * hardware (a value no test would read on this machine is still checked). */
+enum opt_kind {
+	OPT_TEXT = 0,		/* anything (its user checks it: console=, tests=) */
+	OPT_WORDS,		/* one of `words` ("auto|x2apic|xapic") */
+	OPT_U64,		/* a number (cmdline_parse_u64) in [min, max] */
+	OPT_WORDS_OR_LIST,	/* one of `words`, or a list of numbers and ranges ("0,2-3") */
+};
+
+/* A known key: name, one line of help, and what its value must be. The table ends with a
+ * NULL name. */
 struct option_desc {
 	const char *name;
 	const char *help;
+	enum opt_kind kind;
+	const char *words;	/* OPT_WORDS, OPT_WORDS_OR_LIST: '|'-separated */
+	uint64_t min, max;	/* OPT_U64 */
 };
 extern const struct option_desc option_table[];
 
 /* Warnings go through this function (kernel: kprintf "# warning: ..."; host: captured). */
 typedef void (*cmdline_warn_fn)(const char *msg);
 
-/* Parse `src` (NUL-terminated or up to `len` bytes). Returns the number of warnings. */
+/* Parse `src` (NUL-terminated or up to `len` bytes). Returns the number of warnings. A value
+ * that does not fit its key's kind is a warning naming the key, the value and what it must
+ * be, and the option is left out, so its user takes the default. */
 unsigned cmdline_parse(struct cmdline *cl, const char *src, size_t len,
 		       const struct option_desc *known, cmdline_warn_fn warn);
 
@@ -53,6 +68,9 @@ uint64_t cmdline_u64(const struct cmdline *cl, const char *key, uint64_t def,
 
 /* Parse a number as above into *out; false on bad syntax or overflow. */
 bool cmdline_parse_u64(const char *s, uint64_t *out);
+
+/* Whether `v` fits d's kind; when it does not, `want` says what it must be. */
+bool option_value_ok(const struct option_desc *d, const char *v, char *want, size_t n);
 
 /* Shell-style glob with '*' and '?' (for tests=GLOB[,GLOB...]). */
 bool glob_match(const char *pattern, const char *name);

@@ -18,6 +18,30 @@
 
 #include <string.h>
 
+/* The first pattern of tests= that names no test at all (a typo), into b; false when every
+ * pattern names one. */
+static bool tests_typo(char *b, unsigned n)
+{
+	const char *sel = cmdline_get(&kcmdline, "tests"), *p = sel;
+
+	while (p && *p) {
+		const char *comma = strchr(p, ',');
+		unsigned len = comma ? (unsigned)(comma - p) : (unsigned)strlen(p);
+		bool found = false;
+
+		if (len && len < n) {
+			memcpy(b, p, len);
+			b[len] = '\0';
+			for (unsigned i = 0; i < ktest_count && !found; i++)
+				found = glob_match(b, ktest_table[i].name);
+			if (!found)
+				return true;
+		}
+		p = comma ? comma + 1 : NULL;
+	}
+	return false;
+}
+
 bool ktest_selected(const struct ktest_desc *d)
 {
 	const char *sel = cmdline_get(&kcmdline, "tests");
@@ -77,7 +101,8 @@ static enum kt_result run_one(struct ktest *t, unsigned number, char *why, unsig
 
 unsigned ktests_planned(void)
 {
-	unsigned n = 0;
+	char typo[64];
+	unsigned n = tests_typo(typo, sizeof(typo));	/* one failed `tests` result first */
 
 	for (unsigned i = 0; i < ktest_count; i++)
 		n += ktest_selected(&ktest_table[i]);
@@ -94,10 +119,33 @@ static void note_time(char *line, unsigned len, const char *name, uint64_t tsc)
 			     (unsigned long long)(tsc_to_ns(tsc) / 1000000));
 }
 
+/* tests= names a test that does not exist: a failed result of its own (a typo must not pass
+ * as "nothing to run"), with every test name for the next try. */
+static void report_typo(unsigned number)
+{
+	static const struct ktest_desc desc = { .name = "tests" };
+	struct ktest t = { .desc = &desc };
+	char typo[64], why[96], names[512];
+	unsigned at = 0;
+
+	for (unsigned i = 0; i < ktest_count && at < sizeof(names); i++)
+		at += (unsigned)fmt_snprintf(names + at, sizeof(names) - at, "%s%s%s", i ? " " : "",
+					     ktest_table[i].name, ktest_table[i].on_request ? "*" : "");
+	ktap_test_start(&t, number);
+	kt_info(&t, "tests: %s (* on request)", names);
+	tests_typo(typo, sizeof(typo));
+	fmt_snprintf(why, sizeof(why), "no test is named '%s'", typo);
+	ktap_result(&t, number, KT_FAIL, why);
+}
+
 void ktests_run(void)
 {
 	static char times[640];
 	unsigned number = 0;
+	char typo[64];
+
+	if (tests_typo(typo, sizeof(typo)))
+		report_typo(++number);
 
 	for (unsigned i = 0; i < ktest_count; i++) {
 		struct ktest t = { .desc = &ktest_table[i] };

@@ -32,7 +32,8 @@ static int reset(void **state)
 }
 
 static const struct option_desc known[] = {
-	{ "tests", "" }, { "ldlat", "" }, { "verbose", "" }, { "console", "" }, { NULL, NULL },
+	{ .name = "tests" }, { .name = "ldlat" }, { .name = "verbose" }, { .name = "console" },
+	{ .name = NULL },
 };
 
 static void test_basic(void **state)
@@ -153,6 +154,40 @@ static void test_real_option_table(void **state)
 				       option_table, collect), 0);
 }
 
+/* Every value is checked at boot against its key's kind, whatever the hardware: a bad one
+ * is a warning naming key, value and what it must be, and the option is left out. */
+static void test_values_checked(void **state)
+{
+	struct cmdline cl;
+
+	(void)state;
+	assert_int_equal(cmdline_parse(&cl, "ldlat=abc sav=0 pebs_buf=8 apic=x3apic cpus=0,2-3 "
+				       "cpus=9 cpus=3-1 cpus=all dump=raw timing=fast l2=1M",
+				       1000, option_table, collect), 5);
+	assert_non_null(strstr(warnings, "option ldlat='abc': want a number in 3..65535; using "
+				"the default"));
+	assert_non_null(strstr(warnings, "option sav='0': want a number in 1..2147483647"));
+	assert_non_null(strstr(warnings, "option apic='x3apic': want auto|x2apic|xapic"));
+	assert_non_null(strstr(warnings, "option cpus='3-1': want bsp|types|all or a list"));
+	assert_non_null(strstr(warnings, "option timing='fast': want auto|brief|full"));
+	assert_null(cmdline_get(&cl, "ldlat"));		/* left out: the default applies */
+	assert_null(cmdline_get(&cl, "apic"));
+	assert_string_equal(cmdline_get(&cl, "pebs_buf"), "8");
+	assert_string_equal(cmdline_get(&cl, "cpus"), "all");	/* the last good one */
+	assert_string_equal(cmdline_get(&cl, "l2"), "1M");
+}
+
+static void test_timing_words(void **state)
+{
+	struct cmdline cl;
+
+	(void)state;
+	assert_int_equal(cmdline_parse(&cl, "timing=fast sweep=full pebs_counters=maybe", 1000,
+				       option_table, collect), 2);
+	assert_non_null(strstr(warnings, "option timing='fast': want auto|brief|full"));
+	assert_non_null(strstr(warnings, "option pebs_counters='maybe': want on|off"));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -163,6 +198,8 @@ int main(void)
 		cmocka_unit_test_setup(test_numbers, reset),
 		cmocka_unit_test_setup(test_globs, reset),
 		cmocka_unit_test_setup(test_real_option_table, reset),
+		cmocka_unit_test_setup(test_values_checked, reset),
+		cmocka_unit_test_setup(test_timing_words, reset),
 	};
 	return cmocka_run_group_tests_name("cmdline", tests, NULL, NULL);
 }
