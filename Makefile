@@ -65,9 +65,35 @@ $(BUILD)/kernel/%.o: %.asm boot/defs.inc
 	@$(if $(Q),echo "  NASM    $<")
 	$(Q)$(NASM) -f elf64 -g -Iboot/ -o $@ $<
 
-$(KELF): $(KOBJ) linker.ld
+# Two links: the first gives the text addresses, `nm -n` of its text symbols becomes the
+# symbol table (kernel/ksyms.h) of the second, whose text must come out identical (the table
+# is .rodata, after .text in linker.ld): checked, so a dump never names the wrong function.
+KPRE    := $(BUILD)/pebs-kernel.pre.elf
+KSYMS_C := $(BUILD)/kernel/ksyms_gen.c
+KSYMS_O := $(BUILD)/kernel/ksyms_gen.o
+TEXTSYMS = nm -n --defined-only $(1) | awk '$$2 == "T" || $$2 == "t"'
+
+$(KPRE): $(KOBJ) linker.ld
 	@$(if $(Q),echo "  LD      $@")
 	$(Q)$(KCC) $(KCFLAGS) $(KLDFLAGS) -o $@ $(KOBJ)
+
+$(KSYMS_C): $(KPRE)
+	@$(if $(Q),echo "  KSYMS   $@")
+	$(Q){ echo '/* GENERATED from $(KPRE) by the Makefile: the kernel symbol table */'; \
+	  echo '#include "kernel/ksyms.h"'; echo 'const struct ksym ksym_table[] = {'; \
+	  $(call TEXTSYMS,$<) | awk '{ printf "\t{ .addr = 0x%s, .name = \"%s\" },\n", $$1, $$3 }'; \
+	  echo '	{ .addr = 0, .name = 0 },'; echo '};'; \
+	  echo "const unsigned ksym_count = $$($(call TEXTSYMS,$<) | wc -l);"; } > $@
+
+$(KSYMS_O): $(KSYMS_C)
+	$(Q)$(KCC) $(KCFLAGS) -Wno-missing-prototypes -c $< -o $@
+
+$(KELF): $(KOBJ) $(KSYMS_O) linker.ld
+	@$(if $(Q),echo "  LD      $@")
+	$(Q)$(KCC) $(KCFLAGS) $(KLDFLAGS) -o $@ $(KOBJ) $(KSYMS_O)
+	$(Q)$(call TEXTSYMS,$(KPRE)) > $@.pre.syms; $(call TEXTSYMS,$@) > $@.syms; \
+	  cmp -s $@.pre.syms $@.syms || { echo "ksyms: text moved between the links" >&2; \
+	  rm -f $@; exit 1; }
 
 # ---- ISO (grub-mkrescue: one hybrid image for BIOS and UEFI) ----
 $(ISO): $(KELF) iso/grub.cfg

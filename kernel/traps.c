@@ -2,6 +2,7 @@
  * traps.c: trap_dispatch, called by boot/isr.asm for every vector (SDM Vol. 3A 6.15).
  */
 #include "kernel/traps.h"
+#include "kernel/ksyms.h"
 #include "kernel/console.h"
 #include "kernel/exit.h"
 #include "kernel/extable.h"
@@ -46,6 +47,13 @@ void trap_dump(const struct trap_frame *f)
 		(unsigned long long)f->rip, (unsigned long long)f->cs,
 		(unsigned long long)f->rflags, (unsigned long long)f->rsp,
 		(unsigned long long)f->ss);
+	{
+		uint64_t off;
+		const char *fn = ksym_lookup(f->rip, &off);
+
+		if (fn)		/* the function the fault is in (kernel/ksyms.h) */
+			kprintf("# RIP in %s+0x%llx\n", fn, (unsigned long long)off);
+	}
 	kprintf("# CR2=%016llx CR3=%016llx CR0=%08llx CR4=%08llx\n",
 		(unsigned long long)read_cr2(), (unsigned long long)read_cr3(),
 		(unsigned long long)read_cr0(), (unsigned long long)read_cr4());

@@ -1,0 +1,2 @@
+HOST_TESTS += ksyms_test
+ksyms_test_SRCS := kernel/ksyms.c
