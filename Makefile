@@ -110,7 +110,10 @@ iso: $(ISO)
 # (default auto: KVM with the host's CPU and PMU where usable, else TCG; the run says which, why).
 ACCEL ?= auto
 run: deps
-	@$(MAKE) --no-print-directory $(ISO)
+	@mkdir -p $(BUILD)
+	@$(MAKE) --no-print-directory $(ISO) >$(BUILD)/run-build.log 2>&1 \
+		|| { cat $(BUILD)/run-build.log; exit 1; }
+	@echo "make run: $(ISO) is up to date (build output: $(BUILD)/run-build.log)" >&2
 	@tests/boot/qemu-run.sh $(ISO) --accel $(ACCEL) $(if $(FW),--fw $(FW)) $(if $(CPU),--cpu $(CPU)) \
 		$(if $(MACHINE),--machine $(MACHINE)) $(if $(MEM),--mem $(MEM)) $(if $(SMP),--smp $(SMP)) \
 		$(if $(NUMA),--numa $(NUMA)) -- $(ARGS)

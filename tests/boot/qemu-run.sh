@@ -47,7 +47,16 @@ if [ "$acc" = kvm ]; then
 	*) cpuargs=(-accel kvm -cpu "$cpu,pmu=on") ;;
 	esac
 else
-	cpuargs=(-accel tcg -cpu "${cpu:-max}")
+	# no --cpu: the host's vendor (an Intel host boots an Intel model, so the run takes the
+	# Intel paths it would take on that machine; QEMU's `max` under TCG is AuthenticAMD)
+	if [ -z "$cpu" ]; then
+		case $(grep -m1 '^vendor_id' "${PEBS_CPUINFO:-/proc/cpuinfo}" 2>/dev/null) in
+		*GenuineIntel*) cpu=Skylake-Client
+			echo "qemu-run.sh: TCG on an Intel host: -cpu $cpu (--cpu MODEL for another; qemu-system-x86_64 -cpu help lists them)" >&2 ;;
+		*) cpu=max ;;
+		esac
+	fi
+	cpuargs=(-accel tcg -cpu "$cpu")
 fi
 
 work=$(mktemp -d "${TMPDIR:-/tmp}/pebs-run.XXXXXX")
@@ -133,8 +142,19 @@ if [ -n "$dry" ]; then
 	done | sed 's/ $/\n/'
 	exit 0
 fi
-timeout --foreground -k 5 "$timeout" "${qemu[@]}" </dev/null | tee "$out"
+# QEMU's stderr: its "TCG doesn't support requested feature" lines (one per CPUID bit the
+# model names and TCG lacks) folded into one; the serial log kept raw in $out, shown without
+# the firmware's and GRUB's terminal escapes
+timeout --foreground -k 5 "$timeout" "${qemu[@]}" </dev/null 2>"$work/qemu.err" | tee "$out" |
+	sed -u 's/\x1b\[[0-9;?]*[A-Za-z]//g'
 rc=${PIPESTATUS[0]}
+nfeat=$(grep -c "doesn't support requested feature" "$work/qemu.err")
+grep -v "doesn't support requested feature" "$work/qemu.err" >&2
+[ "$nfeat" = 0 ] || echo "qemu-run.sh: -cpu ${cpu:-host}: $nfeat CPUID feature(s) of the model left out by TCG (QEMU's 'TCG doesn't support requested feature' lines)" >&2
+if grep -q "unable to find CPU model" "$work/qemu.err"; then
+	echo "qemu-run.sh: --cpu $cpu: QEMU has no such CPU model; qemu-system-x86_64 -cpu help lists them" >&2
+	exit 2
+fi
 # QEMU also exits 1 when it fails to start: trust status 1/3 only with the kernel's own line
 verdict=$(tr -d '\r' <"$out" | sed -n 's/^# EXIT: STATUS=\([0-9]*\)$/\1/p' | tail -1)
 case $rc in

@@ -84,5 +84,39 @@ ok $(( rc != 2 )) "bad --accel: exit 2 (rc $rc)"
 make -n run ACCEL=kvm 2>/dev/null | grep -q -- '--accel kvm' && make -n run 2>/dev/null | grep -q -- '--accel auto'
 ok $? "make run: ACCEL=kvm reaches qemu-run.sh, default auto"
 
+# 18-19: under TCG with no --cpu the host's vendor picks the model: Intel boots an Intel model
+# (QEMU's max is AuthenticAMD under TCG) and says which; AMD keeps max
+printf 'processor\t: 0\nvendor_id\t: GenuineIntel\nflags\t\t: fpu tsc msr sse2 hypervisor\n' >"$t/intel"
+printf 'processor\t: 0\nvendor_id\t: AuthenticAMD\nflags\t\t: fpu tsc msr sse2 hypervisor\n' >"$t/amd"
+run PEBS_KVM_DEV="$t/none" PEBS_CPUINFO="$t/intel" -- --accel auto
+has out "-accel tcg -cpu Skylake-Client -m" && has err "TCG on an Intel host: -cpu Skylake-Client"
+ok $? "TCG on an Intel host: an Intel model, said"
+run PEBS_KVM_DEV="$t/none" PEBS_CPUINFO="$t/amd" -- --accel auto
+has out "-accel tcg -cpu max -m" && ! has err "Intel host"; ok $? "TCG on an AMD host: max"
+
+# 20-21: a stand-in QEMU that prints what QEMU 7.2 prints: the "TCG doesn't support" lines
+# folded into one; an unknown model named with where to look
+mkdir -p "$t/bin"
+cat >"$t/bin/qemu-system-x86_64" <<'QEMU'
+#!/bin/sh
+case "$*" in *"-cpu Foo"*) echo "qemu-system-x86_64: unable to find CPU model 'Foo'" >&2; exit 1 ;; esac
+for b in pcid x2apic tsc-deadline; do
+	echo "qemu-system-x86_64: warning: TCG doesn't support requested feature: CPUID.01H:ECX.$b" >&2
+done
+printf '# EXIT: STATUS=0\n'
+exit 1
+QEMU
+chmod +x "$t/bin/qemu-system-x86_64"
+: >"$t/x.iso"
+PATH="$t/bin:$PATH" PEBS_KVM_DEV="$t/none" tests/boot/qemu-run.sh "$t/x.iso" --cpu Skylake-Client \
+	>"$t/out" 2>"$t/err"; rc=$?
+[ "$rc" = 0 ] && has err "-cpu Skylake-Client: 3 CPUID feature(s) of the model left out by TCG" &&
+	[ "$(grep -c "doesn't support" "$t/err")" = 1 ]
+ok $? "TCG's unsupported-feature lines folded into one (rc $rc)"
+PATH="$t/bin:$PATH" PEBS_KVM_DEV="$t/none" tests/boot/qemu-run.sh "$t/x.iso" --cpu Foo \
+	>"$t/out" 2>"$t/err"; rc=$?
+[ "$rc" = 2 ] && has err "--cpu Foo: QEMU has no such CPU model; qemu-system-x86_64 -cpu help lists them"
+ok $? "an unknown CPU model: exit 2 and where the models are listed (rc $rc)"
+
 echo "1..$n"
 exit $((fails > 0))
