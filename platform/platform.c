@@ -6,6 +6,7 @@
  * physical COM1 and serial-over-LAN on COM2 shows the log on both.
  */
 #include "platform/platform.h"
+#include "platform/smbios.h"
 #include "kernel/console.h"
 #include "kernel/exit.h"
 #include "platform/fbcon.h"
@@ -29,6 +30,7 @@ static struct fbcon fbc;
 static bool fb_on;
 static struct console_backend fb_be;
 static const char *fb_note = "none";
+static struct smbios_info smbios;
 static enum end_action end_action;
 
 /* Output from console setup until the framebuffer starts (the KTAP header), replayed onto
@@ -221,4 +223,13 @@ void platform_print_header(const struct mb2_info *bi)
 	acpi_print_summary(&acpi);
 	numa_header_line(&numa, nbuf, sizeof(nbuf));
 	ktap_diag("%s", nbuf);
+	/* who the machine is (platform/smbios.h); tables above 4 GiB are not reached here */
+	smbios_read(&smbios, bi->efi64 ? bi->efi64_systab : 0, map_low, NULL);
+	for (unsigned i = 0; smbios_header_line(&smbios, i, nbuf, sizeof(nbuf)); i++)
+		ktap_diag("%s", nbuf);
+}
+
+const struct smbios_info *platform_smbios(void)
+{
+	return &smbios;
 }

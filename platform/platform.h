@@ -35,4 +35,8 @@ void platform_late_setup(const struct mb2_info *bi);
 /* Environment header lines ("# console: ...", "# acpi: ..."). */
 void platform_print_header(const struct mb2_info *bi);
 
+/* The SMBIOS tables as platform_print_header read them (platform/smbios.h). */
+struct smbios_info;
+const struct smbios_info *platform_smbios(void);
+
 #endif

@@ -180,4 +180,34 @@ ok(rc in (0, 1) and rc2 == rc and "Traceback" not in err + err2 and json.loads(j
    "%d mutated logs: a report, no crash" % (2 * len(files)), (rc, err[-800:], err2[-800:]))
 
 shutil.rmtree(tmp)
+# the kernel's `# smbios:` lines: the BIOS column where no pebs-lab: bios= names it, and an
+# outlier whose memory population differs from most of its model's machines is flagged
+sdir = os.path.join(tmp, "smbios")
+os.makedirs(sdir)
+pop = {"skl-04": "memory 1 of 2 slots populated, 16384 MiB, DDR4 2133 MT/s (configured 2133), "
+       "channels A; \"Samsung\" \"M378A2K43BB1\""}
+for i in range(1, 7):
+    name = "skl-%02d" % i
+    with open(os.path.join(FIX, name + ".log"), "rb") as f:
+        text_in = f.read().decode("utf-8", "replace")
+    mem = pop.get(name, "memory 2 of 2 slots populated, 32768 MiB, DDR4 2133 MT/s (configured "
+                  "2133), channels AB; \"Samsung\" \"M378A2K43BB1\"")
+    lines = '# smbios: bios "LabBIOS" version "1.%d" date 11/20/2026 (SMBIOS 3.3)\r\n# smbios: %s\r\n' \
+        % (i % 2, mem)
+    text_in = text_in.replace("# output-format: 2\r\n", "# output-format: 2\r\n" + lines, 1)
+    text_in = re.sub(r" ?bios=\S+", "", text_in)	# no pebs-lab: bios= to take precedence
+    with open(os.path.join(sdir, name + ".log"), "wb") as f:
+        f.write(text_in.encode())
+rc, out, err = run(["--fleet", sdir, "--json"])
+rows = {r["machine"]: r for r in json.loads(out)["machines"]} if out.startswith("{") else {}
+ok(rows and rows["skl-01"]["bios"] == "LabBIOS 1.1 11/20/2026" and
+   rows["skl-02"]["bios"] == "LabBIOS 1.0 11/20/2026",
+   "--fleet: the BIOS from the kernel's smbios line", (rc, err, out[:500]))
+ok(rows and rows["skl-04"].get("dimm_note", "").startswith("memory 1 of 2 slots") and
+   not any(rows[m].get("dimm_note") for m in rows if m != "skl-04"),
+   "--fleet: the outlier's different DIMM population is named, nobody else's",
+   {m: rows[m].get("dimm_note") for m in rows})
+rc, out, err = run(["--fleet", sdir])
+ok("DIMMS skl-04: memory 1 of 2 slots populated" in out, "the text report says it", out[-1500:])
+
 done()

@@ -109,9 +109,11 @@ def _row(path, fname, doc, lines=None):
             ucode = None if m.group(2) else m.group(1)
             break
     hyp = doc.get("hypervisor") or ""
+    smb = [e["value"] for e in doc.get("environment", []) if e["key"] == "smbios"]
     row = {"machine": name, "file": fname, "stamp": stamp, "runs": 1,
            "cpu": doc.get("cpu"), "model": None, "microcode": ucode,
-           "bios": meta.get("bios") or env.get("bios"), "bmc": meta.get("bmc"),
+           "bios": meta.get("bios") or env.get("bios") or _smbios_bios(smb),
+           "dimms": _smbios_dimms(smb), "bmc": meta.get("bmc"),
            "emulated": "software emulation" in hyp, "hypervisor": hyp or None,
            "status": {0: "pass", 1: "fail", 2: "unreadable"}[doc["status"]],
            "counts": None, "top_level": None, "latency_ns": {}, "purity": {},
@@ -136,6 +138,23 @@ def _row(path, fname, doc, lines=None):
             if k and k["pebs"] and k["pebs"]["share"] is not None:
                 row["purity"][lv] = k["pebs"]["share"]
     return row
+
+
+RE_SMBIOS_BIOS = re.compile(r'^bios "([^"]*)" version "([^"]*)" date (\S+)')
+
+
+def _smbios_bios(lines):
+    """The BIOS as the kernel's `# smbios: bios "V" version "X" date D` line names it."""
+    for v in lines:
+        m = RE_SMBIOS_BIOS.match(v)
+        if m:
+            return "%s %s %s" % m.groups()
+    return None
+
+
+def _smbios_dimms(lines):
+    """The memory population (`# smbios: memory ...`), or None."""
+    return next((v[len("memory "):] for v in lines if v.startswith("memory ")), None)
 
 
 def _outliers(rows):
@@ -163,6 +182,14 @@ def _outliers(rows):
                     if v is not None and abs(v - med) > lim:
                         r["outliers"].append({"metric": metric, "level": lv, "value": v,
                                               "median": med, "machines": len(vals)})
+        # an outlier whose memory population differs from most of its model's machines:
+        # the first thing to compare (channels, DIMMs, speed; the kernel's `# smbios:` line)
+        pops = [r["dimms"] for r in judged if r["dimms"]]
+        common = max(set(pops), key=pops.count) if pops else None
+        for r in judged:
+            if r["outliers"] and common and r["dimms"] and r["dimms"] != common:
+                r["dimm_note"] = "memory %s; most %s machines: %s" % (r["dimms"], model,
+                                                                       common)
         out.append(g)
     return out
 
@@ -253,6 +280,9 @@ def summary(doc):
             w("  OUTLIER %s: %s PEBS purity %.1f%%, median %.1f%% of %d %s machines" % (
                 r["machine"], o["level"], o["value"], o["median"], o["machines"],
                 r["model"]))
+    for r in ms:
+        if r.get("dimm_note"):
+            w("  DIMMS %s: %s" % (r["machine"], r["dimm_note"]))
     w("")
     w("Damaged logs: %d" % len({d["file"] for d in doc["damaged"]}))
     for d in doc["damaged"]:
