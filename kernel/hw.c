@@ -27,6 +27,11 @@ void wrmsr(uint32_t msr, uint64_t val)
 			 : "memory");
 }
 
+void hw_wrmsr_fence(void)
+{
+	__asm__ volatile("mfence; lfence" ::: "memory");
+}
+
 int rdmsr_safe(uint32_t msr, uint64_t *val)
 {
 	uint32_t lo = 0, hi = 0;

@@ -4,7 +4,10 @@
  * which are read-only or write-only, EOI/ESR writes of 0 only), 11.12.5 / Figure 11-27
  * (mode transitions), 11.8.3-11.8.5 (IRR, ISR, priority classes, EOI), 11.5.3 (ESR latching),
  * 11.5.4 (timer current count, on the virtual TSC of tests/model/vclock.c: the count is read
- * at the time of the last TSC read, and writing TMICT starts it then).
+ * at the time of the last TSC read, and writing TMICT starts it then). WRMSR ordering: a WRMSR
+ * to the x2APIC ICR or to IA32_TSC_DEADLINE is not serializing and may pass earlier stores
+ * (SDM Vol. 3A 11.12.3, 11.5.4.1); the model counts each one that hw_wrmsr_fence (MFENCE;
+ * LFENCE, Linux barrier.h weak_wrmsr_fence) did not precede since the previous WRMSR.
  */
 #include "model/lapic_model.h"
 #include "apic/apic_regs.h"
@@ -220,9 +223,21 @@ static int base_write(uint64_t v)
 	return 0;
 }
 
+void hw_wrmsr_fence(void)
+{
+	lm.fenced = true;
+}
+
 static int msr_access(uint32_t msr, uint64_t *val, bool write)
 {
 	unsigned reg = (msr - APIC_X2APIC_MSR_BASE) << 4;
+
+	if (write) {	/* the fence orders the stores before the next WRMSR only */
+		if (!lm.fenced && (msr == MSR_IA32_TSC_DEADLINE ||
+				   msr == APIC_X2APIC_MSR(APIC_ICR)))
+			lm.unfenced_wrmsr++;
+		lm.fenced = false;
+	}
 
 	if (lm.fault_msr && msr == lm.fault_msr)
 		return GP;

@@ -48,6 +48,8 @@ struct lapic_model {
 	unsigned base_writes;
 	unsigned eois;
 	unsigned icr_sends;
+	bool fenced;			/* hw_wrmsr_fence ran since the last WRMSR */
+	unsigned unfenced_wrmsr;	/* x2APIC ICR / TSC_DEADLINE WRMSRs without it */
 	uint64_t last_icr;
 	struct lm_access log[LM_LOG_MAX];
 	unsigned nlog;

@@ -86,6 +86,7 @@ void env_no_illegal_access(void)
 	assert_int_equal(lm.gp_unsafe, 0);
 	assert_int_equal(lm.mmio_outside, 0);
 	assert_int_equal(lm.mmio_wrong_mode, 0);
+	assert_int_equal(lm.unfenced_wrmsr, 0);	/* H9: MFENCE; LFENCE before each */
 }
 
 void env_fire_timer(void)
