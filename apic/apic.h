@@ -38,6 +38,10 @@ uint32_t apic_lvtpc_read(void);
  * it enables its local APIC, so its PMU's PMIs reach pebs/pmi.c on that CPU. No-op without
  * an APIC or with fewer than 5 LVT entries. */
 void apic_lvtpc_setup(void);
+/* On an application processor (apic_ap.c): enable its local APIC in the boot CPU's mode and
+ * program its LVTs like the boot CPU's. 0, or the vector of the IA32_APIC_BASE write that
+ * faulted (the APIC is then left as it was). */
+int apic_ap_init(void);
 
 /* Self-IPI on `vector` (fixed delivery, "self" shorthand). */
 void apic_self_ipi(uint8_t vector);
