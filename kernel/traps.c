@@ -90,24 +90,13 @@ void trap_dispatch(struct trap_frame *f)
 	uint64_t v = f->vector;
 
 	if (v < 32) {
-		uint64_t fix;
-
 		if (v == VEC_NMI && nmi_hook) {
 			nmi_hook(f);
 			return;
 		}
-		if (v == VEC_PF && extable_call_target && f->rip == extable_call_target) {
-			/* call_safe's target could not be fetched: return to after the call */
-			f->rip = *(uint64_t *)(uintptr_t)f->rsp;
-			f->rsp += 8;
-			extable_vector = (int)v;
+		/* a _safe access: the vector into the faulting context's RBX (kernel/extable.c) */
+		if (extable_fixup(f, v == VEC_PF ? read_cr2() : 0))
 			return;
-		}
-		if (v != VEC_DF && v != VEC_MC && extable_fixup(f->rip, &fix)) {
-			extable_vector = v == VEC_DE ? EXTABLE_DE : (int)v;
-			f->rip = fix;
-			return;
-		}
 		unexpected(f);
 		return;
 	}
