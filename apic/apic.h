@@ -3,11 +3,7 @@
  * x2APIC through MSRs 0x800+, hidden behind one ops table. The LVT performance-counter entry
  * (LVTPC) carries the PMU interrupt (PMI) that pebs/ installs a handler for.
  *
- * PMI rule (SDM 20.x "Generic PMI"): delivery of a PMI sets LVTPC's mask bit; the handler
- * must unmask LVTPC before it returns, then EOI (apic_pmi_rearm does both, in that order).
- * The PMI dispatcher calls the installed handler and then apic_pmi_rearm itself unless the
- * handler already did (a handler may re-arm earlier, e.g. before re-enabling GLOBAL_CTRL):
- * exactly one unmask + EOI per PMI either way.
+ * The PMI calls (apic_set_pmi_handler, apic_pmi_rearm, ...) are in apic/apic_pmi.h.
  */
 #ifndef APIC_APIC_H
 #define APIC_APIC_H
@@ -15,6 +11,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "apic/apic_pmi.h"
 #include "apic/apic_regs.h"
 #include "apic/apic_timer.h"
 #include "kernel/idt.h"
@@ -26,12 +23,7 @@ enum apic_mode apic_mode(void);
 uint32_t apic_id(void);
 void apic_eoi(void);
 
-/* PMI: install the handler pebs/ uses (NULL removes it); it is called with the trap frame. */
-void apic_set_pmi_handler(irq_handler_fn fn);
 enum pmi_delivery apic_pmi_delivery(void);
-/* Unmask LVTPC (keeping its vector and delivery mode), then EOI for fixed delivery.
- * Only from inside a PMI handler (the EOI retires the highest in-service vector). */
-void apic_pmi_rearm(void);
 uint32_t apic_lvtpc_read(void);
 /* Program the LVTPC of the CPU this runs on like the boot CPU's (APIC_VEC_PMI, fixed or NMI
  * delivery per pmi=, unmasked; SDM Vol. 3A 11.5.1): an application processor calls it when

@@ -15,6 +15,7 @@
 #include "kernel/extable.h"
 #include "kernel/hw.h"
 #include "kernel/idt.h"
+#include "kernel/nmi.h"
 #include "kernel/traps.h"
 #include "kernel/tsc.h"
 
@@ -146,6 +147,7 @@ void smp_ap_install(void)
 {
 	/* from the first AP on, CPUs' lines do not interleave (kernel/console.c) */
 	console_set_cpu(smp_this_cpu, rdtsc, tsc_hz * CONSOLE_SPIN_S);
+	nmi_set_cpu_fn(smp_this_cpu);	/* unknown NMIs counted per CPU (kernel/nmi.h) */
 	idt_set_handler(SMP_VEC_WAKE, wake_isr);
 	trap_set_cpu_hook(ap_fault);
 	smp_bsp_cr0 = read_cr0();

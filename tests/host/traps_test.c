@@ -20,11 +20,13 @@
 #include "kernel/extable.h"
 #include "kernel/idt.h"
 #include "kernel/jump.h"
+#include "kernel/nmi.h"
 #include "kernel/traps.h"
 #include "model/safe_model.h"
 
 /* the kernel around traps.c */
-irq_handler_fn irq_handlers[256], nmi_hook, irq_default;
+irq_handler_fn irq_handlers[256], irq_default;
+nmi_handler_fn nmi_hook;
 static jmp_buf fatal_jmp;
 void console_lock(void) { }
 void console_unlock(void) { }
@@ -207,6 +209,77 @@ static void test_fixup_rules(void **state)
 	assert_false(extable_fixup_frame(t, t + 2, &f, 0xdead000));
 }
 
+/* H16: an NMI nobody claims is counted for its CPU and located, and the interrupted code
+ * goes on: no recovery jump (the test it lands in is not abandoned), no end of the run */
+static unsigned this_cpu_no;
+static unsigned cpu_no(void) { return this_cpu_no; }
+static bool claim;
+static bool hook(struct trap_frame *f) { (void)f; return claim; }
+
+static void test_nmi_unknown(void **state)
+{
+	struct kjmp j;
+	struct trap_frame f = { .vector = VEC_NMI, .rip = 0xffff800000101234ull };
+	char buf[200];
+
+	(void)state;
+	nmi_reset();
+	nmi_set_cpu_fn(cpu_no);
+	trap_set_recovery(&j);		/* a test is running */
+	nmi_set_context("load_l2");
+	if (setjmp(fatal_jmp)) {
+		trap_set_recovery(NULL);
+		fail_msg("an unknown NMI abandoned the test or ended the run");
+	}
+	trap_dispatch(&f);		/* no hook: pmi=vector */
+	this_cpu_no = 2;
+	nmi_set_context(NULL);
+	trap_dispatch(&f);
+	nmi_hook = hook;		/* pmi=nmi: the PMU's NMI is claimed, not counted */
+	claim = true;
+	trap_dispatch(&f);
+	claim = false;
+	trap_dispatch(&f);
+	nmi_hook = NULL;
+	trap_set_recovery(NULL);
+	assert_int_equal(nmi_count(), 3);
+	assert_int_equal(nmi_count_cpu(0), 1);
+	assert_int_equal(nmi_count_cpu(2), 2);
+	assert_int_equal(f.rip, 0xffff800000101234ull);	/* resumes where it landed */
+	nmi_describe(0, NMI_LOG, buf, sizeof(buf));
+	assert_string_equal(buf, "3 unknown NMIs: cpu 0 at RIP 0xffff800000101234 in load_l2, "
+			    "cpu 2 at RIP 0xffff800000101234 outside a test, "
+			    "cpu 2 at RIP 0xffff800000101234 outside a test");
+	nmi_describe_cpus(buf, sizeof(buf));
+	assert_string_equal(buf, "cpu0 1, cpu2 2");
+	nmi_set_cpu_fn(NULL);
+}
+
+/* more NMIs than the log keeps: the count is exact, the last NMI_LOG landings are named */
+static void test_nmi_log_wraps(void **state)
+{
+	struct trap_frame f = { .vector = VEC_NMI, .rip = 1 };
+	struct nmi_landing l[NMI_LOG + 2];
+	char buf[400];
+
+	(void)state;
+	nmi_reset();
+	for (unsigned i = 0; i < NMI_LOG + 3; i++) {
+		f.rip = 0x100 + i;
+		trap_dispatch(&f);
+	}
+	assert_int_equal(nmi_count(), NMI_LOG + 3);
+	assert_int_equal(nmi_landings(0, l, NMI_LOG + 2), NMI_LOG);
+	assert_int_equal(l[0].rip, 0x103);
+	assert_int_equal(nmi_landings(NMI_LOG + 2, l, 4), 1);
+	assert_int_equal(l[0].rip, 0x100 + NMI_LOG + 2);
+	nmi_describe(0, NMI_LOG, buf, sizeof(buf));
+	assert_non_null(strstr(buf, "11 unknown NMIs: cpu 0 at RIP 0x103 outside a test,"));
+	assert_non_null(strstr(buf, " and 3 more"));
+	nmi_describe(NMI_LOG + 1, 1, buf, sizeof(buf));
+	assert_string_equal(buf, "2 unknown NMIs: cpu 0 at RIP 0x109 outside a test and 1 more");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -215,6 +288,8 @@ int main(void)
 		cmocka_unit_test(test_other_cpu),
 		cmocka_unit_test(test_seeded_interleave),
 		cmocka_unit_test(test_fixup_rules),
+		cmocka_unit_test(test_nmi_unknown),
+		cmocka_unit_test(test_nmi_log_wraps),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -1,3 +1,3 @@
 HOST_TESTS += traps_test
-traps_test_SRCS := kernel/traps.c kernel/extable.c kernel/kprintf.c kernel/fmt.c \
+traps_test_SRCS := kernel/traps.c kernel/extable.c kernel/nmi.c kernel/kprintf.c kernel/fmt.c \
 	tests/stubs/console.c tests/model/safe_model.c
