@@ -56,7 +56,8 @@ enum kt_result kibs_check(struct ktest *t, const struct load_run *r, enum load_t
 	const struct ibs_caps *c = ibs_caps_init();
 	const char *dump = cmdline_get(&kcmdline, "dump");
 	static struct kstep k;
-	struct ibs_measure_cfg cfg = { .work = pebs_cost_chunk, .work_ctx = &k.run };
+	struct ibs_measure_cfg cfg = { .work = pebs_cost_chunk, .work_ctx = &k.run,
+				       .lo = (uintptr_t)r->base, .hi = (uintptr_t)r->base + r->ws };
 	struct armed_ctx ac = { .cfg = &cfg, .k = &k, .c = c };
 	bool user_sav = cmdline_get(&kcmdline, "sav") != NULL;
 	struct pebs_config pc;

@@ -29,5 +29,6 @@ void outw(uint16_t port, uint16_t val) { (void)port; (void)val; }
 
 void apic_set_pmi_handler(irq_handler_fn fn) { ibs_model_set_handler(fn); }
 void apic_pmi_rearm(void) { }
+void apic_set_pmi_pending(bool (*fn)(void)) { ibs_model_set_pending(fn); }
 enum pmi_delivery apic_pmi_delivery(void) { return ibs_model_pmi_delivery(); }
 enum apic_mode apic_mode(void) { return ibs_model_apic_mode(); }
