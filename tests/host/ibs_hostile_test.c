@@ -22,23 +22,11 @@
 #include "ibs/ibs.h"
 #include "ibs/ibs_measure.h"
 #include "ibs/ibs_regs.h"
+#include "host/ibs_fixture.h"
 
 #define BUF 0x10000000ull	/* the workload's buffer */
 #define BUF_BYTES 0x100000ull
 
-static struct ibs_caps caps;
-
-static const struct ibs_caps *setup(const struct ibs_model_cpu *m, enum apic_mode mode,
-				    enum pmi_delivery pmi)
-{
-	struct cpu_info ci;
-
-	vclock_reset(0, 1);
-	ibs_model_init(m, mode, pmi);
-	cpu_probe(&ci);
-	ibs_caps_probe(&caps, &ci);
-	return &caps;
-}
 
 static void no_violations(void)
 {
