@@ -3,8 +3,9 @@
  * IA32_APIC_BASE (11.4.4, 11.12.1; firmware-locked x2APIC kept as is), legacy 8259 PIC masked
  * (11.3 note on the 8259 in virtual-wire mode), task priority 0 (11.8.3.1), spurious vector
  * and APIC software enable (11.9), error LVT with ESR reporting (11.5.3), LVTPC on its own
- * vector or as NMI (11.5.1; Vol. 3B 20.x: PMI delivery masks LVTPC), self-IPI through the ICR
- * (11.6.1). The timer lives in apic_timer.c, the watchdog in apic_watchdog.c.
+ * vector or as NMI (11.5.1; the PMI's dispatch, per CPU, in apic_pmi.c), LINT1 as NMI on the
+ * boot CPU (platform NMIs: kernel/nmi.h reports them), self-IPI through the ICR (11.6.1). The
+ * timer lives in apic_timer.c, the watchdog in apic_watchdog.c.
  */
 #include "apic/apic.h"
 #include "apic/apic_enc.h"
@@ -24,9 +25,6 @@ static enum pmi_delivery pmi_mode = PMI_FIXED_VECTOR;
 static bool x2apic_locked;
 static unsigned max_lvt;
 static struct apic_stats stats;
-static irq_handler_fn pmi_handler;
-static volatile bool pmi_rearmed;
-static volatile bool pmi_entry_vector = true;	/* outside a dispatch: per delivery mode */
 
 static void pic_mask_all(void)
 {
@@ -72,45 +70,6 @@ static void error_isr(struct trap_frame *f)
 	kprintf("# apic: error interrupt, ESR=0x%x (%s)\n", esr,
 		apic_esr_describe(esr, names, sizeof(names)));
 	apic_eoi();
-}
-
-void apic_pmi_rearm(void)
-{
-	if (mode == APIC_DISABLED)
-		return;
-	apic_write(APIC_LVTPC, apic_read(APIC_LVTPC) & ~APIC_LVT_MASKED);
-	/* an entry through the vector (a fixed-mode PMI, or a self-IPI on APIC_VEC_PMI even
-	 * with pmi=nmi) is in service and needs the EOI; an NMI entry does not */
-	if (pmi_entry_vector)
-		apic_eoi();
-	pmi_rearmed = true;
-}
-
-static void pmi_dispatch(struct trap_frame *f, bool via_vector)
-{
-	irq_handler_fn h = pmi_handler;
-	bool outer = pmi_entry_vector, outer_rearmed = pmi_rearmed;
-
-	stats.pmis++;
-	pmi_rearmed = false;
-	pmi_entry_vector = via_vector;
-	if (h)
-		h(f);
-	if (!pmi_rearmed)
-		apic_pmi_rearm();
-	/* an NMI may have nested in a vector entry: give the outer dispatch its state back */
-	pmi_entry_vector = outer;
-	pmi_rearmed = outer_rearmed;
-}
-
-static void pmi_vector_isr(struct trap_frame *f)
-{
-	pmi_dispatch(f, true);
-}
-
-static void pmi_nmi_hook(struct trap_frame *f)
-{
-	pmi_dispatch(f, false);
 }
 
 static uint32_t lvtpc_value(void)
@@ -176,16 +135,14 @@ bool apic_init(void)
 
 	mode = APIC_DISABLED;
 	pmi_mode = PMI_FIXED_VECTOR;
-	pmi_entry_vector = true;
+	apic_pmi_init(false, pmi_mode);
 	x2apic_locked = false;
 	memset(&stats, 0, sizeof(stats));
 	pic_mask_all();
 	if (!select_mode())
 		return false;
-	if (pmi && !strcmp(pmi, "nmi")) {
+	if (pmi && !strcmp(pmi, "nmi"))
 		pmi_mode = PMI_NMI;
-		pmi_entry_vector = false;
-	}
 	else if (pmi && strcmp(pmi, "vector"))
 		kprintf("# warning: pmi=%s: expected vector|nmi, using vector\n", pmi);
 
@@ -205,7 +162,8 @@ bool apic_init(void)
 	idt_set_handler(APIC_VEC_SPURIOUS, spurious_isr);
 	idt_set_default_handler(stray_isr);
 	idt_set_handler(APIC_VEC_ERROR, error_isr);
-	idt_set_handler(APIC_VEC_PMI, pmi_vector_isr);
+	apic_pmi_init(true, pmi_mode);
+	idt_set_handler(APIC_VEC_PMI, apic_pmi_vector_isr);
 	apic_timer_install();
 	apic_write(APIC_SPIV, APIC_SPIV_APIC_ENABLED | APIC_VEC_SPURIOUS);
 	apic_write(APIC_LVTERR, apic_lvt_pack(APIC_VEC_ERROR, APIC_DM_FIXED, false, 0));
@@ -216,7 +174,7 @@ bool apic_init(void)
 
 	if (max_lvt >= 4) {
 		if (pmi_mode == PMI_NMI)
-			idt_set_nmi_hook(pmi_nmi_hook);
+			idt_set_nmi_hook(apic_pmi_nmi_hook);
 		apic_write(APIC_LVTPC, lvtpc_value());
 	}
 	apic_timer_calibrate();
@@ -239,11 +197,6 @@ void apic_eoi(void)
 		apic_write(APIC_EOI, 0);
 }
 
-void apic_set_pmi_handler(irq_handler_fn fn)
-{
-	pmi_handler = fn;
-}
-
 enum pmi_delivery apic_pmi_delivery(void)
 {
 	return pmi_mode;
@@ -258,6 +211,7 @@ void apic_lvtpc_setup(void)
 	lvts = (apic_read(APIC_LVR) >> APIC_LVR_MAXLVT_SHIFT) & APIC_LVR_MAXLVT_MASK;
 	if (lvts >= 4)
 		apic_write(APIC_LVTPC, lvtpc_value());
+	apic_pmi_cpu_setup();	/* this CPU's PMI state (apic_pmi.c) */
 }
 
 uint32_t apic_lvtpc_read(void)
@@ -289,6 +243,7 @@ bool apic_vector_in_service(uint8_t vector)
 const struct apic_stats *apic_stats(void)
 {
 	stats.timer_irqs = apic_timer_irqs();
+	stats.pmis = apic_pmi_count();
 	return &stats;
 }
 

@@ -3,11 +3,7 @@
  * x2APIC through MSRs 0x800+, hidden behind one ops table. The LVT performance-counter entry
  * (LVTPC) carries the PMU interrupt (PMI) that pebs/ installs a handler for.
  *
- * PMI rule (SDM 20.x "Generic PMI"): delivery of a PMI sets LVTPC's mask bit; the handler
- * must unmask LVTPC before it returns, then EOI (apic_pmi_rearm does both, in that order).
- * The PMI dispatcher calls the installed handler and then apic_pmi_rearm itself unless the
- * handler already did (a handler may re-arm earlier, e.g. before re-enabling GLOBAL_CTRL):
- * exactly one unmask + EOI per PMI either way.
+ * The PMI calls (apic_set_pmi_handler, apic_pmi_rearm, ...) are in apic/apic_pmi.h.
  */
 #ifndef APIC_APIC_H
 #define APIC_APIC_H
@@ -15,6 +11,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "apic/apic_pmi.h"
 #include "apic/apic_regs.h"
 #include "apic/apic_timer.h"
 #include "kernel/idt.h"
@@ -26,18 +23,17 @@ enum apic_mode apic_mode(void);
 uint32_t apic_id(void);
 void apic_eoi(void);
 
-/* PMI: install the handler pebs/ uses (NULL removes it); it is called with the trap frame. */
-void apic_set_pmi_handler(irq_handler_fn fn);
 enum pmi_delivery apic_pmi_delivery(void);
-/* Unmask LVTPC (keeping its vector and delivery mode), then EOI for fixed delivery.
- * Only from inside a PMI handler (the EOI retires the highest in-service vector). */
-void apic_pmi_rearm(void);
 uint32_t apic_lvtpc_read(void);
 /* Program the LVTPC of the CPU this runs on like the boot CPU's (APIC_VEC_PMI, fixed or NMI
  * delivery per pmi=, unmasked; SDM Vol. 3A 11.5.1): an application processor calls it when
  * it enables its local APIC, so its PMU's PMIs reach pebs/pmi.c on that CPU. No-op without
  * an APIC or with fewer than 5 LVT entries. */
 void apic_lvtpc_setup(void);
+/* On an application processor (apic_ap.c): enable its local APIC in the boot CPU's mode and
+ * program its LVTs like the boot CPU's. 0, or the vector of the IA32_APIC_BASE write that
+ * faulted (the APIC is then left as it was). */
+int apic_ap_init(void);
 
 /* Self-IPI on `vector` (fixed delivery, "self" shorthand). */
 void apic_self_ipi(uint8_t vector);

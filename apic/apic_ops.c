@@ -95,7 +95,10 @@ static void x2apic_write(unsigned reg, uint32_t val)
 static void x2apic_icr_write(uint64_t icr)
 {
 	uint32_t msr = APIC_X2APIC_MSR(APIC_ICR);
-	int vec = wrmsr_safe(msr, icr & ~(uint64_t)APIC_ICR_BUSY);
+	int vec;
+
+	hw_wrmsr_fence();	/* the stores the IPI announces first (kernel/hw.h) */
+	vec = wrmsr_safe(msr, icr & ~(uint64_t)APIC_ICR_BUSY);
 
 	if (vec)
 		note_fault(msr, vec, true);

@@ -129,8 +129,10 @@ void apic_timer_stop(void)
 		return;
 	lvtt(APIC_TIMER_ONESHOT, true);
 	apic_write(APIC_TMICT, 0);
-	if (calib.tsc_deadline)
+	if (calib.tsc_deadline) {
+		hw_wrmsr_fence();
 		wrmsr_safe(MSR_IA32_TSC_DEADLINE, 0);
+	}
 	tick_fn = 0;
 }
 
@@ -143,7 +145,7 @@ void apic_timer_oneshot_us(uint64_t us)
 void apic_timer_deadline(uint64_t tsc)
 {
 	lvtt(APIC_TIMER_TSC_DEADLINE, false);
-	/* the LVT write must be ordered before the WRMSR (11.5.4.1) */
-	__asm__ volatile("mfence" ::: "memory");
+	/* the LVT write must be ordered before the WRMSR (11.5.4.1; kernel/hw.h) */
+	hw_wrmsr_fence();
 	wrmsr_safe(MSR_IA32_TSC_DEADLINE, tsc ? tsc : 1);
 }

@@ -6,10 +6,16 @@
  * sample registers first and re-arms last, writing IbsOpVal = 0 with IbsOpEn and a new max
  * count (Linux perf_ibs_handle_irq(): rdmsr the registers, then perf_ibs_enable_event()).
  * The max count is drawn anew at every re-arm, uniform in [period*7/8, period*9/8] in steps
- * of 16 ops, and where IbsOpCurCnt is writable (CPUID 8000_001BH:EAX[3] RdWrOpCnt) the count
- * starts at a random 0..127 (Linux keeps the hardware's random low 7 bits the same way,
- * IBS_OP_CUR_CNT_RAND), so the sample point walks through the chain and the loop instead of
- * aliasing with their lengths. The LVT entry
+ * of 16 ops, at least IBS_PERIOD_MIN, and where IbsOpCurCnt is writable (CPUID 8000_001BH:EAX[3]
+ * RdWrOpCnt) the count starts at a random 0..127 (Linux keeps the hardware's random low 7 bits
+ * the same way, IBS_OP_CUR_CNT_RAND), never leaving fewer than IBS_PERIOD_MIN ops, so the
+ * sample point walks through the chain and the loop instead of aliasing with their lengths.
+ * The handler's own ops count too (IbsOpCntCtl counts every dispatched op): a re-arm that left
+ * a few ops would tag one in the handler's tail and find the interrupt pending at its IRET;
+ * the budget of IBS_IRQS_PER_TICK interrupts per tick bounds that (Linux throttles the same
+ * way). Stop (Linux perf_ibs_stop() marks the event stopped before touching the hardware):
+ * the handler's session is detached first, so a late interrupt never reads the sample stop
+ * reads (H17). The LVT entry
  * routes to APIC_VEC_PMI (fixed, or NMI with pmi=nmi) so apic/'s PMI dispatcher runs the
  * handler and the EOI; the entry is checked free (masked) before it is taken.
  */
@@ -64,11 +70,13 @@ uint64_t ibs_op_ctl_period(const struct ibs_caps *c, uint64_t ctl)
 
 static void arm(struct ibs_session *s)
 {
-	uint64_t p = ibs_next_period(&s->rng, s->period_min, s->period_max);
+	uint64_t p = ibs_next_period(&s->rng, s->period_min, s->period_max), room;
 
 	s->ctl = ibs_op_ctl_value(s->caps, p, s->cnt_ops) | IBS_OP_EN;
-	if (s->caps->flags & IBS_CAPS_RDWROPCNT)	/* start part-way: low bits random */
-		s->ctl |= (s->rng >> 40) % (p < 128 ? p : 128) << IBS_OP_CUR_CNT_SHIFT;
+	p = ibs_op_ctl_period(s->caps, s->ctl);		/* as clamped */
+	room = p - IBS_PERIOD_MIN;			/* ops the random start may take */
+	if ((s->caps->flags & IBS_CAPS_RDWROPCNT) && room)	/* start part-way: low bits random */
+		s->ctl |= (s->rng >> 40) % (room < 128 ? room : 128) << IBS_OP_CUR_CNT_SHIFT;
 	wrmsr(MSR_IBS_OP_CTL, s->ctl);
 }
 
@@ -100,7 +108,24 @@ void ibs_irq(struct ibs_session *s)
 		return;
 	}
 	read_sample(s, ctl);
-	if (s->active) {
+	if (!s->active)
+		return;
+	if (++s->tick_irqs > IBS_IRQS_PER_TICK) {
+		if (!s->throttled)
+			s->st.throttled++;
+		s->throttled = true;
+		wrmsr(MSR_IBS_OP_CTL, 0);	/* off (the sample is read) until the tick */
+		return;
+	}
+	arm(s);
+	s->st.rearms++;
+}
+
+void ibs_tick(struct ibs_session *s)
+{
+	s->tick_irqs = 0;
+	if (s->throttled && s->active) {
+		s->throttled = false;
 		arm(s);
 		s->st.rearms++;
 	}
@@ -108,9 +133,19 @@ void ibs_irq(struct ibs_session *s)
 
 static void irq_handler(struct trap_frame *f)
 {
+	struct ibs_session *s = __atomic_load_n(&irq_session, __ATOMIC_ACQUIRE);
+
 	(void)f;
-	if (irq_session)
-		ibs_irq(irq_session);
+	if (s)
+		ibs_irq(s);
+}
+
+/* pmi=nmi: was this NMI IBS's? (a valid sample waits: apic/apic_pmi.c asks) */
+static bool irq_pending(void)
+{
+	uint64_t ctl = 0;
+
+	return !rdmsr_safe(MSR_IBS_OP_CTL, &ctl) && (ctl & IBS_OP_VAL);
 }
 
 const char *ibs_unavailable(const struct ibs_caps *c)
@@ -127,6 +162,7 @@ const char *ibs_unavailable(const struct ibs_caps *c)
 int ibs_start(struct ibs_session *s, const struct ibs_caps *c, const struct ibs_config *cfg)
 {
 	const char *why;
+	uint64_t p;
 	unsigned n;
 	int vec;
 
@@ -161,10 +197,12 @@ int ibs_start(struct ibs_session *s, const struct ibs_caps *c, const struct ibs_
 	}
 	s->cnt_ops = c->flags & IBS_CAPS_OPCNT;
 	s->rng = cfg->seed;
-	s->period_min = cfg->period - cfg->period / 8;
-	s->period_max = cfg->period + cfg->period / 8;
+	p = cfg->period > IBS_PERIOD_MIN ? cfg->period : IBS_PERIOD_MIN;
+	s->period_min = p - p / 8 > IBS_PERIOD_MIN ? p - p / 8 : IBS_PERIOD_MIN;
+	s->period_max = p + p / 8;	/* a spread even at the minimum: no aliasing */
 	irq_session = s;
 	apic_set_pmi_handler(irq_handler);
+	apic_set_pmi_pending(irq_pending);
 	apic_eilvt_write(c->lvt_offset, apic_eilvt_entry(APIC_VEC_PMI,
 							 apic_pmi_delivery() == PMI_NMI, false));
 	s->active = true;
@@ -179,6 +217,9 @@ void ibs_stop(struct ibs_session *s)
 	if (!s->active)
 		return;
 	s->active = false;
+	/* H17: detach the handler first; an interrupt from here on finds no session and leaves
+	 * the sample to us (one reader), one before here has re-armed already */
+	__atomic_store_n(&irq_session, NULL, __ATOMIC_RELEASE);
 	ctl = rdmsr(MSR_IBS_OP_CTL);
 	if (ctl & IBS_OP_VAL)
 		read_sample(s, ctl);	/* the last sample: nothing is tagged while Val is set */
@@ -188,5 +229,5 @@ void ibs_stop(struct ibs_session *s)
 	apic_eilvt_write(s->caps->lvt_offset, s->lvt_found);
 	wrmsr(MSR_IBS_OP_CTL, s->ctl_found);
 	apic_set_pmi_handler(NULL);
-	irq_session = NULL;
+	apic_set_pmi_pending(NULL);
 }

@@ -15,7 +15,15 @@
 #include "ibs/ibs_caps.h"
 #include "ibs/ibs_decode.h"
 
-#define IBS_PERIOD_MIN 0x10u	/* one MaxCnt unit: Linux perf_ibs_set_period(), 1 << 4 */
+/* The smallest op period armed: Linux arch/x86/events/amd/ibs.c perf_ibs_op .min_period =
+ * 0x90 (H2: a period of a few MaxCnt units tags the handler's own ops, and the interrupt is
+ * pending again at its IRET). A re-arm also leaves at least this many ops before the tag
+ * after the random IbsOpCurCnt start. */
+#define IBS_PERIOD_MIN 0x90u
+/* Throttle (Linux perf_event_overflow() -> perf_ibs_stop(), unthrottled at the next tick):
+ * at most this many interrupts between two ibs_tick() calls; past it the handler stops
+ * re-arming until the next tick, so a workload chunk always runs. */
+#define IBS_IRQS_PER_TICK 512u
 
 typedef void (*ibs_sink_fn)(void *ctx, const struct ibs_sample *s);
 
@@ -31,6 +39,7 @@ struct ibs_stats {
 	uint64_t samples;	/* valid samples handed to the sink */
 	uint64_t spurious;	/* interrupts with IbsOpVal clear */
 	uint64_t rearms;
+	uint64_t throttled;	/* ticks in which the interrupt budget ran out */
 };
 
 struct ibs_session {
@@ -43,6 +52,8 @@ struct ibs_session {
 	uint64_t period_min, period_max;	/* range of the randomised periods */
 	bool cnt_ops;		/* IbsOpCntCtl: count dispatched ops (CPUID OpCnt) */
 	bool active;
+	bool throttled;		/* budget spent: not re-armed until ibs_tick */
+	unsigned tick_irqs;	/* interrupts since the last ibs_tick */
 	struct ibs_stats st;
 	char err[128];
 };
@@ -62,7 +73,10 @@ int ibs_start(struct ibs_session *s, const struct ibs_caps *c, const struct ibs_
 /* Take a last valid sample, stop sampling (IbsOpEn, the count and IbsOpVal cleared in one
  * write), restore IBS_OP_CTL and the LVT entry as found, remove the handler. */
 void ibs_stop(struct ibs_session *s);
-/* The interrupt body: IbsOpVal clear -> spurious; else read the sample, sink, re-arm. */
+/* The interrupt body: IbsOpVal clear -> spurious; else read the sample, sink, re-arm (within
+ * the tick's interrupt budget). */
 void ibs_irq(struct ibs_session *s);
+/* A tick (between two workload chunks): a new interrupt budget; re-arms a throttled session. */
+void ibs_tick(struct ibs_session *s);
 
 #endif

@@ -1,18 +1,35 @@
 /*
  * ibs_measure.c: one IBS measurement (see ibs_measure.h). The sink runs in the interrupt: it
  * decodes into the aggregate and copies bytes, nothing else; printing happens after the stop.
+ * IbsOpCntCtl counts the interrupt handler's own ops too, so a load sample whose DC linear
+ * address (IbsDcLinAd, valid per IBS_OP_DATA3 DcLinAddrValid) lies outside the workload's
+ * buffer is the handler's (its stack, the session) and not aggregated (H2: counted as
+ * foreign); a tick between chunks renews the interrupt budget (ibs_tick).
  */
 #include "ibs/ibs_measure.h"
+#include "ibs/ibs_regs.h"
 #include "kernel/fmt.h"
 
 #include <string.h>
 
 #define IBS_MEASURE_LOADS 4096u
 
+static bool foreign(const struct ibs_measure *m, const struct ibs_sample *s)
+{
+	uint64_t a = s->w[IBS_W_LINADDR];
+
+	return m->hi && (s->w[IBS_W_DATA3] & IBS_DATA3_DC_LIN_ADDR_VALID) &&
+	       (a < m->lo || a >= m->hi);
+}
+
 static void sink(void *ctx, const struct ibs_sample *s)
 {
 	struct ibs_measure *m = ctx;
 
+	if (foreign(m, s)) {
+		m->foreign++;
+		return;
+	}
 	if (!ibs_agg_add(&m->agg, m->fam, m->ext_dsrc, s)) {
 		m->other_ops++;
 		return;
@@ -41,6 +58,8 @@ int ibs_measure_run(struct ibs_measure *m, const struct ibs_caps *c,
 	m->period = cfg->period;
 	m->dump = cfg->dump;
 	m->dump_cap = cfg->dump ? cfg->dump_cap : 0;
+	m->lo = cfg->lo;
+	m->hi = cfg->hi;
 	pebs_agg_init(&m->agg);
 	ic.sink_ctx = m;
 	if (ibs_start(&m->s, c, &ic)) {
@@ -51,6 +70,7 @@ int ibs_measure_run(struct ibs_measure *m, const struct ibs_caps *c,
 		m->chunks++;
 		if (!cfg->work(cfg->work_ctx))
 			break;
+		ibs_tick(&m->s);
 	}
 	ibs_stop(&m->s);
 	m->st = m->s.st;

@@ -23,6 +23,9 @@ struct ibs_measure_cfg {
 	void *work_ctx;
 	uint8_t *dump;			/* NULL: no raw copies */
 	size_t dump_cap;
+	/* the workload's buffer [lo, hi) (virtual; hi 0: any): a load sample whose DC linear
+	 * address lies outside is not the workload's (the handler's own loads, H2) */
+	uint64_t lo, hi;
 };
 
 struct ibs_measure {
@@ -31,6 +34,8 @@ struct ibs_measure {
 	uint64_t period;
 	uint64_t chunks;
 	uint64_t loads, other_ops;	/* valid samples that were / were not load ops */
+	uint64_t foreign;		/* load samples outside [lo, hi): not aggregated */
+	uint64_t lo, hi;
 	struct ibs_stats st;
 	struct pebs_agg agg;
 	struct ibs_session s;

@@ -2,6 +2,9 @@
  * extable.h: exception fixups and the kernel-only hardware helpers beside them (kernel/hw.c).
  * A _safe helper returns 0, or the vector of the exception it raised (6 #UD, 0 is never
  * returned for #DE: use div0_safe's result != 0, it returns EXTABLE_DE), never faulting.
+ * The vector travels in the faulting context's RBX (kernel/hw.c): per CPU and per nesting
+ * level by construction, nothing global (SDM Vol. 3A 6.12.1: the handler's IRET restores
+ * the interrupted context's registers from the frame it wrote).
  */
 #ifndef KERNEL_EXTABLE_H
 #define KERNEL_EXTABLE_H
@@ -9,18 +12,28 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-struct extable_entry {
-	uint64_t insn, fixup;
+#include "kernel/idt.h"
+
+enum extable_kind {
+	EXTABLE_KIND_ACCESS = 0,	/* the instruction at insn may fault */
+	EXTABLE_KIND_CALL = 1,		/* insn is call_safe's CALL: fetching its target may fault */
 };
 
-/* Set by the trap handler before resuming at the fixup; read by the _safe helpers. */
-extern volatile int extable_vector;
+struct extable_entry {
+	uint64_t insn, fixup, kind;
+};
 
 /* #DE is vector 0; the helpers report it as this value so 0 can mean "no fault". */
 #define EXTABLE_DE 256
 
-/* Trap side: true (and frame RIP moved to the fixup) when `rip` has an entry. */
-bool extable_fixup(uint64_t rip, uint64_t *new_rip);
+/* Trap side, on the table [b, e): true when f->rip is an entry's instruction (or, for a #PF
+ * on fetching call_safe's target, when the return address on the stack is a call entry's
+ * continuation); then the frame resumes at the continuation with the result (the vector,
+ * EXTABLE_DE for #DE) in its RBX. Pure: the kernel passes the linker's table. */
+bool extable_fixup_frame(const struct extable_entry *b, const struct extable_entry *e,
+			 struct trap_frame *f, uint64_t cr2);
+/* The same on the kernel's table (section .extable, linker.ld). */
+bool extable_fixup(struct trap_frame *f, uint64_t cr2);
 
 int read64_safe(uint64_t addr, uint64_t *val);
 int write64_safe(uint64_t addr, uint64_t val);
@@ -28,7 +41,6 @@ int ud2_safe(void);
 int div0_safe(void);
 /* Call addr; a fault on fetching addr itself (NX, unmapped) returns to the caller. */
 int call_safe(uint64_t addr);
-extern uint64_t extable_call_target;
 
 uint64_t read_cr0(void);
 uint64_t read_cr2(void);

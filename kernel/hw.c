@@ -1,17 +1,20 @@
 /*
  * hw.c: the kernel's implementation of the hardware seam (kernel/hw.h), plus the exception
  * fixup table that makes the _safe accessors return the fault vector (kernel/extable.h).
- * Each _safe access records (faulting instruction, continuation) in section .extable; the
- * trap handler finds the RIP there, stores the vector in extable_vector and resumes.
+ * Each _safe access records (faulting instruction, continuation) in section .extable and
+ * holds its result in RBX, 0 before the instruction; the trap handler finds the RIP there and
+ * resumes at the continuation with the vector in the saved RBX of the faulting context
+ * (extable_fixup_frame). The result lives in that context's registers, so an interrupt or NMI
+ * between the fault and the read, or another CPU's access, cannot touch it (Linux keeps the
+ * fixup state in pt_regs the same way: arch/x86/mm/extable.c ex_handler_msr()).
  */
 #include "kernel/hw.h"
 #include "kernel/extable.h"
 #include "kernel/idt.h"
 
-volatile int extable_vector;
-
 /* "1:" is the instruction that may fault, "2:" where execution resumes. */
-#define EXTABLE_ENTRY ".pushsection .extable,\"a\"\n\t.quad 1b, 2b\n\t.popsection\n\t"
+#define EXTABLE_ENTRY ".pushsection .extable,\"a\"\n\t.quad 1b, 2b, 0\n\t.popsection\n\t"
+#define EXTABLE_CALL  ".pushsection .extable,\"a\"\n\t.quad 1b, 2b, 1\n\t.popsection\n\t"
 
 uint64_t rdmsr(uint32_t msr)
 {
@@ -27,34 +30,41 @@ void wrmsr(uint32_t msr, uint64_t val)
 			 : "memory");
 }
 
+void hw_wrmsr_fence(void)
+{
+	__asm__ volatile("mfence; lfence" ::: "memory");
+}
+
 int rdmsr_safe(uint32_t msr, uint64_t *val)
 {
 	uint32_t lo = 0, hi = 0;
+	int vec = 0;
 
-	extable_vector = 0;
 	__asm__ volatile("1: rdmsr\n2:\n\t" EXTABLE_ENTRY
-			 : "+a"(lo), "+d"(hi) : "c"(msr) : "memory");
+			 : "+a"(lo), "+d"(hi), "+b"(vec) : "c"(msr) : "memory");
 	*val = ((uint64_t)hi << 32) | lo;
-	return extable_vector;
+	return vec;
 }
 
 int wrmsr_safe(uint32_t msr, uint64_t val)
 {
-	extable_vector = 0;
+	int vec = 0;
+
 	__asm__ volatile("1: wrmsr\n2:\n\t" EXTABLE_ENTRY
-			 :: "c"(msr), "a"((uint32_t)val), "d"((uint32_t)(val >> 32)) : "memory");
-	return extable_vector;
+			 : "+b"(vec) : "c"(msr), "a"((uint32_t)val), "d"((uint32_t)(val >> 32))
+			 : "memory");
+	return vec;
 }
 
 int rdpmc_safe(uint32_t counter, uint64_t *val)
 {
 	uint32_t lo = 0, hi = 0;
+	int vec = 0;
 
-	extable_vector = 0;
 	__asm__ volatile("1: rdpmc\n2:\n\t" EXTABLE_ENTRY
-			 : "+a"(lo), "+d"(hi) : "c"(counter) : "memory");
+			 : "+a"(lo), "+d"(hi), "+b"(vec) : "c"(counter) : "memory");
 	*val = ((uint64_t)hi << 32) | lo;
-	return extable_vector;
+	return vec;
 }
 
 void cpuid_count(uint32_t leaf, uint32_t subleaf, struct cpuid_regs *r)
@@ -145,50 +155,58 @@ void mmio_write8(uintptr_t addr, uint8_t val)
 int read64_safe(uint64_t addr, uint64_t *val)
 {
 	uint64_t v = 0;
+	int vec = 0;
 
-	extable_vector = 0;
-	__asm__ volatile("1: movq (%1), %0\n2:\n\t" EXTABLE_ENTRY
-			 : "+r"(v) : "r"(addr) : "memory");
+	__asm__ volatile("1: movq (%2), %0\n2:\n\t" EXTABLE_ENTRY
+			 : "+r"(v), "+b"(vec) : "r"(addr) : "memory");
 	*val = v;
-	return extable_vector;
+	return vec;
 }
 
 int write64_safe(uint64_t addr, uint64_t val)
 {
-	extable_vector = 0;
-	__asm__ volatile("1: movq %1, (%0)\n2:\n\t" EXTABLE_ENTRY
-			 :: "r"(addr), "r"(val) : "memory");
-	return extable_vector;
+	int vec = 0;
+
+	__asm__ volatile("1: movq %2, (%1)\n2:\n\t" EXTABLE_ENTRY
+			 : "+b"(vec) : "r"(addr), "r"(val) : "memory");
+	return vec;
 }
 
 int ud2_safe(void)
 {
-	extable_vector = 0;
-	__asm__ volatile("1: ud2\n2:\n\t" EXTABLE_ENTRY ::: "memory");
-	return extable_vector;
+	int vec = 0;
+
+	__asm__ volatile("1: ud2\n2:\n\t" EXTABLE_ENTRY : "+b"(vec) :: "memory");
+	return vec;
 }
 
 int div0_safe(void)
 {
 	uint32_t a = 1, d = 0, zero = 0;
+	int vec = 0;
 
-	extable_vector = 0;
-	__asm__ volatile("1: divl %2\n2:\n\t" EXTABLE_ENTRY
-			 : "+a"(a), "+d"(d) : "r"(zero) : "memory");
-	return extable_vector;
+	__asm__ volatile("1: divl %3\n2:\n\t" EXTABLE_ENTRY
+			 : "+a"(a), "+d"(d), "+b"(vec) : "r"(zero) : "memory");
+	return vec;
 }
-
-uint64_t extable_call_target;
 
 int call_safe(uint64_t addr)
 {
-	extable_vector = 0;
-	extable_call_target = addr;	/* a fault fetching it returns to "2:" (traps.c) */
-	__asm__ volatile("1: call *%0\n2:\n\t" EXTABLE_ENTRY
-			 :: "r"(addr) : "memory", "rax", "rcx", "rdx", "rsi", "rdi",
+	int vec = 0;
+
+	/* a fault fetching addr returns to "2:" (the call entry's continuation, traps.c); RBX
+	 * is callee-saved, so the callee gives the result register back unchanged */
+	__asm__ volatile("1: call *%1\n2:\n\t" EXTABLE_CALL
+			 : "+b"(vec) : "r"(addr) : "memory", "rax", "rcx", "rdx", "rsi", "rdi",
 			    "r8", "r9", "r10", "r11");
-	extable_call_target = 0;
-	return extable_vector;
+	return vec;
+}
+
+extern const struct extable_entry __extable_start[], __extable_end[];
+
+bool extable_fixup(struct trap_frame *f, uint64_t cr2)
+{
+	return extable_fixup_frame(__extable_start, __extable_end, f, cr2);
 }
 
 uint64_t read_cr0(void) { uint64_t v; __asm__ volatile("mov %%cr0, %0" : "=r"(v)); return v; }

@@ -20,6 +20,14 @@ void wrmsr(uint32_t msr, uint64_t val);
 int rdmsr_safe(uint32_t msr, uint64_t *val);
 int wrmsr_safe(uint32_t msr, uint64_t val);
 int rdpmc_safe(uint32_t counter, uint64_t *val);
+/*
+ * MFENCE; LFENCE before a WRMSR that is not serializing: the x2APIC MSRs (the ICR above all)
+ * and IA32_TSC_DEADLINE. SDM Vol. 3A 11.12.3 "MSR Access in x2APIC Mode" and 11.5.4.1: such a
+ * WRMSR may pass earlier stores, so an IPI could overtake the data it announces (Linux
+ * arch/x86/include/asm/barrier.h weak_wrmsr_fence(), called by x2apic_send_IPI and
+ * lapic_next_deadline). A model records that it ran before the next WRMSR.
+ */
+void hw_wrmsr_fence(void);
 
 /* CPUID leaf/subleaf. */
 void cpuid_count(uint32_t leaf, uint32_t subleaf, struct cpuid_regs *r);

@@ -19,7 +19,7 @@ _Static_assert(sizeof(struct idt_gate) == 16, "64-bit IDT gate is 16 bytes (SDM 
 extern const uint64_t isr_entry_table[256];
 static struct idt_gate idt[256] __attribute__((aligned(16)));
 irq_handler_fn irq_handlers[256];
-irq_handler_fn nmi_hook;
+nmi_handler_fn nmi_hook;
 irq_handler_fn irq_default;
 
 static void set_gate(unsigned v, uint64_t addr, uint8_t ist)
@@ -65,7 +65,7 @@ void idt_set_handler(uint8_t vector, irq_handler_fn fn)
 		irq_handlers[vector] = fn;
 }
 
-void idt_set_nmi_hook(irq_handler_fn fn)
+void idt_set_nmi_hook(nmi_handler_fn fn)
 {
 	nmi_hook = fn;
 }

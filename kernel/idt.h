@@ -7,6 +7,7 @@
 #ifndef KERNEL_IDT_H
 #define KERNEL_IDT_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 /* Pushed by the assembly stubs (boot/isr.asm) in this order; the CPU frame follows. */
@@ -25,8 +26,11 @@ void idt_set_handler(uint8_t vector, irq_handler_fn fn);
  * stray in-service interrupt cannot block lower-priority ones); NULL: only counted. */
 void idt_set_default_handler(irq_handler_fn fn);
 
-/* Route NMIs (vector 2) to fn as well as to the default NMI report; NULL removes it. */
-void idt_set_nmi_hook(irq_handler_fn fn);
+/* Offer every NMI (vector 2) to fn first: it returns true when the NMI was its source's
+ * (apic/: the PMU's, with pmi=nmi); an NMI it leaves is an unknown NMI (kernel/nmi.h).
+ * NULL removes it. */
+typedef bool (*nmi_handler_fn)(struct trap_frame *f);
+void idt_set_nmi_hook(nmi_handler_fn fn);
 
 void idt_init(void);
 /* An AP's own IDT: copy the boot CPU's gates (IDT_BYTES, 16-byte aligned) to dst and load it. */

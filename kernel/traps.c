@@ -1,14 +1,18 @@
 /*
  * traps.c: trap_dispatch, called by boot/isr.asm for every vector (SDM Vol. 3A 6.15).
+ * An NMI goes to the NMI hook first (apic/: the PMU's, with pmi=nmi); one it does not claim
+ * is an unknown NMI, counted and located (kernel/nmi.c), and the interrupted code goes on:
+ * never an unexpected exception (Linux arch/x86/kernel/nmi.c unknown_nmi_error()).
  */
 #include "kernel/traps.h"
 #include "kernel/ksyms.h"
 #include "kernel/console.h"
 #include "kernel/exit.h"
 #include "kernel/extable.h"
+#include "kernel/nmi.h"
 
 extern irq_handler_fn irq_handlers[256];
-extern irq_handler_fn nmi_hook;
+extern nmi_handler_fn nmi_hook;
 extern irq_handler_fn irq_default;
 
 static struct kjmp *recovery;
@@ -98,24 +102,14 @@ void trap_dispatch(struct trap_frame *f)
 	uint64_t v = f->vector;
 
 	if (v < 32) {
-		uint64_t fix;
-
-		if (v == VEC_NMI && nmi_hook) {
-			nmi_hook(f);
+		if (v == VEC_NMI) {
+			if (!nmi_hook || !nmi_hook(f))
+				nmi_unknown(f);
 			return;
 		}
-		if (v == VEC_PF && extable_call_target && f->rip == extable_call_target) {
-			/* call_safe's target could not be fetched: return to after the call */
-			f->rip = *(uint64_t *)(uintptr_t)f->rsp;
-			f->rsp += 8;
-			extable_vector = (int)v;
+		/* a _safe access: the vector into the faulting context's RBX (kernel/extable.c) */
+		if (extable_fixup(f, v == VEC_PF ? read_cr2() : 0))
 			return;
-		}
-		if (v != VEC_DF && v != VEC_MC && extable_fixup(f->rip, &fix)) {
-			extable_vector = v == VEC_DE ? EXTABLE_DE : (int)v;
-			f->rip = fix;
-			return;
-		}
 		unexpected(f);
 		return;
 	}

@@ -3,7 +3,9 @@
  * through the recovery jump (kernel/traps.h) and reported `not ok ... # exception`; memory
  * it allocated is released before the next test starts. The console output of a running test
  * is held by kernel/ktap.c (started here, printed by ktap_result), so what it printed before
- * a fault or a watchdog expiry comes out with its block, in order.
+ * a fault or a watchdog expiry comes out with its block, in order. An unknown NMI
+ * (kernel/nmi.h) does not end a test: the test judges its own results, and its block says
+ * how many NMIs landed in it and where (`# nmi:`, docs/output.md).
  */
 #include "ktests/run.h"
 #include "apic/apic.h"
@@ -13,6 +15,7 @@
 #include "kernel/fmt.h"
 #include "kernel/jump.h"
 #include "kernel/mm_internal.h"
+#include "kernel/nmi.h"
 #include "kernel/traps.h"
 #include "kernel/tsc.h"
 
@@ -67,6 +70,7 @@ static enum kt_result run_one(struct ktest *t, unsigned number, char *why, unsig
 {
 	static struct mm_mark mark;
 	static enum kt_result r;
+	static uint64_t nmis;
 	const char *unmet = ktest_need_reason(t->desc->needs);
 	int vec1;
 
@@ -75,6 +79,8 @@ static enum kt_result run_one(struct ktest *t, unsigned number, char *why, unsig
 		return KT_SKIP;
 	}
 	ktap_test_start(t, number);
+	nmis = nmi_count();
+	nmi_set_context(t->desc->name);
 	mm_mark(&mark);
 	vec1 = kjmp_set(&jmp);
 	if (vec1 == 0) {
@@ -95,6 +101,13 @@ static enum kt_result run_one(struct ktest *t, unsigned number, char *why, unsig
 	apic_watchdog_disarm();
 	apic_watchdog_set_recovery(NULL);
 	trap_set_recovery(NULL);
+	nmi_set_context(NULL);
+	if (nmi_count() != nmis) {
+		char d[240];
+
+		nmi_describe(nmis, 3, d, sizeof(d));
+		kt_info(t, "nmi: %s; the test judged its results as measured", d);
+	}
 	mm_release(&mark);
 	return r;
 }
@@ -162,6 +175,13 @@ void ktests_run(void)
 	}
 	if (times[0])
 		kprintf("# test times (ms): %s\n", times);
+	if (nmi_count()) {
+		char c[160];
+
+		nmi_describe_cpus(c, sizeof(c));
+		kprintf("# nmi: %llu unknown NMI%s in this run (%s), reported and gone on from\n",
+			(unsigned long long)nmi_count(), nmi_count() == 1 ? "" : "s", c);
+	}
 	ktap_totals();
 	run_exit(ktap_get_totals()->fail != 0);
 }

@@ -40,7 +40,11 @@ static void prepare(void *self, const struct load_run *r, enum load_target tg, s
 
 	(void)tg;
 	st->c = ibs_caps_init();
-	st->cfg = (struct ibs_measure_cfg){ .work = pebs_cost_chunk, .work_ctx = &k->run };
+	/* samples outside the chain's buffer are not the workload's (the handler's own loads:
+	 * ibs/ibs_measure.h lo/hi) */
+	st->cfg = (struct ibs_measure_cfg){ .work = pebs_cost_chunk, .work_ctx = &k->run,
+					    .lo = (uintptr_t)r->base,
+					    .hi = (uintptr_t)r->base + r->ws };
 	st->dump = KIBS_DUMP_NONE;
 	*user = cmdline_get(&kcmdline, "sav") != NULL;
 	pebs_config_init(&pc, PEBS_LOAD_LATENCY, &kcmdline, kstep_warn);

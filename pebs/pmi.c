@@ -24,19 +24,20 @@ static struct {
 	struct pebs_session *s;	/* NULL: slot free */
 } pmi_sessions[PEBS_MAX_CPUS];
 
+/* The slot of the CPU with APIC id `id`; a lookup (take false) writes nothing, so a PMI on
+ * a CPU without a session cannot rename a slot another CPU is taking (H8). */
 static struct pebs_session **slot_of(uint32_t id, bool take)
 {
-	struct pebs_session **free_slot = NULL;
-
-	for (unsigned i = 0; i < PEBS_MAX_CPUS; i++) {
+	for (unsigned i = 0; i < PEBS_MAX_CPUS; i++)
 		if (pmi_sessions[i].s && pmi_sessions[i].apic_id == id)
 			return &pmi_sessions[i].s;
-		if (!pmi_sessions[i].s && !free_slot) {
-			free_slot = &pmi_sessions[i].s;
+	for (unsigned i = 0; take && i < PEBS_MAX_CPUS; i++) {
+		if (!pmi_sessions[i].s) {
 			pmi_sessions[i].apic_id = id;
+			return &pmi_sessions[i].s;
 		}
 	}
-	return take ? free_slot : NULL;
+	return NULL;
 }
 
 static void pebs_pmi_irq(struct trap_frame *f)

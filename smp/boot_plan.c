@@ -2,7 +2,7 @@
  * boot_plan.c: trampoline placement, INIT/SIPI delays and cpus= (smp/boot_plan.h). Delays:
  * SDM Vol. 3A 9.4.4.1 "Typical BSP Initialization Sequence" (10 ms after INIT, 200 us after
  * each SIPI); the short ones where Linux arch/x86/kernel/smpboot.c smp_quirk_init_udelay()
- * drops the legacy 10 ms (Intel family 6, AMD family >= 0FH: "modern processor, use no
+ * drops the legacy 10 ms (Intel family >= 6, AMD family >= 0FH: "modern processor, use no
  * delay") and do_boot_cpu()/wakeup_secondary_cpu_via_init() wait 10 us after each SIPI.
  * An AP's memory layout (smp/percpu.h): SDM Vol. 3A 6.10 (IDT base, page-aligned here),
  * 6.14.2 (64-bit interrupt entry aligns the stack to 16 bytes: stack tops are 16-aligned).
@@ -60,13 +60,15 @@ uint64_t smp_tramp_place(const struct mb2_mmap_entry *map, unsigned n, uint64_t 
 
 void smp_delays_for(const struct cpu_info *ci, struct smp_delays *d)
 {
-	bool modern = (ci->vendor == VENDOR_INTEL && ci->family == 6) ||
+	/* Linux arch/x86/kernel/smpboot.c smp_quirk_init_udelay(): Intel x86_vfm >=
+	 * INTEL_PENTIUM_PRO (every family >= 6: 0x0F, 0x12, 0x13 too), AMD family >= 0FH */
+	bool modern = (ci->vendor == VENDOR_INTEL && ci->family >= 6) ||
 		      (ci->vendor == VENDOR_AMD && ci->family >= 0xf);
 
 	d->fast = modern;
 	d->init_us = modern ? 10 : 10000;
 	d->sipi_us = modern ? 10 : 200;
-	d->why = modern ? "short delays (Intel family 6 / AMD family >= 0FH)"
+	d->why = modern ? "short delays (Intel family >= 6 / AMD family >= 0FH)"
 			: "SDM delays (10 ms after INIT, 200 us after SIPI)";
 }
 

@@ -2,22 +2,20 @@
  * smp_ap.c: an application processor's side (SDM Vol. 3A 9.4.4.2 "Typical AP Initialization
  * Sequence"). smp_ap_main, called from boot/trampoline.asm in 64-bit mode on the AP's own
  * stack, loads the AP's GDT/TSS and IDT, points IA32_GS_BASE at its struct percpu, copies
- * the boot CPU's CR0, CR4 and PAT, enables its local APIC in the boot CPU's mode (11.12.1: x2APIC
- * by setting IA32_APIC_BASE.EXTD), reads its topology and core type, and reports online.
+ * the boot CPU's CR0, CR4 and PAT, enables its local APIC in the boot CPU's mode (apic/apic_ap.c:
+ * disabled -> xAPIC -> x2APIC, 11.12.5), reads its topology and core type, and reports online.
  * Then it waits in HLT for work (smp.h mailbox). An unexpected exception on an AP prints
  * "# cpu N ..." and the register dump, is handed back as the call's result, and the AP goes
  * back to waiting: the run on the other CPUs goes on.
  */
 #include "smp/smp.h"
 #include "apic/apic.h"
-#include "apic/apic_enc.h"
-#include "apic/apic_ops.h"
-#include "apic/apic_regs.h"
 #include "kernel/console.h"
 #include "kernel/cpu.h"
 #include "kernel/extable.h"
 #include "kernel/hw.h"
 #include "kernel/idt.h"
+#include "kernel/nmi.h"
 #include "kernel/traps.h"
 #include "kernel/tsc.h"
 
@@ -76,24 +74,6 @@ void smp_probe_topology(struct percpu *pc)
 	}
 }
 
-static void ap_apic(void)
-{
-	if (apic_mode() == APIC_X2APIC) {
-		uint64_t base = rdmsr(MSR_IA32_APIC_BASE);
-
-		wrmsr(MSR_IA32_APIC_BASE, base | APIC_BASE_EN | APIC_BASE_EXTD);
-	}
-	apic_write(APIC_TASKPRI, 0);
-	apic_write(APIC_LVTT, apic_lvt_pack(APIC_VEC_TIMER, APIC_DM_FIXED, true, 0));
-	apic_write(APIC_LVT0, apic_lvt_pack(0, APIC_DM_EXTINT, true, 0));
-	apic_write(APIC_LVT1, apic_lvt_pack(0, APIC_DM_NMI, true, 0));
-	apic_write(APIC_SPIV, APIC_SPIV_APIC_ENABLED | APIC_VEC_SPURIOUS);
-	apic_lvtpc_setup();	/* this CPU's PMI, as the boot CPU's (vector or NMI) */
-	apic_write(APIC_LVTERR, apic_lvt_pack(APIC_VEC_ERROR, APIC_DM_FIXED, false, 0));
-	apic_write(APIC_ESR, 0);
-	apic_write(APIC_ESR, 0);
-}
-
 static void ap_loop(struct percpu *pc)
 {
 	for (;;) {
@@ -127,7 +107,10 @@ void smp_ap_main(struct percpu *pc)
 	write_cr4(smp_bsp_cr4);
 	if (smp_bsp_pat)
 		wrmsr_safe(MSR_IA32_PAT, smp_bsp_pat);
-	ap_apic();
+	if (apic_ap_init()) {	/* no APIC, no wake IPI: stay out (the boot CPU says why) */
+		pc->why = "enabling its local APIC faulted (IA32_APIC_BASE write)";
+		cpu_halt_forever();
+	}
 	pc->apic_id_seen = apic_id();
 	smp_probe_topology(pc);
 	pc->done = pc->posted;
@@ -164,6 +147,7 @@ void smp_ap_install(void)
 {
 	/* from the first AP on, CPUs' lines do not interleave (kernel/console.c) */
 	console_set_cpu(smp_this_cpu, rdtsc, tsc_hz * CONSOLE_SPIN_S);
+	nmi_set_cpu_fn(smp_this_cpu);	/* unknown NMIs counted per CPU (kernel/nmi.h) */
 	idt_set_handler(SMP_VEC_WAKE, wake_isr);
 	trap_set_cpu_hook(ap_fault);
 	smp_bsp_cr0 = read_cr0();

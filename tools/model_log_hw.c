@@ -23,6 +23,9 @@ DECL(void, mmio_write32, (uintptr_t addr, uint32_t val))
 DECL(void, apic_set_pmi_handler, (irq_handler_fn fn))
 DECL(void, apic_pmi_rearm, (void))
 
+void hw_wrmsr_fence(void) { }	/* ordering is modelled by tests/model/lapic_model.c */
+void apic_set_pmi_pending(bool (*fn)(void)) { (void)fn; }	/* the models deliver PMIs */
+
 uint64_t __wrap_rdmsr(uint32_t msr)
 {
 	return ml_amd ? ibs_model_rdmsr(msr) : __real_rdmsr(msr);

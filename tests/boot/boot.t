@@ -6,7 +6,10 @@
 # expect=pass) and the right exit status; pass~A+B and fail~A+B also want each text A, B in
 # the log ('_' stands for a space); the option `netboot` boots build/netboot (make netboot)
 # from QEMU's TFTP server instead of the ISO; every log with KTAP in it also goes through
-# tests/scripts/ktap_check.py (Linux's kunit.py, TAP::Parser).
+# tests/scripts/ktap_check.py (Linux's kunit.py, TAP::Parser). The option `nmi=K` starts QEMU
+# with a monitor socket and has tests/boot/nmi-inject.py send K NMIs (`nmi`) once the kernel
+# runs its tests: the case then also wants the run's `# nmi: N unknown NMIs in this run` line
+# with 1 <= N <= the number sent (a platform NMI is reported, never fatal: issue 28).
 # Logs: build/boot-logs/<case>.log. ACCEL=auto|kvm|tcg picks QEMU's accelerator (default tcg:
 # the cases' expectations are written for software emulation; qemu-run.sh --accel).
 set -u
@@ -55,25 +58,35 @@ for r in "${sel[@]}"; do
 	[ "$opts" = - ] && opts=""
 	# qemu=ARGS options go to QEMU, not the kernel ('_' stands for a space)
 	# netboot: boot build/netboot (make netboot) from QEMU's TFTP server instead of the ISO
-	qemu_extra="" boot_from=("$iso")
-	if [[ " $opts " == *" qemu="* || " $opts " == *" netboot "* ]]; then
+	# nmi=K: K NMIs through QEMU's monitor while the tests run (tests/boot/nmi-inject.py)
+	qemu_extra="" boot_from=("$iso") nmis="" mon=""
+	if [[ " $opts " == *" qemu="* || " $opts " == *" netboot "* || " $opts " == *" nmi="* ]]; then
 		kopts=""
 		for o in $opts; do
 			case $o in
 			qemu=*) o=${o#qemu=}; qemu_extra+=" ${o//_/ }" ;;
 			netboot) boot_from=(--netboot build/netboot) ;;
+			nmi=*) nmis=${o#nmi=} mon=$(mktemp -u "${TMPDIR:-/tmp}/pebs-mon.XXXXXX")
+			       qemu_extra+=" -monitor unix:$mon,server=on,wait=off" ;;
 			*) kopts+=" $o" ;;
 			esac
 		done
 		opts=${kopts# }
 	fi
 	log=$logs/$name.log
+	rm -f "$log"
 	t0=$(date +%s.%N)
+	inj=""
+	if [ -n "$nmis" ]; then
+		tests/boot/nmi-inject.py "$mon" "$log" "$nmis" 0.05 >"$log.nmi" 2>&1 &
+		inj=$!
+	fi
 	# shellcheck disable=SC2086
 	tests/boot/qemu-run.sh "${boot_from[@]}" --machine "$machine" --fw "$fw" --cpu "$cpu" --mem "$mem" \
 		--smp "$smp" --accel "${ACCEL:-tcg}" --timeout "${BOOT_TIMEOUT:-180}" --log "$log" \
 		--extra "$qemu_extra" -- $opts >/dev/null 2>"$log.err"
 	rc=$?
+	[ -z "$inj" ] || { wait "$inj"; rm -f "$mon"; }
 	secs=$(awk -v a="$t0" -v b="$(date +%s.%N)" 'BEGIN { printf "%.1f", b - a }')
 	problem=""
 	want=${expect#pass}; want=${want#fail}; want=${want#\~}; want=${want//_/ }
@@ -88,6 +101,14 @@ for r in "${sel[@]}"; do
 		elif ! grep -aqE -e 'Bail out!|^not ok' "$log"; then problem="no reason printed"
 		fi ;;
 	esac
+	if [ -z "$problem" ] && [ -n "$nmis" ]; then
+		sent=$(sed -n 's/^nmi-inject: sent \([0-9]*\)$/\1/p' "$log.nmi")
+		got=$(tr -d '\r' <"$log" | sed -n 's/^# nmi: \([0-9]*\) unknown NMIs\{0,1\} in this run .*/\1/p')
+		if [ "${sent:-0}" = 0 ]; then problem="no NMI injected: $(tail -1 "$log.nmi")"
+		elif [ -z "$got" ]; then problem="sent $sent NMIs, no '# nmi: N unknown NMIs in this run' line"
+		elif [ "$got" -lt 1 ] || [ "$got" -gt "$sent" ]; then problem="sent $sent NMIs, the run counted $got"
+		fi
+	fi
 	if [ -z "$problem" ] && [ -n "$want" ]; then
 		IFS=+ read -ra wants <<<"$want"
 		for w in "${wants[@]}"; do

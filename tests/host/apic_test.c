@@ -96,6 +96,52 @@ static void test_disabled_then_x2apic(void **state)
 	env_no_illegal_access();
 }
 
+/*
+ * H18: an application processor whose firmware left its local APIC globally disabled
+ * (IA32_APIC_BASE.EN = 0). SDM Vol. 3A 11.12.5, Figure 11-27: disabled -> x2APIC directly is
+ * an invalid transition (#GP); the AP goes through xAPIC enabled first, with _safe
+ * accessors. The model plays the AP's APIC after the boot CPU's bring-up.
+ */
+static void check_ap_disabled(const char *cl, enum apic_mode want)
+{
+	assert_true(env_boot(XB, true, 7, cl));
+	assert_int_equal(apic_mode(), want);
+	lm.apic_base = 0xfee00000ull;	/* the AP's APIC as firmware left it */
+	lm.regs[APIC_SPIV >> 4] = 0xff;
+	lm.base_writes = 0;
+	assert_int_equal(apic_ap_init(), 0);
+	assert_true(lm.apic_base & APIC_BASE_EN);
+	assert_int_equal(!!(lm.apic_base & APIC_BASE_EXTD), want == APIC_X2APIC);
+	assert_int_equal(lm.base_writes, want == APIC_X2APIC ? 2 : 1);
+	assert_int_equal(lm.regs[APIC_SPIV >> 4], APIC_SPIV_APIC_ENABLED | APIC_VEC_SPURIOUS);
+	assert_int_equal(lm.gp_safe, 0);
+	env_no_illegal_access();
+}
+
+static void test_ap_apic_disabled_x2apic(void **state)
+{
+	(void)state;
+	check_ap_disabled("apic=x2apic", APIC_X2APIC);
+}
+
+static void test_ap_apic_disabled_xapic(void **state)
+{
+	(void)state;
+	check_ap_disabled("", APIC_XAPIC);
+}
+
+/* an AP whose IA32_APIC_BASE write faults: the vector comes back, nothing non-safe #GPs */
+static void test_ap_apic_base_fault(void **state)
+{
+	(void)state;
+	assert_true(env_boot(XB, true, 7, "apic=x2apic"));
+	lm.apic_base = 0xfee00000ull;
+	lm.fault_msr = MSR_IA32_APIC_BASE;
+	assert_int_equal(apic_ap_init(), 13);
+	lm.fault_msr = 0;
+	assert_int_equal(lm.gp_unsafe, 0);
+}
+
 static void test_apic_base_fault(void **state)
 {
 	(void)state;
@@ -170,6 +216,9 @@ int main(void)
 		cmocka_unit_test(test_x2apic_request_without_cpuid),
 		cmocka_unit_test(test_x2apic_locked_kept),
 		cmocka_unit_test(test_disabled_then_x2apic),
+		cmocka_unit_test(test_ap_apic_disabled_x2apic),
+		cmocka_unit_test(test_ap_apic_disabled_xapic),
+		cmocka_unit_test(test_ap_apic_base_fault),
 		cmocka_unit_test(test_apic_base_fault),
 		cmocka_unit_test(test_init_registers_xapic),
 		cmocka_unit_test(test_init_registers_x2apic),

@@ -181,6 +181,7 @@ static void test_watchdog_tsc_deadline(void **state)
 	apic_watchdog_disarm();
 	assert_int_equal(lm.tsc_deadline, 0);
 	assert_true(apic_lvt_masked(lm.regs[APIC_LVTT >> 4]));
+	assert_int_equal(lm.unfenced_wrmsr, 0);	/* H9: MFENCE; LFENCE before each WRMSR */
 }
 
 static void test_watchdog_fatal_path(void **state)

@@ -20,20 +20,8 @@
 #include "ibs/ibs.h"
 #include "ibs/ibs_measure.h"
 #include "ibs/ibs_regs.h"
+#include "host/ibs_fixture.h"
 
-static struct ibs_caps caps;
-
-static const struct ibs_caps *setup(const struct ibs_model_cpu *m, enum apic_mode mode,
-				    enum pmi_delivery pmi)
-{
-	struct cpu_info ci;
-
-	vclock_reset(0, 1);
-	ibs_model_init(m, mode, pmi);
-	cpu_probe(&ci);
-	ibs_caps_probe(&caps, &ci);
-	return &caps;
-}
 
 static void test_probe(void **state)
 {
@@ -142,7 +130,8 @@ static void test_rules(void **state)
 	assert_int_equal(wrmsr_safe(MSR_IBS_OP_CTL, IBS_OP_L3MISSONLY | 0x100), 13);
 	assert_int_equal(wrmsr_safe(MSR_IBS_CTL, 0), 13);
 	assert_int_equal(ibs_op_ctl_period(c, ibs_op_ctl_value(c, 0x123456, true)), 0x123450);
-	assert_int_equal(ibs_op_ctl_value(c, 1, false), 1);	/* clamped to one unit */
+	/* clamped to IBS_PERIOD_MIN, Linux perf_ibs_op .min_period 0x90: 9 MaxCnt units */
+	assert_int_equal(ibs_op_ctl_value(c, 1, false), 9);
 }
 
 /* A handler that never re-arms gets one sample: nothing is tagged while IbsOpVal is set. */

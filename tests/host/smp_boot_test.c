@@ -265,6 +265,9 @@ static void test_x2apic(void **state)
 	assert_int_equal(smp_online_count(), 3);
 	assert_int_equal(smp_left_out(), 0);
 	assert_int_equal(lm.mmio_wrong_mode, 0);
+	/* H9: every INIT and SIPI WRMSR to the x2APIC ICR came after MFENCE; LFENCE */
+	assert_int_not_equal(lm.icr_sends, 0);
+	assert_int_equal(lm.unfenced_wrmsr, 0);
 }
 
 static void test_refusals(void **state)

@@ -80,7 +80,15 @@ static void test_delays(void **state)
 	smp_delays_for(&ci, &d);
 	assert_true(d.fast);
 	assert_int_equal(d.init_us, 10);
-	ci.family = 0xf;	/* Pentium 4: the SDM's 10 ms and 200 us */
+	/* H20: every Intel family >= 6 (Linux smp_quirk_init_udelay, x86_vfm >=
+	 * INTEL_PENTIUM_PRO): Pentium 4 (0FH) and the 12H/13H parts take the short path */
+	for (uint32_t fam = 0xf; fam <= 0x13; fam++) {
+		ci.family = fam;
+		smp_delays_for(&ci, &d);
+		assert_true(d.fast);
+		assert_int_equal(d.init_us, 10);
+	}
+	ci.family = 5;		/* Pentium: the SDM's 10 ms and 200 us */
 	smp_delays_for(&ci, &d);
 	assert_false(d.fast);
 	assert_int_equal(d.init_us, 10000);

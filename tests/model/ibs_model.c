@@ -124,13 +124,20 @@ static int msr_write(uint32_t msr, uint64_t v)
 
 int ibs_model_rdmsr_safe(uint32_t msr, uint64_t *val)
 {
+	int r;
+
 	*val = 0;
-	return msr_read(msr, val);
+	r = msr_read(msr, val);
+	im_access();
+	return r;
 }
 
 int ibs_model_wrmsr_safe(uint32_t msr, uint64_t val)
 {
-	return msr_write(msr, val);
+	int r = msr_write(msr, val);
+
+	im_access();
+	return r;
 }
 
 uint64_t ibs_model_rdmsr(uint32_t msr)
@@ -139,6 +146,7 @@ uint64_t ibs_model_rdmsr(uint32_t msr)
 
 	if (msr_read(msr, &v))
 		im_violate("rdmsr 0x%x #GP (not through rdmsr_safe)", msr);
+	im_access();
 	return v;
 }
 
@@ -147,6 +155,7 @@ void ibs_model_wrmsr(uint32_t msr, uint64_t val)
 	if (msr_write(msr, val))
 		im_violate("wrmsr 0x%x <- 0x%llx #GP (not through wrmsr_safe)", msr,
 			   (unsigned long long)val);
+	im_access();
 }
 
 int ibs_model_rdpmc_safe(uint32_t counter, uint64_t *val)
@@ -170,9 +179,12 @@ uint32_t ibs_model_mmio_read32(uintptr_t addr)
 	bool ef;
 	unsigned n;
 
-	if (!xapic_reg(addr, &n, &ef))
-		return 0;
-	return ef ? IM.cpu->ext_lvt_count << APIC_EFEAT_XLC_SHIFT : IM.eilvt[n];
+	uint32_t v = 0;
+
+	if (xapic_reg(addr, &n, &ef))
+		v = ef ? IM.cpu->ext_lvt_count << APIC_EFEAT_XLC_SHIFT : IM.eilvt[n];
+	im_access();
+	return v;
 }
 
 void ibs_model_mmio_write32(uintptr_t addr, uint32_t val)
@@ -182,6 +194,7 @@ void ibs_model_mmio_write32(uintptr_t addr, uint32_t val)
 
 	if (xapic_reg(addr, &n, &ef) && !ef)
 		IM.eilvt[n] = val;
+	im_access();
 }
 
 void ibs_model_cpuid(uint32_t leaf, uint32_t subleaf, struct cpuid_regs *r)

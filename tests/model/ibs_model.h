@@ -47,6 +47,8 @@ struct ibs_model_op {
 
 struct ibs_model_stats {
 	uint64_t ops, tagged, irqs_raised, irqs_delivered, lost_irqs, arms;
+	uint64_t handler_ops, handler_tagged;	/* the handler's own (ibs_model_hostile) */
+	bool livelock;				/* IM_LIVELOCK deliveries, no workload op */
 	uint64_t periods_min, periods_max;	/* range of the periods armed */
 };
 
@@ -60,6 +62,18 @@ void ibs_model_feed(const struct ibs_model_op *op, uint64_t n);
 void ibs_model_set_costs(uint64_t op_ticks, uint64_t irq_ticks);
 /* Interrupt delivery on/off (off: a raised interrupt waits, as with IF = 0). */
 void ibs_model_irq_delivery(bool on);
+/* Hostile knobs. The handler's own ops (IbsOpCntCtl counts every dispatched op, APM Vol. 2
+ * "IBS Op Sampling"): handler_ops per register access inside the handler and tail_ops after
+ * it returns (the dispatcher's tail, EOI, IRET), each an L1 load at IM_HANDLER_ADDR with its
+ * RIP in the handler: they advance IbsOpCurCnt and can be tagged; a tag inside the handler
+ * leaves the interrupt pending at its IRET, delivered at once (IM_LIVELOCK of those in a row
+ * without a workload op is a violation: livelock). irq_at: a pending interrupt is delivered
+ * after that many more register accesses, whatever the delivery switch (an interrupt at an
+ * exact instruction boundary, to sweep a window). */
+void ibs_model_hostile(uint64_t handler_ops, uint64_t tail_ops);
+void ibs_model_irq_at(unsigned accesses);
+void ibs_model_set_pending(bool (*fn)(void));
+bool ibs_model_pending(void);
 const struct ibs_model_stats *ibs_model_stats(void);
 
 /* Register state for assertions. */

@@ -11,6 +11,7 @@ void wrmsr(uint32_t msr, uint64_t val) { ibs_model_wrmsr(msr, val); }
 int rdmsr_safe(uint32_t msr, uint64_t *val) { return ibs_model_rdmsr_safe(msr, val); }
 int wrmsr_safe(uint32_t msr, uint64_t val) { return ibs_model_wrmsr_safe(msr, val); }
 int rdpmc_safe(uint32_t counter, uint64_t *val) { return ibs_model_rdpmc_safe(counter, val); }
+void hw_wrmsr_fence(void) { }	/* the IBS model has no x2APIC: tests/model/lapic_model.c */
 
 void cpuid_count(uint32_t leaf, uint32_t subleaf, struct cpuid_regs *r)
 {
@@ -28,5 +29,6 @@ void outw(uint16_t port, uint16_t val) { (void)port; (void)val; }
 
 void apic_set_pmi_handler(irq_handler_fn fn) { ibs_model_set_handler(fn); }
 void apic_pmi_rearm(void) { }
+void apic_set_pmi_pending(bool (*fn)(void)) { ibs_model_set_pending(fn); }
 enum pmi_delivery apic_pmi_delivery(void) { return ibs_model_pmi_delivery(); }
 enum apic_mode apic_mode(void) { return ibs_model_apic_mode(); }

@@ -21,6 +21,10 @@ struct ibs_model_state {
 	irq_handler_fn handler;
 	bool in_irq, pending, delivery;
 	uint64_t op_ticks, irq_ticks;
+	uint64_t handler_ops, tail_ops;	/* knobs: the handler's own ops (ibs_model_hostile) */
+	unsigned irq_at;		/* knob: deliver after this many more accesses */
+	uint64_t no_progress;		/* deliveries since the workload's last op */
+	bool (*pending_fn)(void);	/* the driver's apic_set_pmi_pending test */
 	struct ibs_model_stats st;
 	char viol[IM_MAX_VIOL][128];
 	unsigned nviol;
@@ -33,5 +37,11 @@ void im_violate(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void im_op_ctl_write(uint64_t v);
 /* Period (ops) the current IBS_OP_CTL holds. */
 uint64_t im_period(void);
+/* After every register access (ibs_model.c): the handler's ops, a placed interrupt. */
+void im_access(void);
+
+#define IM_HANDLER_ADDR 0xffff800000ff0f00ull	/* the handler's loads (its stack) */
+#define IM_HANDLER_RIP  0xffffffff80200000ull
+#define IM_LIVELOCK     1000u	/* deliveries with no workload op: an interrupt livelock */
 
 #endif

@@ -83,19 +83,51 @@ static uint64_t data2_of(const struct ibs_model_op *op)
 	       (op->remote && op->level != PEBS_LVL_ANY_CACHE ? IBS_DATA2_RMT_NODE : 0);
 }
 
+static void feed(const struct ibs_model_op *op, uint64_t n);
+
+static const struct ibs_model_op handler_op = { .load = true, .addr = IM_HANDLER_ADDR,
+						.level = PEBS_LVL_L1 };
+
+static void handler_feed(uint64_t n)
+{
+	IM.st.handler_ops += n;
+	feed(&handler_op, n);
+}
+
+/* The interrupt, and again while one is pending at the IRET (the handler's own ops) */
 static void deliver(void)
 {
 	struct trap_frame f;
 
-	memset(&f, 0, sizeof(f));
-	f.vector = APIC_VEC_PMI;
-	IM.pending = false;
-	IM.in_irq = true;
-	if (IM.handler)
-		IM.handler(&f);
-	IM.in_irq = false;
-	IM.st.irqs_delivered++;
-	vclock_advance(IM.irq_ticks);
+	do {
+		if (++IM.no_progress > IM_LIVELOCK) {
+			if (!IM.st.livelock)
+				im_violate("interrupt livelock: %u IBS interrupts without an op of "
+					   "the workload", IM_LIVELOCK);
+			IM.st.livelock = true;
+			IM.pending = false;
+			return;
+		}
+		memset(&f, 0, sizeof(f));
+		f.vector = APIC_VEC_PMI;
+		IM.pending = false;
+		IM.in_irq = true;
+		if (IM.handler)
+			IM.handler(&f);
+		if (IM.tail_ops)
+			handler_feed(IM.tail_ops);	/* dispatcher tail, EOI, IRET */
+		IM.in_irq = false;
+		IM.st.irqs_delivered++;
+		vclock_advance(IM.irq_ticks);
+	} while (IM.pending && IM.delivery);
+}
+
+void im_access(void)
+{
+	if (IM.in_irq && IM.handler_ops)
+		handler_feed(IM.handler_ops);
+	if (IM.irq_at && --IM.irq_at == 0 && IM.pending && !IM.in_irq)
+		deliver();
 }
 
 static void tag(const struct ibs_model_op *op)
@@ -103,7 +135,8 @@ static void tag(const struct ibs_model_op *op)
 	unsigned off = (unsigned)(IM.cpu->ibs_ctl & IBS_CTL_LVT_OFFSET) & 3;
 
 	IM.st.tagged++;
-	IM.rip = 0xffffffff80100000ull + (IM.st.tagged & 0xff) * 4;
+	IM.st.handler_tagged += IM.in_irq;
+	IM.rip = IM.in_irq ? IM_HANDLER_RIP : 0xffffffff80100000ull + (IM.st.tagged & 0xff) * 4;
 	IM.data = (uint64_t)(op->lat + 20) << IBS_OP_DATA_TAG_TO_RET_SHIFT | 2;
 	IM.data2 = 0;
 	IM.data3 = 0;
@@ -139,6 +172,13 @@ static void count(uint64_t k)
 }
 
 void ibs_model_feed(const struct ibs_model_op *op, uint64_t n)
+{
+	if (!IM.in_irq && n)
+		IM.no_progress = 0;	/* the workload runs */
+	feed(op, n);
+}
+
+static void feed(const struct ibs_model_op *op, uint64_t n)
 {
 	while (n) {
 		uint64_t p = im_period(), before;
@@ -178,6 +218,16 @@ void ibs_model_set_costs(uint64_t op_ticks, uint64_t irq_ticks)
 	IM.op_ticks = op_ticks;
 	IM.irq_ticks = irq_ticks;
 }
+
+void ibs_model_hostile(uint64_t handler_ops, uint64_t tail_ops)
+{
+	IM.handler_ops = handler_ops;
+	IM.tail_ops = tail_ops;
+}
+
+void ibs_model_irq_at(unsigned accesses) { IM.irq_at = accesses; }
+void ibs_model_set_pending(bool (*fn)(void)) { IM.pending_fn = fn; }
+bool ibs_model_pending(void) { return IM.pending_fn && IM.pending_fn(); }
 
 void ibs_model_irq_delivery(bool on)
 {

@@ -4,7 +4,10 @@
  * which are read-only or write-only, EOI/ESR writes of 0 only), 11.12.5 / Figure 11-27
  * (mode transitions), 11.8.3-11.8.5 (IRR, ISR, priority classes, EOI), 11.5.3 (ESR latching),
  * 11.5.4 (timer current count, on the virtual TSC of tests/model/vclock.c: the count is read
- * at the time of the last TSC read, and writing TMICT starts it then).
+ * at the time of the last TSC read, and writing TMICT starts it then). WRMSR ordering: a WRMSR
+ * to the x2APIC ICR or to IA32_TSC_DEADLINE is not serializing and may pass earlier stores
+ * (SDM Vol. 3A 11.12.3, 11.5.4.1); the model counts each one that hw_wrmsr_fence (MFENCE;
+ * LFENCE, Linux barrier.h weak_wrmsr_fence) did not precede since the previous WRMSR.
  */
 #include "model/lapic_model.h"
 #include "apic/apic_regs.h"
@@ -20,6 +23,7 @@ struct lapic_model lm;
 void lm_reset(uint64_t base, bool cpuid_x2apic, uint32_t id)
 {
 	memset(&lm, 0, sizeof(lm));
+	lm_banks_reset();
 	lm.apic_base = base;
 	lm.cpuid_x2apic = cpuid_x2apic;
 	lm.id = id;
@@ -62,19 +66,6 @@ int lm_deliver(void)
 bool lm_isr_set(uint8_t v)
 {
 	return lm.isr[v >> 5] & (1u << (v & 31));
-}
-
-int lm_pmi(void)
-{
-	uint32_t *lvt = &lm.regs[APIC_LVTPC >> 4];
-
-	if (*lvt & APIC_LVT_MASKED)
-		return 0;
-	*lvt |= APIC_LVT_MASKED;	/* delivery of a PMI masks LVTPC */
-	if (((*lvt >> 8) & 7) == APIC_DM_NMI)
-		return 2;
-	lm.irr[(*lvt & 0xff) >> 5] |= 1u << (*lvt & 31);
-	return 1;
 }
 
 int lm_last_write(unsigned reg)
@@ -143,6 +134,8 @@ static void reg_write(bool msr, unsigned reg, uint64_t val)
 		return;
 	}
 	lm.regs[(reg >> 4) & 63] = (uint32_t)val;
+	if (reg == APIC_LVTPC)
+		lm_lvtpc_written();
 }
 
 /* ---- MMIO ---- */
@@ -163,10 +156,12 @@ static bool mmio_reg(uintptr_t addr, unsigned *reg)
 uint32_t mmio_read32(uintptr_t addr)
 {
 	unsigned reg;
+	uint32_t v = 0xffffffffu;
 
-	if (!mmio_reg(addr, &reg) || !xapic_on())
-		return 0xffffffffu;
-	return reg_read(reg);
+	if (mmio_reg(addr, &reg) && xapic_on())
+		v = reg_read(reg);
+	lm_access_done();
+	return v;
 }
 
 void mmio_write32(uintptr_t addr, uint32_t val)
@@ -175,6 +170,7 @@ void mmio_write32(uintptr_t addr, uint32_t val)
 
 	if (mmio_reg(addr, &reg) && xapic_on())
 		reg_write(false, reg, val);
+	lm_access_done();
 }
 
 uint8_t mmio_read8(uintptr_t addr)
@@ -220,9 +216,21 @@ static int base_write(uint64_t v)
 	return 0;
 }
 
+void hw_wrmsr_fence(void)
+{
+	lm.fenced = true;
+}
+
 static int msr_access(uint32_t msr, uint64_t *val, bool write)
 {
 	unsigned reg = (msr - APIC_X2APIC_MSR_BASE) << 4;
+
+	if (write) {	/* the fence orders the stores before the next WRMSR only */
+		if (!lm.fenced && (msr == MSR_IA32_TSC_DEADLINE ||
+				   msr == APIC_X2APIC_MSR(APIC_ICR)))
+			lm.unfenced_wrmsr++;
+		lm.fenced = false;
+	}
 
 	if (lm.fault_msr && msr == lm.fault_msr)
 		return GP;
@@ -267,6 +275,7 @@ int rdmsr_safe(uint32_t msr, uint64_t *val)
 	int r = msr_access(msr, val, false);
 
 	lm.gp_safe += r != 0;
+	lm_access_done();
 	return r;
 }
 
@@ -275,6 +284,7 @@ int wrmsr_safe(uint32_t msr, uint64_t val)
 	int r = msr_access(msr, &val, true);
 
 	lm.gp_safe += r != 0;
+	lm_access_done();
 	return r;
 }
 
@@ -283,12 +293,14 @@ uint64_t rdmsr(uint32_t msr)
 	uint64_t v = 0;
 
 	lm.gp_unsafe += msr_access(msr, &v, false) != 0;
+	lm_access_done();
 	return v;
 }
 
 void wrmsr(uint32_t msr, uint64_t val)
 {
 	lm.gp_unsafe += msr_access(msr, &val, true) != 0;
+	lm_access_done();
 }
 
 int rdpmc_safe(uint32_t counter, uint64_t *val)

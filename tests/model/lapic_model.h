@@ -32,6 +32,12 @@ struct lapic_model {
 	uint32_t fault_msr;		/* this MSR #GPs on any access (0: none) */
 	uint32_t esr_pending;		/* errors to latch on the next ESR write */
 	void (*on_ipi)(uint64_t icr);	/* called for every IPI sent (the other CPUs' side) */
+	/* hostile knobs (lapic_model_nmi.c) */
+	bool pmi_latch_masked;		/* a PMI raised while LVTPC is masked is latched and
+					 * delivered at unmask; false: dropped (KVM) */
+	uint64_t nmi_seed;		/* platform NMIs: xorshift state (0: none) */
+	unsigned nmi_per_mille;		/* chance of one after each register access */
+	void (*on_nmi)(void);		/* the CPU's NMI entry (the test's trap path) */
 	/* state */
 	uint32_t regs[64];		/* by offset >> 4 */
 	uint32_t isr[8], irr[8];
@@ -48,6 +54,13 @@ struct lapic_model {
 	unsigned base_writes;
 	unsigned eois;
 	unsigned icr_sends;
+	bool pmi_latched;		/* a masked PMI waiting for the unmask */
+	unsigned pmis_dropped, pmis_latched, pmis_delivered;
+	bool in_nmi, nmi_latched;	/* NMI blocking (SDM Vol. 3A 6.7.1) and the one latched */
+	unsigned platform_nmis;		/* platform NMIs raised by the knob */
+	unsigned nmis_merged;		/* NMIs that met one already latched */
+	bool fenced;			/* hw_wrmsr_fence ran since the last WRMSR */
+	unsigned unfenced_wrmsr;	/* x2APIC ICR / TSC_DEADLINE WRMSRs without it */
 	uint64_t last_icr;
 	struct lm_access log[LM_LOG_MAX];
 	unsigned nlog;
@@ -62,8 +75,21 @@ void lm_reset(uint64_t base, bool cpuid_x2apic, uint32_t id);
  * ISR and returns it; -1 when none can be delivered. */
 int lm_deliver(void);
 /* The PMU raises a PMI: if LVTPC is unmasked, sets its mask bit and (fixed delivery) the
- * IRR bit. Returns 1 for a fixed-vector PMI, 2 for NMI, 0 when masked. */
+ * IRR bit. Returns 1 for a fixed-vector PMI, 2 for NMI, 0 when masked (then latched or
+ * dropped per pmi_latch_masked). */
 int lm_pmi(void);
+/* An NMI to this CPU: runs on_nmi now, or latches one while an NMI is being handled (then
+ * on_nmi runs again when the handler returns). */
+void lm_nmi(void);
+/* Two or more CPUs: lm is the APIC of the CPU running now. lm_clone makes CPU cpu's APIC a
+ * copy of this one with APIC id `id` (an AP after apic_ap_init); lm_select switches. */
+#define LM_CPUS 4
+void lm_clone(unsigned cpu, uint32_t id);
+void lm_select(unsigned cpu);
+/* lapic_model.c's hooks into lapic_model_nmi.c */
+void lm_lvtpc_written(void);
+void lm_banks_reset(void);
+void lm_access_done(void);
 bool lm_isr_set(uint8_t vector);
 /* Index in the write log of the last write to `reg`, -1 if none. */
 int lm_last_write(unsigned reg);

@@ -15,6 +15,7 @@
 #include "kernel/cpu.h"
 #include "kernel/exit.h"
 #include "kernel/mm.h"
+#include "kernel/nmi.h"
 #include "kernel/tsc.h"
 #include "model/lapic_model.h"
 #include "model/vclock.h"
@@ -26,7 +27,8 @@ struct cmdline kcmdline;
 uint64_t tsc_hz;
 const char *tsc_source = "test";
 irq_handler_fn env_default_handler;
-irq_handler_fn env_handlers[256], env_nmi_hook;
+irq_handler_fn env_handlers[256];
+nmi_handler_fn env_nmi_hook;
 uint64_t env_mapped_phys, env_mapped_bytes;
 unsigned env_maps;
 jmp_buf env_runner_jmp;
@@ -37,7 +39,7 @@ void idt_set_handler(uint8_t vector, irq_handler_fn fn)
 	env_handlers[vector] = fn;
 }
 
-void idt_set_nmi_hook(irq_handler_fn fn)
+void idt_set_nmi_hook(nmi_handler_fn fn)
 {
 	env_nmi_hook = fn;
 }
@@ -45,6 +47,15 @@ void idt_set_nmi_hook(irq_handler_fn fn)
 void idt_set_default_handler(irq_handler_fn fn)
 {
 	env_default_handler = fn;
+}
+
+/* The NMI entry as kernel/traps.c takes it: the hook first, else an unknown NMI. */
+void env_nmi(void)
+{
+	struct trap_frame f = { .vector = VEC_NMI, .rip = ENV_NMI_RIP };
+
+	if (!env_nmi_hook || !env_nmi_hook(&f))
+		nmi_unknown(&f);
 }
 
 void *mm_map_mmio(uint64_t phys, uint64_t bytes)
@@ -68,6 +79,7 @@ bool env_boot(uint64_t base, bool cx2, uint32_t id, const char *cmdline)
 	lm.tsc_per_count = 16;
 	memset(env_handlers, 0, sizeof(env_handlers));
 	env_nmi_hook = NULL;
+	nmi_reset();
 	env_maps = 0;
 	env_mapped_phys = env_mapped_bytes = 0;
 	memset(&cpu, 0, sizeof(cpu));
@@ -86,6 +98,7 @@ void env_no_illegal_access(void)
 	assert_int_equal(lm.gp_unsafe, 0);
 	assert_int_equal(lm.mmio_outside, 0);
 	assert_int_equal(lm.mmio_wrong_mode, 0);
+	assert_int_equal(lm.unfenced_wrmsr, 0);	/* H9: MFENCE; LFENCE before each */
 }
 
 void env_fire_timer(void)

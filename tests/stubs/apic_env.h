@@ -15,7 +15,8 @@
 #define XB  (0xfee00000ull | APIC_BASE_EN | APIC_BASE_BSP)
 #define X2B (XB | APIC_BASE_EXTD)
 
-extern irq_handler_fn env_handlers[256], env_nmi_hook, env_default_handler;
+extern irq_handler_fn env_handlers[256], env_default_handler;
+extern nmi_handler_fn env_nmi_hook;
 extern uint64_t env_mapped_phys, env_mapped_bytes;
 extern unsigned env_maps;
 
@@ -31,6 +32,10 @@ bool env_boot(uint64_t base, bool cx2, uint32_t id, const char *cmdline);
 void env_no_illegal_access(void);
 /* Run the timer interrupt handler with a frame (RIP 0x1234). */
 void env_fire_timer(void);
+/* An NMI as kernel/traps.c takes it (RIP ENV_NMI_RIP): the NMI hook apic/ installed, and
+ * when it does not claim it, kernel/nmi.c's unknown NMI. The model's lm.on_nmi. */
+#define ENV_NMI_RIP 0x4242u
+void env_nmi(void);
 
 /* run_fatal() longjmps here with 2 and records why. */
 extern jmp_buf env_runner_jmp;

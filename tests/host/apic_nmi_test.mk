@@ -1,0 +1,4 @@
+HOST_TESTS += apic_nmi_test
+apic_nmi_test_SRCS := apic/apic.c apic/apic_pmi.c apic/apic_enc.c apic/apic_ops.c apic/apic_timer.c \
+	apic/apic_watchdog.c kernel/cmdline.c kernel/nmi.c kernel/fmt.c tests/stubs/console.c kernel/kprintf.c \
+	tests/stubs/apic_env.c tests/model/lapic_model.c tests/model/lapic_model_nmi.c tests/model/vclock.c
