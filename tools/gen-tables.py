@@ -113,6 +113,8 @@ class Tables:
             self.names = tomllib.load(f)["names"]
         with open("data/tables/linux-fixes.toml", "rb") as f:
             self.fixes = tomllib.load(f)["fix"]
+        with open("data/tables/linux-oracle.toml", "rb") as f:
+            self.oracle = tomllib.load(f)["diff"]
         self.events = {}
         self.rows, self.diffs, self.uncovered = [], [], []
         self.pins = {}

@@ -156,11 +156,31 @@ def fixes(t):
     return out
 
 
+def oracle(t):
+    out = ["## Linux as the oracle", "",
+           "`tests/scripts/linux_oracle.t` builds Linux's own data-source code (ds.c of the "
+           "installed Debian linux-source, extracted at test time) and decodes every code of the "
+           "NHM, SNB, SKL, SKL-PMEM, GRT, CMT and LNC tables, with the STLB-miss and lock bits, "
+           "through Linux and through ours; level, snoop, hit, remote, STLB miss and lock must "
+           "agree wherever we claim a value, except where listed here "
+           "(`data/tables/linux-oracle.toml`). Panther Cove and Arctic Wolf are newer than the "
+           "tarball (Linux 6.12) and are checked by golden decodes instead "
+           "(`tests/host/datasrc_pantherc_test.c`).", "",
+           "| configurations | field | Linux | ours | codes | why |", "|---|---|---|---|---|---|"]
+    for d in t.oracle:
+        codes = ", ".join(f"{c:02X}" for c in d["codes"])
+        out.append(f"| `{d['configs']}` | {d['field']} | `{d['linux']}` | {d['ours']} | "
+                   f"{codes} | {d['why']} |")
+    out.append("")
+    return out
+
+
 def render(t, origin, ds, note_for):
     parts = [INTRO.format(commit=origin["commit"][:12], date=origin["commit-date"][:10])]
     parts += coverage(t, ds)
     parts += disagreements(t, note_for)
     parts += pins(t)
     parts += fixes(t)
+    parts += oracle(t)
     parts += rows_table(t)
     return "\n".join(parts)

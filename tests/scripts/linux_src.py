@@ -9,7 +9,9 @@ callers skip with that reason.
 """
 import os
 import re
+import shutil
 import subprocess
+import tempfile
 
 TARBALL = os.environ.get("LINUX_SRC_TARBALL", "/usr/src/linux-source-6.12.tar.xz")
 FILES = ("Makefile", "arch/x86/include/asm/intel-family.h", "arch/x86/events/intel/core.c",
@@ -38,8 +40,14 @@ def tree(build="build"):
     if all(os.path.exists(os.path.join(root, top, f)) for f in FILES):
         return os.path.join(root, top)
     os.makedirs(root, exist_ok=True)
-    subprocess.run(["tar", "-xJf", TARBALL, "-C", root, *[f"{top}/{f}" for f in FILES]],
+    tmp = tempfile.mkdtemp(dir=root)	# tests run in parallel: extract, then rename
+    subprocess.run(["tar", "-xJf", TARBALL, "-C", tmp, *[f"{top}/{f}" for f in FILES]],
                    check=True)
+    try:
+        os.rename(os.path.join(tmp, top), os.path.join(root, top))
+    except OSError:
+        pass	# another test got there first; its copy is complete
+    shutil.rmtree(tmp, ignore_errors=True)
     return os.path.join(root, top)
 
 
