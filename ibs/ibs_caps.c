@@ -8,6 +8,7 @@
  * does not use IBS; we SKIP the same way). APM Vol. 2 "IBS"; docs/ibs.md.
  */
 #include "ibs/ibs_caps.h"
+#include "ibs/amd_zen.h"
 #include "ibs/ibs_regs.h"
 #include "kernel/console.h"
 #include "kernel/fmt.h"
@@ -110,9 +111,19 @@ uint64_t ibs_caps_max_period(const struct ibs_caps *c)
 bool ibs_caps_line(const struct ibs_caps *c, unsigned i, char *b, size_t n)
 {
 	const char *why;
+	const struct amd_zen *z;
 
 	switch (i) {
-	case 0:
+	case 0:	/* the generation, from family/model alone: printed with or without IBS */
+		z = amd_zen_lookup(c->family, c->model);
+		if (z)
+			fmt_snprintf(b, n, "pmu: amd core %s (family %02XH model %02XH; %s)", z->name,
+				     c->family, c->model, z->source);
+		else
+			fmt_snprintf(b, n, "pmu: amd core family %02XH model %02XH: no Zen generation "
+				     "known (ibs/amd_zen.c)", c->family, c->model);
+		return true;
+	case 1:
 		fmt_snprintf(b, n, "pmu: amd path: IBS op sampling; CPUID 8000_0001H:ECX[10] %u "
 			     "8000_001BH:EAX 0x%x%s opcnt %u opcntext %u ripinvalidchk %u zen4 %u "
 			     "ldlat %u", c->cpuid_ibs, c->flags, c->flags_read ? "" : " (default)",
@@ -120,7 +131,7 @@ bool ibs_caps_line(const struct ibs_caps *c, unsigned i, char *b, size_t n)
 			     !!(c->flags & IBS_CAPS_RIPINVALIDCHK), !!(c->flags & IBS_CAPS_ZEN4),
 			     !!(c->flags & IBS_CAPS_OPLDLAT));
 		return true;
-	case 1:
+	case 2:
 		fmt_snprintf(b, n, "pmu: amd ibs family %s dsrc %s IBS_CTL 0x%llx%s lvt_offset %u",
 			     c->fam ? c->fam->name : "unknown",
 			     ibs_dsrc_table_name(c->ext_dsrc ? IBS_DS_EXT : IBS_DS_LEGACY),
@@ -128,7 +139,7 @@ bool ibs_caps_line(const struct ibs_caps *c, unsigned i, char *b, size_t n)
 			     c->ibs_ctl_fault < 0 ? " (not read)" : c->ibs_ctl_fault ?
 			     " (rdmsr fault)" : "", c->lvt_offset);
 		return true;
-	case 2:
+	case 3:
 		if (ibs_caps_ok(c, &why))
 			fmt_snprintf(b, n, "pmu: amd ibs usable (op sampling, load kernels' pebs step)");
 		else
@@ -144,6 +155,6 @@ void ibs_caps_print(const struct ibs_caps *c)
 	char b[200];
 
 	for (unsigned i = 0; ibs_caps_line(c, i, b, sizeof(b)); i++)
-		if (c->cpuid_ibs || i == 0 || i == 2)
+		if (c->cpuid_ibs || i != 2)	/* the IBS family line only with IBS */
 			kprintf("# %s\n", b);
 }

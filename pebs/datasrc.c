@@ -117,8 +117,8 @@ void pebs_dsrc_decode(const struct pebs_model *m, enum pebs_event ev, uint64_t a
 		}
 		return;
 	}
-	if (m->table == PEBS_DS_PNC) {
-		pebs_dsrc_decode_pnc(aux, ev == PEBS_EV_STORE, d);
+	if (m->table == PEBS_DS_PNC || m->table == PEBS_DS_ARW) {
+		pebs_dsrc_decode_pnc(aux, ev == PEBS_EV_STORE, m->table == PEBS_DS_ARW, d);
 		return;
 	}
 	if (m->table == PEBS_DS_NONE || m->table >= PEBS_DS_TABLE_COUNT)
@@ -142,7 +142,7 @@ const char *pebs_ds_table_name(unsigned table)
 		[PEBS_DS_SNB] = "snb",		[PEBS_DS_SKL] = "skl",
 		[PEBS_DS_SKL_PMEM] = "skl-pmem", [PEBS_DS_GRT] = "grt",
 		[PEBS_DS_CMT] = "cmt",		[PEBS_DS_LNC] = "lnc",
-		[PEBS_DS_PNC] = "pnc",
+		[PEBS_DS_PNC] = "pnc",		[PEBS_DS_ARW] = "arw",
 	};
 	return table < sizeof(name) / sizeof(name[0]) ? name[table] : "none";
 }

@@ -59,8 +59,9 @@ void pebs_dsrc_decode(const struct pebs_model *m, enum pebs_event ev, uint64_t a
 		      struct pebs_dsrc *out);
 
 /* The Panther Cove aux word (bit 8 selects the L2-hit or the OMR table; docs/arch-pebs.md,
- * "Panther Cove data source"); pebs_dsrc_decode calls it for PEBS_DS_PNC rows. */
-void pebs_dsrc_decode_pnc(uint64_t aux, bool store, struct pebs_dsrc *d);
+ * "Panther Cove data source"); pebs_dsrc_decode calls it for PEBS_DS_PNC rows and, with
+ * arw set (Arctic Wolf's own L2-hit codes, the same OMR codes), for PEBS_DS_ARW rows. */
+void pebs_dsrc_decode_pnc(uint64_t aux, bool store, bool arw, struct pebs_dsrc *d);
 
 const char *pebs_ds_table_name(unsigned table);
 

@@ -21,6 +21,7 @@ enum pebs_ds_table {
 	PEBS_DS_CMT,		/* Table A + _cmt (Crestmont/Skymont) */
 	PEBS_DS_LNC,		/* Table B, 8-bit codes (Lion Cove) */
 	PEBS_DS_PNC,		/* Panther Cove: L2-hit / OMR split, pebs/datasrc_pantherc.c */
+	PEBS_DS_ARW,		/* Arctic Wolf: the same split, its own L2-hit codes */
 	PEBS_DS_TABLE_COUNT
 };
 

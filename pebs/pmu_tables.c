@@ -148,7 +148,7 @@ const struct pebs_uarch pebs_uarch_table[] = {
 		.no_ll = "PEBS without load latency on Bonnell/Saltwell (PMC0 only)",
 		.src = "Linux ds.c intel_atom_pebs_event_constraints; record format 0 UNVERIFIED (docs/tables.md)",
 	},
-	{	/* 06_37 perfmon SLM/events/Silvermont_core.json: no memory event; hand "Silvermont"; Linux core.c intel_pmu_init (ATOM_SILVERMONT*, AIRMONT), ds.c intel_slm_pebs_event_constraints */
+	{	/* 06_37 perfmon SLM/events/Silvermont_core.json: no memory event; hand "Silvermont"; Linux core.c intel_pmu_init (ATOM_SILVERMONT*, AIRMONT*; ATOM_AIRMONT_NP added by tip a08340fd2916), ds.c intel_slm_pebs_event_constraints */
 		.name = "Silvermont", .family = 6, .model = 0x37, .core_type = 0x00,
 		.native = 0x0, .steppings = 0xffff, .pebs_fmt = 0xff, .pebs_gp = 0x1,
 		.ll_event = 0x0000, .ll_gp = 0x0, .st_event = 0x0000, .st_gp = 0x0, .aux_event = 0x0000,
@@ -212,7 +212,7 @@ const struct pebs_uarch pebs_uarch_table[] = {
 		.dsrc = DSRC_SNB, .quirks = Q_HSW_PERIOD, .errata = "BDM100, BDM35",
 		.src = "hardware.md §4.1 §5.3 §6 §7.1; Linux core.c bdw_limit_period (Broadwell: no intel_ht_bug)",
 	},
-	{	/* 06_4A perfmon SLM/events/Silvermont_core.json: no memory event; hand "Silvermont"; Linux core.c intel_pmu_init (ATOM_SILVERMONT*, AIRMONT), ds.c intel_slm_pebs_event_constraints */
+	{	/* 06_4A perfmon SLM/events/Silvermont_core.json: no memory event; hand "Silvermont"; Linux core.c intel_pmu_init (ATOM_SILVERMONT*, AIRMONT*; ATOM_AIRMONT_NP added by tip a08340fd2916), ds.c intel_slm_pebs_event_constraints */
 		.name = "Silvermont", .family = 6, .model = 0x4a, .core_type = 0x00,
 		.native = 0x0, .steppings = 0xffff, .pebs_fmt = 0xff, .pebs_gp = 0x1,
 		.ll_event = 0x0000, .ll_gp = 0x0, .st_event = 0x0000, .st_gp = 0x0, .aux_event = 0x0000,
@@ -220,7 +220,7 @@ const struct pebs_uarch pebs_uarch_table[] = {
 		.no_ll = "PEBS without load latency on Silvermont/Airmont (PMC0 only)",
 		.src = "Linux ds.c intel_slm_pebs_event_constraints, core.c slm_format_attr (no ldlat); record format 2 UNVERIFIED",
 	},
-	{	/* 06_4C perfmon SLM/events/Silvermont_core.json: no memory event; hand "Silvermont"; Linux core.c intel_pmu_init (ATOM_SILVERMONT*, AIRMONT), ds.c intel_slm_pebs_event_constraints */
+	{	/* 06_4C perfmon SLM/events/Silvermont_core.json: no memory event; hand "Silvermont"; Linux core.c intel_pmu_init (ATOM_SILVERMONT*, AIRMONT*; ATOM_AIRMONT_NP added by tip a08340fd2916), ds.c intel_slm_pebs_event_constraints */
 		.name = "Silvermont", .family = 6, .model = 0x4c, .core_type = 0x00,
 		.native = 0x0, .steppings = 0xffff, .pebs_fmt = 0xff, .pebs_gp = 0x1,
 		.ll_event = 0x0000, .ll_gp = 0x0, .st_event = 0x0000, .st_gp = 0x0, .aux_event = 0x0000,
@@ -228,7 +228,7 @@ const struct pebs_uarch pebs_uarch_table[] = {
 		.no_ll = "PEBS without load latency on Silvermont/Airmont (PMC0 only)",
 		.src = "Linux ds.c intel_slm_pebs_event_constraints, core.c slm_format_attr (no ldlat); record format 2 UNVERIFIED",
 	},
-	{	/* 06_4D perfmon SLM/events/Silvermont_core.json: no memory event; hand "Silvermont"; Linux core.c intel_pmu_init (ATOM_SILVERMONT*, AIRMONT), ds.c intel_slm_pebs_event_constraints */
+	{	/* 06_4D perfmon SLM/events/Silvermont_core.json: no memory event; hand "Silvermont"; Linux core.c intel_pmu_init (ATOM_SILVERMONT*, AIRMONT*; ATOM_AIRMONT_NP added by tip a08340fd2916), ds.c intel_slm_pebs_event_constraints */
 		.name = "Silvermont", .family = 6, .model = 0x4d, .core_type = 0x00,
 		.native = 0x0, .steppings = 0xffff, .pebs_fmt = 0xff, .pebs_gp = 0x1,
 		.ll_event = 0x0000, .ll_gp = 0x0, .st_event = 0x0000, .st_gp = 0x0, .aux_event = 0x0000,
@@ -272,7 +272,7 @@ const struct pebs_uarch pebs_uarch_table[] = {
 		.no_ll = "PEBS without load latency on Knights Landing/Mill (PMC0 only)",
 		.src = "Linux core.c intel_pmu_init (XEON_PHI_KNL/KNM), ds.c intel_slm_pebs_event_constraints; record format 2 UNVERIFIED",
 	},
-	{	/* 06_5A perfmon SLM/events/Silvermont_core.json: no memory event; hand "Silvermont"; Linux core.c intel_pmu_init (ATOM_SILVERMONT*, AIRMONT), ds.c intel_slm_pebs_event_constraints */
+	{	/* 06_5A perfmon SLM/events/Silvermont_core.json: no memory event; hand "Silvermont"; Linux core.c intel_pmu_init (ATOM_SILVERMONT*, AIRMONT*; ATOM_AIRMONT_NP added by tip a08340fd2916), ds.c intel_slm_pebs_event_constraints */
 		.name = "Silvermont", .family = 6, .model = 0x5a, .core_type = 0x00,
 		.native = 0x0, .steppings = 0xffff, .pebs_fmt = 0xff, .pebs_gp = 0x1,
 		.ll_event = 0x0000, .ll_gp = 0x0, .st_event = 0x0000, .st_gp = 0x0, .aux_event = 0x0000,
@@ -316,6 +316,14 @@ const struct pebs_uarch pebs_uarch_table[] = {
 		.ll_event = 0x01cd, .ll_gp = 0xff, .st_event = 0x82d0, .st_gp = 0xf, .aux_event = 0x0000,
 		.dsrc = DSRC_SKL_PMEM, .quirks = 0, .errata = NULL,
 		.src = "hardware.md §4.1 §5.3 §6; Linux ds.c intel_pmu_pebs_data_source_skl(pmem=true)",
+	},
+	{	/* 06_75 no perfmon event file; hand "Silvermont"; Linux core.c intel_pmu_init (ATOM_SILVERMONT*, AIRMONT*; ATOM_AIRMONT_NP added by tip a08340fd2916), ds.c intel_slm_pebs_event_constraints */
+		.name = "Silvermont", .family = 6, .model = 0x75, .core_type = 0x00,
+		.native = 0x0, .steppings = 0xffff, .pebs_fmt = 0xff, .pebs_gp = 0x1,
+		.ll_event = 0x0000, .ll_gp = 0x0, .st_event = 0x0000, .st_gp = 0x0, .aux_event = 0x0000,
+		.dsrc = DSRC_NONE, .quirks = 0, .errata = NULL,
+		.no_ll = "PEBS without load latency on Silvermont/Airmont (PMC0 only)",
+		.src = "Linux ds.c intel_slm_pebs_event_constraints, core.c slm_format_attr (no ldlat); record format 2 UNVERIFIED",
 	},
 	{	/* 06_7A perfmon GLP/events/goldmontplus_core.json: no memory event; hand "Goldmont Plus"; Linux core.c intel_pmu_init (ATOM_GOLDMONT_PLUS), ds.c intel_glp_pebs_event_constraints */
 		.name = "Goldmont Plus", .family = 6, .model = 0x7a, .core_type = 0x00,
@@ -399,7 +407,7 @@ const struct pebs_uarch pebs_uarch_table[] = {
 	{	/* 06_97 perfmon ADL/events/alderlake_gracemont_core.json: MEM_UOPS_RETIRED.LOAD_LATENCY_*, MEM_UOPS_RETIRED.STORE_LATENCY; hand "Gracemont"; Linux core.c intel_pmu_init (ALDERLAKE* E-core: intel_pmu_init_grt, intel_pmu_pebs_data_source_adl), ds.c intel_grt_pebs_event_constraints */
 		.name = "Gracemont", .family = 6, .model = 0x97, .core_type = 0x20,
 		.native = 0x1, .steppings = 0xffff, .pebs_fmt = 0xff, .pebs_gp = 0x0,
-		.ll_event = 0x05d0, .ll_gp = 0x3, .st_event = 0x06d0, .st_gp = 0xf, .aux_event = 0x0000,
+		.ll_event = 0x05d0, .ll_gp = 0x3, .st_event = 0x06d0, .st_gp = 0x3f, .aux_event = 0x0000,
 		.dsrc = DSRC_GRT, .quirks = 0, .errata = NULL,
 		.src = "hardware.md §5.3 §6; Linux core.c intel_grt_extra_regs",
 	},
@@ -413,7 +421,7 @@ const struct pebs_uarch pebs_uarch_table[] = {
 	{	/* 06_9A perfmon ADL/events/alderlake_gracemont_core.json: MEM_UOPS_RETIRED.LOAD_LATENCY_*, MEM_UOPS_RETIRED.STORE_LATENCY; hand "Gracemont"; Linux core.c intel_pmu_init (ALDERLAKE* E-core: intel_pmu_init_grt, intel_pmu_pebs_data_source_adl), ds.c intel_grt_pebs_event_constraints */
 		.name = "Gracemont", .family = 6, .model = 0x9a, .core_type = 0x20,
 		.native = 0x1, .steppings = 0xffff, .pebs_fmt = 0xff, .pebs_gp = 0x0,
-		.ll_event = 0x05d0, .ll_gp = 0x3, .st_event = 0x06d0, .st_gp = 0xf, .aux_event = 0x0000,
+		.ll_event = 0x05d0, .ll_gp = 0x3, .st_event = 0x06d0, .st_gp = 0x3f, .aux_event = 0x0000,
 		.dsrc = DSRC_GRT, .quirks = 0, .errata = NULL,
 		.src = "hardware.md §5.3 §6; Linux core.c intel_grt_extra_regs",
 	},
@@ -462,7 +470,7 @@ const struct pebs_uarch pebs_uarch_table[] = {
 	{	/* 06_AA perfmon MTL/events/meteorlake_crestmont_core.json: MEM_UOPS_RETIRED.LOAD_LATENCY_*, MEM_UOPS_RETIRED.STORE_LATENCY; hand "Crestmont (MTL E)"; Linux core.c intel_pmu_init (METEORLAKE* E-core: intel_pmu_init_grt, intel_cmt_extra_regs, intel_pmu_pebs_data_source_mtl), ds.c intel_grt_pebs_event_constraints */
 		.name = "Crestmont (MTL E)", .family = 6, .model = 0xaa, .core_type = 0x20,
 		.native = 0x2, .steppings = 0xffff, .pebs_fmt = 0xff, .pebs_gp = 0x0,
-		.ll_event = 0x05d0, .ll_gp = 0x3, .st_event = 0x06d0, .st_gp = 0xf, .aux_event = 0x0000,
+		.ll_event = 0x05d0, .ll_gp = 0x3, .st_event = 0x06d0, .st_gp = 0x3f, .aux_event = 0x0000,
 		.dsrc = DSRC_CMT, .quirks = 0, .errata = NULL,
 		.src = "hardware.md §5.3 §6; Linux ds.c cmt_latency_data; format 5 UNVERIFIED",
 	},
@@ -476,7 +484,7 @@ const struct pebs_uarch pebs_uarch_table[] = {
 	{	/* 06_AC perfmon MTL/events/meteorlake_crestmont_core.json: MEM_UOPS_RETIRED.LOAD_LATENCY_*, MEM_UOPS_RETIRED.STORE_LATENCY; hand "Crestmont (MTL E)"; Linux core.c intel_pmu_init (METEORLAKE* E-core: intel_pmu_init_grt, intel_cmt_extra_regs, intel_pmu_pebs_data_source_mtl), ds.c intel_grt_pebs_event_constraints */
 		.name = "Crestmont (MTL E)", .family = 6, .model = 0xac, .core_type = 0x20,
 		.native = 0x2, .steppings = 0xffff, .pebs_fmt = 0xff, .pebs_gp = 0x0,
-		.ll_event = 0x05d0, .ll_gp = 0x3, .st_event = 0x06d0, .st_gp = 0xf, .aux_event = 0x0000,
+		.ll_event = 0x05d0, .ll_gp = 0x3, .st_event = 0x06d0, .st_gp = 0x3f, .aux_event = 0x0000,
 		.dsrc = DSRC_CMT, .quirks = 0, .errata = NULL,
 		.src = "hardware.md §5.3 §6; Linux ds.c cmt_latency_data; format 5 UNVERIFIED",
 	},
@@ -497,7 +505,7 @@ const struct pebs_uarch pebs_uarch_table[] = {
 	{	/* 06_AF perfmon SRF/events/sierraforest_core.json: MEM_UOPS_RETIRED.LOAD_LATENCY_*, MEM_UOPS_RETIRED.STORE_LATENCY; hand "Crestmont"; Linux core.c intel_pmu_init (ATOM_CRESTMONT/_X: intel_pmu_pebs_data_source_cmt), ds.c intel_grt_pebs_event_constraints */
 		.name = "Crestmont", .family = 6, .model = 0xaf, .core_type = 0x00,
 		.native = 0x0, .steppings = 0xffff, .pebs_fmt = 0xff, .pebs_gp = 0x0,
-		.ll_event = 0x05d0, .ll_gp = 0x3, .st_event = 0x06d0, .st_gp = 0xf, .aux_event = 0x0000,
+		.ll_event = 0x05d0, .ll_gp = 0x3, .st_event = 0x06d0, .st_gp = 0x3f, .aux_event = 0x0000,
 		.dsrc = DSRC_CMT, .quirks = 0, .errata = NULL,
 		.src = "hardware.md §5.3 §6; Linux ds.c cmt_latency_data, core.c intel_cmt_extra_regs; format 5 UNVERIFIED",
 	},
@@ -511,14 +519,14 @@ const struct pebs_uarch pebs_uarch_table[] = {
 	{	/* 06_B5 perfmon MTL/events/meteorlake_crestmont_core.json: MEM_UOPS_RETIRED.LOAD_LATENCY_*, MEM_UOPS_RETIRED.STORE_LATENCY; hand "Crestmont (MTL E)"; Linux core.c intel_pmu_init (METEORLAKE* E-core: intel_pmu_init_grt, intel_cmt_extra_regs, intel_pmu_pebs_data_source_mtl), ds.c intel_grt_pebs_event_constraints */
 		.name = "Crestmont (MTL E)", .family = 6, .model = 0xb5, .core_type = 0x20,
 		.native = 0x2, .steppings = 0xffff, .pebs_fmt = 0xff, .pebs_gp = 0x0,
-		.ll_event = 0x05d0, .ll_gp = 0x3, .st_event = 0x06d0, .st_gp = 0xf, .aux_event = 0x0000,
+		.ll_event = 0x05d0, .ll_gp = 0x3, .st_event = 0x06d0, .st_gp = 0x3f, .aux_event = 0x0000,
 		.dsrc = DSRC_CMT, .quirks = 0, .errata = NULL,
 		.src = "hardware.md §5.3 §6; Linux ds.c cmt_latency_data; format 5 UNVERIFIED",
 	},
 	{	/* 06_B6 perfmon GRR/events/grandridge_core.json: MEM_UOPS_RETIRED.LOAD_LATENCY_*, MEM_UOPS_RETIRED.STORE_LATENCY; hand "Crestmont"; Linux core.c intel_pmu_init (ATOM_CRESTMONT/_X: intel_pmu_pebs_data_source_cmt), ds.c intel_grt_pebs_event_constraints */
 		.name = "Crestmont", .family = 6, .model = 0xb6, .core_type = 0x00,
 		.native = 0x0, .steppings = 0xffff, .pebs_fmt = 0xff, .pebs_gp = 0x0,
-		.ll_event = 0x05d0, .ll_gp = 0x3, .st_event = 0x06d0, .st_gp = 0xf, .aux_event = 0x0000,
+		.ll_event = 0x05d0, .ll_gp = 0x3, .st_event = 0x06d0, .st_gp = 0x3f, .aux_event = 0x0000,
 		.dsrc = DSRC_CMT, .quirks = 0, .errata = NULL,
 		.src = "hardware.md §5.3 §6; Linux ds.c cmt_latency_data, core.c intel_cmt_extra_regs; format 5 UNVERIFIED",
 	},
@@ -532,7 +540,7 @@ const struct pebs_uarch pebs_uarch_table[] = {
 	{	/* 06_B7 perfmon ADL/events/alderlake_gracemont_core.json: MEM_UOPS_RETIRED.LOAD_LATENCY_*, MEM_UOPS_RETIRED.STORE_LATENCY; hand "Gracemont"; Linux core.c intel_pmu_init (ALDERLAKE* E-core: intel_pmu_init_grt, intel_pmu_pebs_data_source_adl), ds.c intel_grt_pebs_event_constraints */
 		.name = "Gracemont", .family = 6, .model = 0xb7, .core_type = 0x20,
 		.native = 0x1, .steppings = 0xffff, .pebs_fmt = 0xff, .pebs_gp = 0x0,
-		.ll_event = 0x05d0, .ll_gp = 0x3, .st_event = 0x06d0, .st_gp = 0xf, .aux_event = 0x0000,
+		.ll_event = 0x05d0, .ll_gp = 0x3, .st_event = 0x06d0, .st_gp = 0x3f, .aux_event = 0x0000,
 		.dsrc = DSRC_GRT, .quirks = 0, .errata = NULL,
 		.src = "hardware.md §5.3 §6; Linux core.c intel_grt_extra_regs",
 	},
@@ -546,7 +554,7 @@ const struct pebs_uarch pebs_uarch_table[] = {
 	{	/* 06_BA perfmon ADL/events/alderlake_gracemont_core.json: MEM_UOPS_RETIRED.LOAD_LATENCY_*, MEM_UOPS_RETIRED.STORE_LATENCY; hand "Gracemont"; Linux core.c intel_pmu_init (ALDERLAKE* E-core: intel_pmu_init_grt, intel_pmu_pebs_data_source_adl), ds.c intel_grt_pebs_event_constraints */
 		.name = "Gracemont", .family = 6, .model = 0xba, .core_type = 0x20,
 		.native = 0x1, .steppings = 0xffff, .pebs_fmt = 0xff, .pebs_gp = 0x0,
-		.ll_event = 0x05d0, .ll_gp = 0x3, .st_event = 0x06d0, .st_gp = 0xf, .aux_event = 0x0000,
+		.ll_event = 0x05d0, .ll_gp = 0x3, .st_event = 0x06d0, .st_gp = 0x3f, .aux_event = 0x0000,
 		.dsrc = DSRC_GRT, .quirks = 0, .errata = NULL,
 		.src = "hardware.md §5.3 §6; Linux core.c intel_grt_extra_regs",
 	},
@@ -560,14 +568,14 @@ const struct pebs_uarch pebs_uarch_table[] = {
 	{	/* 06_BD perfmon LNL/events/lunarlake_skymont_core.json: MEM_UOPS_RETIRED.LOAD_LATENCY_*, MEM_UOPS_RETIRED.STORE_LATENCY; hand "Skymont"; Linux core.c intel_pmu_init (LUNARLAKE_M/ARROWLAKE*: intel_pmu_init_skt), ds.c intel_grt_pebs_event_constraints */
 		.name = "Skymont", .family = 6, .model = 0xbd, .core_type = 0x20,
 		.native = 0x3, .steppings = 0xffff, .pebs_fmt = 0x6, .pebs_gp = 0x0,
-		.ll_event = 0x05d0, .ll_gp = 0x3, .st_event = 0x06d0, .st_gp = 0xf, .aux_event = 0x0000,
+		.ll_event = 0x05d0, .ll_gp = 0x3, .st_event = 0x06d0, .st_gp = 0x3f, .aux_event = 0x0000,
 		.dsrc = DSRC_CMT, .quirks = 0, .errata = NULL,
 		.src = "hardware.md §4.1 §5.3 §6; Linux ds.c cmt_latency_data",
 	},
 	{	/* 06_BE perfmon ADL/events/alderlake_gracemont_core.json: MEM_UOPS_RETIRED.LOAD_LATENCY_*, MEM_UOPS_RETIRED.STORE_LATENCY; hand "Gracemont (ADL-N)"; Linux core.c intel_pmu_init (ATOM_GRACEMONT: intel_pmu_pebs_data_source_grt), ds.c intel_grt_pebs_event_constraints */
 		.name = "Gracemont (ADL-N)", .family = 6, .model = 0xbe, .core_type = 0x00,
 		.native = 0x0, .steppings = 0xffff, .pebs_fmt = 0xff, .pebs_gp = 0x0,
-		.ll_event = 0x05d0, .ll_gp = 0x3, .st_event = 0x06d0, .st_gp = 0xf, .aux_event = 0x0000,
+		.ll_event = 0x05d0, .ll_gp = 0x3, .st_event = 0x06d0, .st_gp = 0x3f, .aux_event = 0x0000,
 		.dsrc = DSRC_GRT, .quirks = 0, .errata = NULL,
 		.src = "hardware.md §5.3 §6; ADL-N is not hybrid (no CPUID.1AH core type)",
 	},
@@ -581,7 +589,7 @@ const struct pebs_uarch pebs_uarch_table[] = {
 	{	/* 06_BF perfmon ADL/events/alderlake_gracemont_core.json: MEM_UOPS_RETIRED.LOAD_LATENCY_*, MEM_UOPS_RETIRED.STORE_LATENCY; hand "Gracemont"; Linux core.c intel_pmu_init (ALDERLAKE* E-core: intel_pmu_init_grt, intel_pmu_pebs_data_source_adl), ds.c intel_grt_pebs_event_constraints */
 		.name = "Gracemont", .family = 6, .model = 0xbf, .core_type = 0x20,
 		.native = 0x1, .steppings = 0xffff, .pebs_fmt = 0xff, .pebs_gp = 0x0,
-		.ll_event = 0x05d0, .ll_gp = 0x3, .st_event = 0x06d0, .st_gp = 0xf, .aux_event = 0x0000,
+		.ll_event = 0x05d0, .ll_gp = 0x3, .st_event = 0x06d0, .st_gp = 0x3f, .aux_event = 0x0000,
 		.dsrc = DSRC_GRT, .quirks = 0, .errata = NULL,
 		.src = "hardware.md §5.3 §6; Linux core.c intel_grt_extra_regs",
 	},
@@ -595,14 +603,14 @@ const struct pebs_uarch pebs_uarch_table[] = {
 	{	/* 06_C5 perfmon ARL/events/arrowlake_skymont_core.json: MEM_UOPS_RETIRED.LOAD_LATENCY_*, MEM_UOPS_RETIRED.STORE_LATENCY; hand "Skymont"; Linux core.c intel_pmu_init (LUNARLAKE_M/ARROWLAKE*: intel_pmu_init_skt), ds.c intel_grt_pebs_event_constraints */
 		.name = "Skymont", .family = 6, .model = 0xc5, .core_type = 0x20,
 		.native = 0x3, .steppings = 0xffff, .pebs_fmt = 0x6, .pebs_gp = 0x0,
-		.ll_event = 0x05d0, .ll_gp = 0x3, .st_event = 0x06d0, .st_gp = 0xf, .aux_event = 0x0000,
+		.ll_event = 0x05d0, .ll_gp = 0x3, .st_event = 0x06d0, .st_gp = 0x3f, .aux_event = 0x0000,
 		.dsrc = DSRC_CMT, .quirks = 0, .errata = NULL,
 		.src = "hardware.md §4.1 §5.3 §6; Linux ds.c cmt_latency_data",
 	},
 	{	/* 06_C5 perfmon ARL/events/arrowlake_crestmont_core.json: MEM_UOPS_RETIRED.LOAD_LATENCY_*, MEM_UOPS_RETIRED.STORE_LATENCY; hand "Crestmont (ARL-H LP E)"; Linux core.c intel_pmu_init (ARROWLAKE_H: X86_HYBRID_PMU_TINY_IDX, intel_pmu_init_grt, intel_cmt_extra_regs), ds.c intel_grt_pebs_event_constraints */
 		.name = "Crestmont (ARL-H LP E)", .family = 6, .model = 0xc5, .core_type = 0x20,
 		.native = 0x2, .steppings = 0xffff, .pebs_fmt = 0x6, .pebs_gp = 0x0,
-		.ll_event = 0x05d0, .ll_gp = 0x3, .st_event = 0x06d0, .st_gp = 0xf, .aux_event = 0x0000,
+		.ll_event = 0x05d0, .ll_gp = 0x3, .st_event = 0x06d0, .st_gp = 0x3f, .aux_event = 0x0000,
 		.dsrc = DSRC_CMT, .quirks = 0, .errata = NULL,
 		.src = "hardware.md §4.1 §5.3; Linux core.c intel_pmu_init (ARROWLAKE_H: tiny PMU, intel_pmu_pebs_data_source_arl_h); CPUID.1AH native model 2",
 	},
@@ -616,7 +624,7 @@ const struct pebs_uarch pebs_uarch_table[] = {
 	{	/* 06_C6 perfmon ARL/events/arrowlake_skymont_core.json: MEM_UOPS_RETIRED.LOAD_LATENCY_*, MEM_UOPS_RETIRED.STORE_LATENCY; hand "Skymont"; Linux core.c intel_pmu_init (LUNARLAKE_M/ARROWLAKE*: intel_pmu_init_skt), ds.c intel_grt_pebs_event_constraints */
 		.name = "Skymont", .family = 6, .model = 0xc6, .core_type = 0x20,
 		.native = 0x3, .steppings = 0xffff, .pebs_fmt = 0x6, .pebs_gp = 0x0,
-		.ll_event = 0x05d0, .ll_gp = 0x3, .st_event = 0x06d0, .st_gp = 0xf, .aux_event = 0x0000,
+		.ll_event = 0x05d0, .ll_gp = 0x3, .st_event = 0x06d0, .st_gp = 0x3f, .aux_event = 0x0000,
 		.dsrc = DSRC_CMT, .quirks = 0, .errata = NULL,
 		.src = "hardware.md §4.1 §5.3 §6; Linux ds.c cmt_latency_data",
 	},
@@ -630,7 +638,7 @@ const struct pebs_uarch pebs_uarch_table[] = {
 	{	/* 06_CC perfmon PTL/events/pantherlake_darkmont_core.json: MEM_UOPS_RETIRED.LOAD_LATENCY_*, MEM_UOPS_RETIRED.STORE_LATENCY; hand "Darkmont (PTL E, arch PEBS)"; Linux core.c intel_pmu_init (PANTHERLAKE_L, WILDCATLAKE_L: lnl_common, intel_pmu_init_skt), ds.c intel_grt_pebs_event_constraints */
 		.name = "Darkmont (PTL E, arch PEBS)", .family = 6, .model = 0xcc, .core_type = 0x20,
 		.native = 0x4, .steppings = 0xffff, .pebs_fmt = 0xf, .pebs_gp = 0x0,
-		.ll_event = 0x05d0, .ll_gp = 0x3, .st_event = 0x06d0, .st_gp = 0xf, .aux_event = 0x0000,
+		.ll_event = 0x05d0, .ll_gp = 0x3, .st_event = 0x06d0, .st_gp = 0x3f, .aux_event = 0x0000,
 		.dsrc = DSRC_CMT, .quirks = 0, .errata = NULL,
 		.src = "hardware.md §4.1 §4.8 §5.3; Linux Panther Lake enabling (lnl_common: E-core intel_pmu_init_skt, cmt data source)",
 	},
@@ -651,14 +659,14 @@ const struct pebs_uarch pebs_uarch_table[] = {
 	{	/* 06_D5 perfmon PTL/events/pantherlake_darkmont_core.json: MEM_UOPS_RETIRED.LOAD_LATENCY_*, MEM_UOPS_RETIRED.STORE_LATENCY; hand "Darkmont (PTL E, arch PEBS)"; Linux core.c intel_pmu_init (PANTHERLAKE_L, WILDCATLAKE_L: lnl_common, intel_pmu_init_skt), ds.c intel_grt_pebs_event_constraints */
 		.name = "Darkmont (PTL E, arch PEBS)", .family = 6, .model = 0xd5, .core_type = 0x20,
 		.native = 0x4, .steppings = 0xffff, .pebs_fmt = 0xf, .pebs_gp = 0x0,
-		.ll_event = 0x05d0, .ll_gp = 0x3, .st_event = 0x06d0, .st_gp = 0xf, .aux_event = 0x0000,
+		.ll_event = 0x05d0, .ll_gp = 0x3, .st_event = 0x06d0, .st_gp = 0x3f, .aux_event = 0x0000,
 		.dsrc = DSRC_CMT, .quirks = 0, .errata = NULL,
 		.src = "hardware.md §4.1 §4.8 §5.3; Linux Panther Lake enabling (lnl_common: E-core intel_pmu_init_skt, cmt data source)",
 	},
 	{	/* 06_DD perfmon CWF/events/clearwaterforest_core.json: MEM_UOPS_RETIRED.LOAD_LATENCY_*, MEM_UOPS_RETIRED.STORE_LATENCY; hand "Clearwater Forest (arch PEBS)"; Linux arch-PEBS series (2025): Clearwater Forest on the Darkmont (grt/cmt) E-core path */
 		.name = "Clearwater Forest (arch PEBS)", .family = 6, .model = 0xdd, .core_type = 0x00,
 		.native = 0x0, .steppings = 0xffff, .pebs_fmt = 0xf, .pebs_gp = 0x0,
-		.ll_event = 0x05d0, .ll_gp = 0x3, .st_event = 0x06d0, .st_gp = 0xf, .aux_event = 0x0000,
+		.ll_event = 0x05d0, .ll_gp = 0x3, .st_event = 0x06d0, .st_gp = 0x3f, .aux_event = 0x0000,
 		.dsrc = DSRC_CMT, .quirks = 0, .errata = NULL,
 		.src = "hardware.md §4.1 §4.8; Linux ds.c intel_pebs_init (format 0xF), arch-PEBS patch series (2025)",
 	},
@@ -672,39 +680,37 @@ const struct pebs_uarch pebs_uarch_table[] = {
 	{	/* 06_E5 perfmon PTL/events/pantherlake_darkmont_core.json: MEM_UOPS_RETIRED.LOAD_LATENCY_*, MEM_UOPS_RETIRED.STORE_LATENCY; hand "Darkmont (PTL E, arch PEBS)"; not in Linux */
 		.name = "Darkmont (PTL E, arch PEBS)", .family = 6, .model = 0xe5, .core_type = 0x20,
 		.native = 0x4, .steppings = 0xffff, .pebs_fmt = 0xf, .pebs_gp = 0x0,
-		.ll_event = 0x05d0, .ll_gp = 0xff, .st_event = 0x06d0, .st_gp = 0xff, .aux_event = 0x0000,
+		.ll_event = 0x05d0, .ll_gp = 0x3, .st_event = 0x06d0, .st_gp = 0x3f, .aux_event = 0x0000,
 		.dsrc = DSRC_CMT, .quirks = 0, .errata = NULL,
 		.src = "hardware.md §4.1 §4.8 §5.3; Linux Panther Lake enabling (lnl_common: E-core intel_pmu_init_skt, cmt data source)",
 	},
-	{	/* 12_01 perfmon NVL/events/novalake_coyotecove_core.json: MEM_TRANS_RETIRED.LOAD_LATENCY_*, MEM_TRANS_RETIRED.STORE_SAMPLE; hand "Nova Lake (Coyote Cove)"; not in Linux */
+	{	/* 12_01 perfmon NVL/events/novalake_coyotecove_core.json: MEM_TRANS_RETIRED.LOAD_LATENCY_*, MEM_TRANS_RETIRED.STORE_SAMPLE; hand "Nova Lake (Coyote Cove)"; Linux core.c intel_pmu_init (NOVALAKE, NOVALAKE_L: P-core intel_pmu_init_pnc, pebs_latency_data = nvl_latency_data; tip c847a208f43b "Add core PMU support for Novalake"), ds.c intel_pnc_pebs_event_constraints, nvl_latency_data (tip 7cd264d1972d) */
 		.name = "Nova Lake (Coyote Cove)", .family = 18, .model = 0x01, .core_type = 0x40,
 		.native = 0x5, .steppings = 0xffff, .pebs_fmt = 0xff, .pebs_gp = 0x0,
 		.ll_event = 0x01cd, .ll_gp = 0xfc, .st_event = 0x02cd, .st_gp = 0x3, .aux_event = 0x0000,
-		.dsrc = DSRC_NONE, .quirks = 0, .errata = NULL,
-		.src = "perfmon only: no Linux model case in the reference tree; data-source table unknown (raw only); format 0xF UNVERIFIED",
+		.dsrc = DSRC_PNC, .quirks = 0, .errata = NULL,
+		.src = "hardware.md §4.1 §5.5; docs/arch-pebs.md §5; Linux tip 7cd264d1972d \"Add support for PEBS memory auxiliary info field in NVL\" (Coyote Cove shares Panther Cove's aux layout: nvl_latency_data -> pnc_latency_data, pebs/datasrc_pantherc.c)",
 	},
-	{	/* 12_01 perfmon NVL/events/novalake_arcticwolf_core.json: no memory event; hand "Nova Lake (Arctic Wolf)"; not in Linux */
+	{	/* 12_01 perfmon NVL/events/novalake_arcticwolf_core.json: no memory event; hand "Nova Lake (Arctic Wolf)"; Linux core.c intel_pmu_init (NOVALAKE, NOVALAKE_L: E-core intel_pmu_init_arw, intel_arw_extra_regs with INTEL_UEVENT_PEBS_LDLAT_EXTRA_REG(0x5d0); tip c847a208f43b), ds.c intel_arw_pebs_event_constraints (INTEL_HYBRID_LAT_CONSTRAINT 0x5d0 and 0x6d0 on 0xff), arw_latency_data (tip 7cd264d1972d) */
 		.name = "Nova Lake (Arctic Wolf)", .family = 18, .model = 0x01, .core_type = 0x20,
 		.native = 0x5, .steppings = 0xffff, .pebs_fmt = 0xff, .pebs_gp = 0x0,
-		.ll_event = 0x0000, .ll_gp = 0x0, .st_event = 0x0000, .st_gp = 0x0, .aux_event = 0x0000,
-		.dsrc = DSRC_NONE, .quirks = 0, .errata = NULL,
-		.no_ll = "perfmon lists no load-latency event for Arctic Wolf and Linux has no model case",
-		.src = "perfmon only: its Arctic Wolf event file has no memory events; format 0xF UNVERIFIED",
+		.ll_event = 0x05d0, .ll_gp = 0xff, .st_event = 0x06d0, .st_gp = 0xff, .aux_event = 0x0000,
+		.dsrc = DSRC_ARW, .quirks = 0, .errata = NULL,
+		.src = "Linux tip 7cd264d1972d \"Add support for PEBS memory auxiliary info field in NVL\" (arw_pebs_l2_hit_data_source[], arw_latency_data: Panther Cove layout with its own L2-hit codes, pebs/datasrc_pantherc.c); load/store latency events from Linux alone (perfmon's Arctic Wolf file lists none)",
 	},
-	{	/* 12_03 perfmon NVL/events/novalake_coyotecove_core.json: MEM_TRANS_RETIRED.LOAD_LATENCY_*, MEM_TRANS_RETIRED.STORE_SAMPLE; hand "Nova Lake (Coyote Cove)"; not in Linux */
+	{	/* 12_03 perfmon NVL/events/novalake_coyotecove_core.json: MEM_TRANS_RETIRED.LOAD_LATENCY_*, MEM_TRANS_RETIRED.STORE_SAMPLE; hand "Nova Lake (Coyote Cove)"; Linux core.c intel_pmu_init (NOVALAKE, NOVALAKE_L: P-core intel_pmu_init_pnc, pebs_latency_data = nvl_latency_data; tip c847a208f43b "Add core PMU support for Novalake"), ds.c intel_pnc_pebs_event_constraints, nvl_latency_data (tip 7cd264d1972d) */
 		.name = "Nova Lake (Coyote Cove)", .family = 18, .model = 0x03, .core_type = 0x40,
 		.native = 0x5, .steppings = 0xffff, .pebs_fmt = 0xff, .pebs_gp = 0x0,
 		.ll_event = 0x01cd, .ll_gp = 0xfc, .st_event = 0x02cd, .st_gp = 0x3, .aux_event = 0x0000,
-		.dsrc = DSRC_NONE, .quirks = 0, .errata = NULL,
-		.src = "perfmon only: no Linux model case in the reference tree; data-source table unknown (raw only); format 0xF UNVERIFIED",
+		.dsrc = DSRC_PNC, .quirks = 0, .errata = NULL,
+		.src = "hardware.md §4.1 §5.5; docs/arch-pebs.md §5; Linux tip 7cd264d1972d \"Add support for PEBS memory auxiliary info field in NVL\" (Coyote Cove shares Panther Cove's aux layout: nvl_latency_data -> pnc_latency_data, pebs/datasrc_pantherc.c)",
 	},
-	{	/* 12_03 perfmon NVL/events/novalake_arcticwolf_core.json: no memory event; hand "Nova Lake (Arctic Wolf)"; not in Linux */
+	{	/* 12_03 perfmon NVL/events/novalake_arcticwolf_core.json: no memory event; hand "Nova Lake (Arctic Wolf)"; Linux core.c intel_pmu_init (NOVALAKE, NOVALAKE_L: E-core intel_pmu_init_arw, intel_arw_extra_regs with INTEL_UEVENT_PEBS_LDLAT_EXTRA_REG(0x5d0); tip c847a208f43b), ds.c intel_arw_pebs_event_constraints (INTEL_HYBRID_LAT_CONSTRAINT 0x5d0 and 0x6d0 on 0xff), arw_latency_data (tip 7cd264d1972d) */
 		.name = "Nova Lake (Arctic Wolf)", .family = 18, .model = 0x03, .core_type = 0x20,
 		.native = 0x5, .steppings = 0xffff, .pebs_fmt = 0xff, .pebs_gp = 0x0,
-		.ll_event = 0x0000, .ll_gp = 0x0, .st_event = 0x0000, .st_gp = 0x0, .aux_event = 0x0000,
-		.dsrc = DSRC_NONE, .quirks = 0, .errata = NULL,
-		.no_ll = "perfmon lists no load-latency event for Arctic Wolf and Linux has no model case",
-		.src = "perfmon only: its Arctic Wolf event file has no memory events; format 0xF UNVERIFIED",
+		.ll_event = 0x05d0, .ll_gp = 0xff, .st_event = 0x06d0, .st_gp = 0xff, .aux_event = 0x0000,
+		.dsrc = DSRC_ARW, .quirks = 0, .errata = NULL,
+		.src = "Linux tip 7cd264d1972d \"Add support for PEBS memory auxiliary info field in NVL\" (arw_pebs_l2_hit_data_source[], arw_latency_data: Panther Cove layout with its own L2-hit codes, pebs/datasrc_pantherc.c); load/store latency events from Linux alone (perfmon's Arctic Wolf file lists none)",
 	},
 	{	/* 13_01 no perfmon event file; hand "Diamond Rapids (arch PEBS)"; Linux ds.c intel_pnc_pebs_event_constraints (tip d345b6bb8860 "Add core PMU support for DMR": load latency PMC2-7, stores PMC0-1), pnc_latency_data (tip d2bdcde9626c) */
 		.name = "Diamond Rapids (arch PEBS)", .family = 19, .model = 0x01, .core_type = 0x00,
@@ -800,6 +806,8 @@ const struct pebs_model pebs_model_table[] = {
 	  .table = PEBS_DS_SKL_PMEM, .store = PEBS_ST_DATALA, .split_latency = false, .blocked = false },	/* hand "Ice Lake-SP" */
 	{ .family = 0x06, .model = 0x6C, .core = PEBS_CORE_P, .format = 4, .name = "Ice Lake-D",
 	  .table = PEBS_DS_SKL_PMEM, .store = PEBS_ST_DATALA, .split_latency = false, .blocked = false },	/* hand "Ice Lake-SP" */
+	{ .family = 0x06, .model = 0x75, .core = PEBS_CORE_E, .format = 2, .name = "Airmont NP",
+	  .table = PEBS_DS_NONE, .store = PEBS_ST_NONE, .split_latency = false, .blocked = false },	/* hand "Silvermont" */
 	{ .family = 0x06, .model = 0x7A, .core = PEBS_CORE_E, .format = 3, .name = "Goldmont Plus",
 	  .table = PEBS_DS_NONE, .store = PEBS_ST_NONE, .split_latency = false, .blocked = false },	/* hand "Goldmont Plus" */
 	{ .family = 0x06, .model = 0x7D, .core = PEBS_CORE_P, .format = 4, .name = "Ice Lake",
@@ -896,18 +904,18 @@ const struct pebs_model pebs_model_table[] = {
 	  .table = PEBS_DS_CMT, .store = PEBS_ST_TABLE, .split_latency = true, .blocked = true },	/* hand "Darkmont (PTL E, arch PEBS)" */
 	{ .family = 0x06, .model = 0xDD, .core = PEBS_CORE_E, .format = 15, .name = "Clearwater Forest",
 	  .table = PEBS_DS_CMT, .store = PEBS_ST_TABLE, .split_latency = true, .blocked = true },	/* hand "Clearwater Forest (arch PEBS)" */
-	{ .family = 0x06, .model = 0xE5, .core = PEBS_CORE_P, .format = 15, .name = "06_E5 P",
+	{ .family = 0x06, .model = 0xE5, .core = PEBS_CORE_P, .format = 15, .name = "Panther Lake-R P",
 	  .table = PEBS_DS_LNC, .store = PEBS_ST_TABLE, .split_latency = true, .blocked = true },	/* hand "Panther Lake (arch PEBS)" */
-	{ .family = 0x06, .model = 0xE5, .core = PEBS_CORE_E, .format = 15, .name = "06_E5 E",
+	{ .family = 0x06, .model = 0xE5, .core = PEBS_CORE_E, .format = 15, .name = "Panther Lake-R E",
 	  .table = PEBS_DS_CMT, .store = PEBS_ST_TABLE, .split_latency = true, .blocked = true },	/* hand "Darkmont (PTL E, arch PEBS)" */
 	{ .family = 0x12, .model = 0x01, .core = PEBS_CORE_P, .format = 15, .name = "Nova Lake P",
-	  .table = PEBS_DS_NONE, .store = PEBS_ST_NONE, .split_latency = true, .blocked = true },	/* hand "Nova Lake (Coyote Cove)" */
+	  .table = PEBS_DS_PNC, .store = PEBS_ST_TABLE, .split_latency = true, .blocked = true },	/* hand "Nova Lake (Coyote Cove)" */
 	{ .family = 0x12, .model = 0x01, .core = PEBS_CORE_E, .format = 15, .name = "Nova Lake E",
-	  .table = PEBS_DS_NONE, .store = PEBS_ST_NONE, .split_latency = true, .blocked = true },	/* hand "Nova Lake (Arctic Wolf)" */
+	  .table = PEBS_DS_ARW, .store = PEBS_ST_TABLE, .split_latency = true, .blocked = true },	/* hand "Nova Lake (Arctic Wolf)" */
 	{ .family = 0x12, .model = 0x03, .core = PEBS_CORE_P, .format = 15, .name = "Nova Lake-L P",
-	  .table = PEBS_DS_NONE, .store = PEBS_ST_NONE, .split_latency = true, .blocked = true },	/* hand "Nova Lake (Coyote Cove)" */
+	  .table = PEBS_DS_PNC, .store = PEBS_ST_TABLE, .split_latency = true, .blocked = true },	/* hand "Nova Lake (Coyote Cove)" */
 	{ .family = 0x12, .model = 0x03, .core = PEBS_CORE_E, .format = 15, .name = "Nova Lake-L E",
-	  .table = PEBS_DS_NONE, .store = PEBS_ST_NONE, .split_latency = true, .blocked = true },	/* hand "Nova Lake (Arctic Wolf)" */
+	  .table = PEBS_DS_ARW, .store = PEBS_ST_TABLE, .split_latency = true, .blocked = true },	/* hand "Nova Lake (Arctic Wolf)" */
 	{ .family = 0x13, .model = 0x01, .core = PEBS_CORE_P, .format = 15, .name = "Diamond Rapids",
 	  .table = PEBS_DS_PNC, .store = PEBS_ST_TABLE, .split_latency = true, .blocked = true },	/* hand "Diamond Rapids (arch PEBS)" */
 };

@@ -72,6 +72,7 @@ const char *pebs_dsrc_name(enum pebs_dsrc_id id)
 		[DSRC_NONE] = "none", [DSRC_NHM] = "nhm", [DSRC_SNB] = "snb",
 		[DSRC_SKL] = "skl", [DSRC_SKL_PMEM] = "skl-pmem", [DSRC_GRT] = "grt",
 		[DSRC_CMT] = "cmt", [DSRC_LNC] = "lnc", [DSRC_PNC] = "pnc",
+		[DSRC_ARW] = "arw",
 	};
 
 	if ((unsigned)id < sizeof(names) / sizeof(names[0]) && names[id])

@@ -23,7 +23,8 @@ enum pebs_dsrc_id {
 	DSRC_GRT,	/* table A + _grt (Gracemont) */
 	DSRC_CMT,	/* table A + _cmt (Crestmont, Skymont) */
 	DSRC_LNC,	/* table B, 8-bit index (Lion Cove) */
-	DSRC_PNC,	/* table C (Panther Cove) */
+	DSRC_PNC,	/* table C (Panther Cove; Coyote Cove) */
+	DSRC_ARW,	/* table C layout, Arctic Wolf L2-hit codes (Nova Lake E-core) */
 };
 
 /* Quirks (§7.1), one bit each. */

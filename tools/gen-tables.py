@@ -85,6 +85,22 @@ def perfmon_event(events, name, path, ll):
     return {"event": code, "gp": gp, "name": label, "errata": errata}
 
 
+def linux_pins(u):
+    """{model: the Linux tree or commits its [linux] record was checked against}: `checked` is
+    one string for all models or a table {pin: [models]}; every model needs exactly one."""
+    lx = u["linux"]
+    c = lx.get("checked")
+    if c is None:
+        die(f"{u['name']}: [linux] record without `checked` (the Linux tree or commit read)")
+    if isinstance(c, str):
+        return {k: c for k in lx["models"]}
+    pins = {k: pin for pin, ks in c.items() for k in ks}
+    bad = sorted(set(lx["models"]) ^ set(pins))
+    if bad or sum(len(ks) for ks in c.values()) != len(pins):
+        die(f"{u['name']}: `checked` must name each Linux model once ({', '.join(bad)})")
+    return pins
+
+
 class Tables:
     def __init__(self):
         self.uarchs = []
@@ -95,8 +111,13 @@ class Tables:
             self.notes = tomllib.load(f)["note"]
         with open("data/tables/models.toml", "rb") as f:
             self.names = tomllib.load(f)["names"]
+        with open("data/tables/linux-fixes.toml", "rb") as f:
+            self.fixes = tomllib.load(f)["fix"]
+        with open("data/tables/linux-oracle.toml", "rb") as f:
+            self.oracle = tomllib.load(f)["diff"]
         self.events = {}
         self.rows, self.diffs, self.uncovered = [], [], []
+        self.pins = {}
 
     def file_events(self, path):
         if path not in self.events:
@@ -119,6 +140,9 @@ class Tables:
         k = key(fam, mod)
         lx = u.get("linux", {})
         in_linux = k in lx.get("models", [])
+        # a model Linux has no case for, with a core Linux drives under another model:
+        # Linux's counter constraints for that core still apply (masks: rule 3)
+        lx_masks = in_linux or k in lx.get("same_core", [])
         row = {"key": k, "family": fam, "model": mod, "core_type": m["core_type"],
                "native": m["native"], "steppings": m["steppings"], "hand": u,
                "files": [m["file"]] if m["file"] else [], "pm": {}}
@@ -128,12 +152,15 @@ class Tables:
             if u.get(kind) and m["file"] and ev is None:
                 die(f"{m['file']}: no {u[kind]} (hand entry {u['name']})")
             row["pm"][kind] = ev
-            lx_ev, lx_gp = lx.get(kind, 0) if in_linux else 0, lx.get(kind + "_gp")
+            lx_ev, lx_gp = lx.get(kind, 0) if lx_masks else 0, lx.get(kind + "_gp")
             if ev and lx_ev and ev["event"] != lx_ev:
                 self.diff(u, row, kind, hex(ev["event"]), hex(lx_ev), hex(ev["event"]))
+            if m["file"] and not ev and lx_ev and in_linux:	# perfmon silent, Linux not
+                self.diff(u, row, kind, "none in " + m["file"].split("/")[-1], hex(lx_ev),
+                          hex(lx_ev))
             event = ev["event"] if ev else lx_ev
             gp = ev["gp"] if ev else (lx_gp or 0)
-            if ev and in_linux and lx_gp is not None and kind != "aux":
+            if ev and lx_masks and lx_gp is not None and kind != "aux":
                 gp = ev["gp"] & lx_gp
                 if not gp:
                     die(f"{k} {u['name']}: {kind} counters 0x{ev['gp']:x} (perfmon) and "
@@ -170,7 +197,7 @@ class Tables:
             seen.add(row["key"])
         for u in self.uarchs:	# Linux models perfmon has no event file for
             for k in u.get("linux", {}).get("models", []):
-                if k in seen or u.get("perfmon"):
+                if k in seen:
                     continue
                 fam, mod = (int(x, 16) for x in k.split("_"))
                 m = {"file": "", "core_type": 0, "native": 0, "steppings": 0xffff}
@@ -179,10 +206,13 @@ class Tables:
                 self.merge(row)
         self.rows.sort(key=lambda r: (r["family"], r["model"], -r["core_type"], -r["native"]))
         for u in self.uarchs:
-            for k in u.get("linux", {}).get("models", []):
-                if u.get("perfmon") and not any(r["key"] == k and r["hand"] is u
-                                                for r in self.rows):
-                    die(f"{u['name']}: Linux model {k} has no row (add it to models/perfmon)")
+            lx = u.get("linux", {})
+            for k in lx.get("models", []):
+                if not any(r["key"] == k and r["hand"] is u for r in self.rows):
+                    die(f"{u['name']}: Linux model {k} has no row (a hybrid model perfmon "
+                        "lists under another entry?)")
+            if lx:
+                self.pins[u["name"], tuple(lx["models"])] = linux_pins(u)
 
     def merge(self, row):
         """Mapfile rows that differ only in stepping or event file (06_55 SKX/CLX) become one."""

@@ -14,7 +14,7 @@ model-log_SRCS := tools/model-log.c tools/model_log_pebs.c loads/kpebs_ktap.c pe
 	tests/model/pmu_model.c tests/model/violations.c tests/model/pmu_model_msr.c tests/model/pmu_model_run.c tests/model/pmu_model_record.c \
 	tests/model/pmu_model_cpus.c tests/model/pmu_model_arch.c tests/model/pmu_model_cpus_arch.c \
 	tests/model/arch_rec_build.c \
-	tools/model_log_ibs.c tools/model_log_hw.c tools/model_log_loads.c loads/kibs_report.c ibs/ibs.c ibs/ibs_caps.c \
+	tools/model_log_ibs.c tools/model_log_hw.c tools/model_log_loads.c loads/kibs_report.c ibs/ibs.c ibs/ibs_caps.c ibs/amd_zen.c \
 	ibs/ibs_measure.c ibs/ibs_decode.c ibs/ibs_tables.c apic/apic_ops.c apic/apic_eilvt.c \
 	apic/apic_enc.c tests/model/ibs_model.c tests/model/ibs_model_run.c tests/model/vclock.c
 # AMD parts: every seam call goes through tools/model_log_hw.c to the IBS or the PMU model

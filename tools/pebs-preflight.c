@@ -4,7 +4,10 @@
  * loads/geometry.c) over CPUID read on this machine or from a saved dump (tools/preflight_hw.h),
  * prints the header lines the kernel prints from them, then the plan: each test of the kernel's
  * table (ktests/table.c) and whether it runs or SKIPs and why (ktests/needs.c, the PEBS and
- * timing gates). One block per core type on hybrid parts (CPUID.1AH:EAX[31:24]).
+ * timing gates). One block per core type on hybrid parts (CPUID.1AH:EAX[31:24]). On AMD the
+ * kernel samples with IBS in place of PEBS (init/main.c kibs_register): the block adds the
+ * IBS probe's header lines (ibs/ibs_caps.c, with the Zen generation) and the plan gives the
+ * IBS gate (ibs_caps_ok; docs/ibs.md) where Intel parts give the PEBS one.
  *   pebs-preflight [--cpuid FILE] [--msr NAME=VALUE]...
  * Exit: 0 printed; 2 bad arguments or an unreadable/malformed dump (the line is named).
  */
@@ -13,6 +16,8 @@
 #include "kernel/cpu.h"
 #include "kernel/ktap.h"
 #include "kernel/tsc.h"
+#include "ibs/amd_zen.h"
+#include "ibs/ibs_caps.h"
 #include "loads/geometry.h"
 #include "pebs/caps.h"
 #include "pebs/cycles.h"
@@ -95,7 +100,29 @@ static void reason(const char *what, const char *why)
 		kprintf("%s SKIP %s", what, why);
 }
 
-static void plan(void)
+/* The sampling gate of the load and pmu tests: IBS on AMD, PEBS load latency elsewhere. */
+static void sampling(const struct pebs_caps *c, const struct ibs_caps *ic, bool ll_ok,
+		     const char *ll)
+{
+	const char *why;
+
+	if (c->vendor != VENDOR_AMD) {
+		if (ll_ok)
+			kprintf("; PEBS load-latency steps run (format %u)", c->pebs_fmt);
+		else
+			reason("; PEBS steps", ll);
+	} else if (ibs_caps_ok(ic, &why)) {
+		const struct amd_zen *z = amd_zen_lookup(ic->family, ic->model);
+
+		kprintf("; IBS op-sampling steps run (%s, decoder row %s, dsrc %s)",
+			z ? z->name : "no Zen generation known", ic->fam->name,
+			ibs_dsrc_table_name(ic->ext_dsrc ? IBS_DS_EXT : IBS_DS_LEGACY));
+	} else {
+		reason("; IBS steps", why);
+	}
+}
+
+static void plan(const struct ibs_caps *ic)
 {
 	const struct pebs_caps *c = pebs_caps_init();
 	const char *timing = cpu_timing_unjudgeable(&cpu), *ll;
@@ -119,12 +146,8 @@ static void plan(void)
 				kprintf("; timing judged%s", cpu.hypervisor ?
 					" (vCPU: host noise included)" : "");
 		}
-		if (!strncmp(t->name, "load", 4) || !strcmp(t->name, "pmu")) {
-			if (ll_ok)
-				kprintf("; PEBS load-latency steps run (format %u)", c->pebs_fmt);
-			else
-				reason("; PEBS steps", ll);
-		}
+		if (!strncmp(t->name, "load", 4) || !strcmp(t->name, "pmu"))
+			sampling(c, ic, ll_ok, ll);
 		kprintf("\n");
 	}
 }
@@ -133,6 +156,7 @@ static void block(const char *what)
 {
 	struct cache_geometry g;
 	struct pmu_cycles cyc;
+	struct ibs_caps ic;
 	char b[256];
 	int rc;
 
@@ -153,6 +177,9 @@ static void block(const char *what)
 	else
 		kprintf("# tsc: measured at boot (PIT calibration; no CPUID.15H crystal clock)\n");
 	pebs_caps_print(&pebs_caps);
+	ibs_caps_probe(&ic, &cpu);	/* per block: not the kernel's once-only copy */
+	if (cpu.vendor == VENDOR_AMD)
+		ibs_caps_print(&ic);	/* init/main.c prints it on AMD, after the pebs lines */
 	for (unsigned i = 0; geometry_header_line(&g, i, b, sizeof(b)); i++)
 		kprintf("# %s\n", b);
 	rc = pmu_cycles_init(&cyc, &pebs_caps);
@@ -165,7 +192,7 @@ static void block(const char *what)
 				pf_msr_defs[i].name);
 	kprintf("# preflight: not known before a boot: the memory map, boot loader, APIC, ACPI, "
 		"console and framebuffer lines\n");
-	plan();
+	plan(&ic);
 }
 
 /* Core type of the current CPUID source: CPUID.1AH:EAX[31:24] on hybrid parts, else 0. */

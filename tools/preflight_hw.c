@@ -5,6 +5,7 @@
  */
 #define _GNU_SOURCE
 #include "tools/preflight_hw.h"
+#include "ibs/ibs_regs.h"
 #include "kernel/hw.h"
 #include "pebs/msr.h"
 
@@ -26,6 +27,9 @@ const struct pf_msr_def pf_msr_defs[PF_NMSR] = {
 	  .decides = "the microcode revision (PEBS microcode gates)" },
 	{ .name = "MSR_PEBS_LD_LAT_THRESHOLD", .msr = MSR_PEBS_LD_LAT_THRESHOLD,
 	  .decides = "whether the load-latency threshold MSR exists" },
+	{ .name = "IBS_CTL", .msr = MSR_IBS_CTL,
+	  .decides = "whether firmware assigned the IBS interrupt an APIC LVT offset "
+		     "(LvtOffsetVal[8])" },
 };
 
 static const struct cpuid_dump *dump;
@@ -99,8 +103,8 @@ int pf_hw_set_msr(const char *arg, char *err, size_t n)
 	}
 	if (idx < 0) {
 		snprintf(err, n, "--msr %s: want NAME=VALUE with NAME one of IA32_PERF_CAPABILITIES, "
-			 "IA32_MISC_ENABLE, IA32_BIOS_SIGN_ID, MSR_PEBS_LD_LAT_THRESHOLD (or 0xADDR)",
-			 arg);
+			 "IA32_MISC_ENABLE, IA32_BIOS_SIGN_ID, MSR_PEBS_LD_LAT_THRESHOLD, IBS_CTL "
+			 "(or 0xADDR)", arg);
 		return -1;
 	}
 	errno = 0;

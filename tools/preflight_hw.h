@@ -17,14 +17,15 @@
 #include "tools/cpuid_dump.h"
 
 /* The capability MSRs (SDM Vol. 4, Table 2-2 for the IA32_ ones; MSR_PEBS_LD_LAT_THRESHOLD
- * SDM Vol. 3B 20.3.1.1.2) and what each decides in the kernel's probe (pebs/caps.c). */
+ * SDM Vol. 3B 20.3.1.1.2; IBS_CTL MSRC001_103A, AMD PPR) and what each decides in the
+ * kernel's probes (pebs/caps.c, ibs/ibs_caps.c). */
 struct pf_msr_def {
 	const char *name;
 	uint32_t msr;
 	const char *decides;
 };
 
-#define PF_NMSR 4
+#define PF_NMSR 5
 extern const struct pf_msr_def pf_msr_defs[PF_NMSR];
 
 /* CPUID and MSR lines of dump CPU `cpu`. */

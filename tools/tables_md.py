@@ -21,6 +21,10 @@ generator, not this file. `make test` fails when this page or `pebs/pmu_tables.c
   and errata work-arounds (§7.1), the PEBS record format (§4.1), and **Linux's per-model
   choices** (arch/x86/events/intel/core.c `intel_pmu_init`, ds.c PEBS constraints and
   `intel_pmu_pebs_data_source_*`), each entry citing its Linux function or SDM section.
+- **Linux**, pinned per record (section "Linux records" below): the tree or the commits each
+  `[linux]` record was checked against. `tests/scripts/tables.t` re-checks the records
+  pinned to a release against that release's source (Debian's `linux-source` tarball,
+  extracted at test time): every listed model must be a case of `intel_pmu_init`.
 - **The SDM** (Vol. 3B "Performance Monitoring") where the two above are silent or disagree;
   its load-latency and data-source text is summarised in docs/hardware.md §5-§6.
 
@@ -125,9 +129,58 @@ def disagreements(t, note_for):
     return out
 
 
+def pins(t):
+    out = ["## Linux records", "",
+           "What each hand entry's `[linux]` record was checked against (a release: its "
+           "`intel_pmu_init`, ds.c constraints and data-source functions; a commit: that "
+           "patch as merged into tip or mainline):", "",
+           "| row | models | checked against |", "|---|---|---|"]
+    for (name, _), per in sorted(t.pins.items()):
+        by = {}
+        for k, pin in per.items():
+            by.setdefault(pin, []).append(k)
+        for pin, keys in sorted(by.items()):
+            out.append(f"| {name} | {fmt_models(keys)} | {pin} |")
+    out.append("")
+    return out
+
+
+def fixes(t):
+    out = ["## Linux's 2026 data-source fixes", "",
+           "Each checked against these tables and decoders (`data/tables/linux-fixes.toml`): "
+           "did we have the same defect?", "",
+           "| commit | title | same defect here | what was checked |", "|---|---|---|---|"]
+    for f in t.fixes:
+        out.append(f"| {f['commit']} | {f['title']} | {f['same']} | {f['why']} |")
+    out.append("")
+    return out
+
+
+def oracle(t):
+    out = ["## Linux as the oracle", "",
+           "`tests/scripts/linux_oracle.t` builds Linux's own data-source code (ds.c of the "
+           "installed Debian linux-source, extracted at test time) and decodes every code of the "
+           "NHM, SNB, SKL, SKL-PMEM, GRT, CMT and LNC tables, with the STLB-miss and lock bits, "
+           "through Linux and through ours; level, snoop, hit, remote, STLB miss and lock must "
+           "agree wherever we claim a value, except where listed here "
+           "(`data/tables/linux-oracle.toml`). Panther Cove and Arctic Wolf are newer than the "
+           "tarball (Linux 6.12) and are checked by golden decodes instead "
+           "(`tests/host/datasrc_pantherc_test.c`).", "",
+           "| configurations | field | Linux | ours | codes | why |", "|---|---|---|---|---|---|"]
+    for d in t.oracle:
+        codes = ", ".join(f"{c:02X}" for c in d["codes"])
+        out.append(f"| `{d['configs']}` | {d['field']} | `{d['linux']}` | {d['ours']} | "
+                   f"{codes} | {d['why']} |")
+    out.append("")
+    return out
+
+
 def render(t, origin, ds, note_for):
     parts = [INTRO.format(commit=origin["commit"][:12], date=origin["commit-date"][:10])]
     parts += coverage(t, ds)
     parts += disagreements(t, note_for)
+    parts += pins(t)
+    parts += fixes(t)
+    parts += oracle(t)
     parts += rows_table(t)
     return "\n".join(parts)

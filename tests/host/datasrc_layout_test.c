@@ -115,6 +115,25 @@ static void test_stores(void **state)
 	assert_int_equal(d.stlb_miss, PEBS_YES);
 	assert_int_equal(d.locked, PEBS_NO);
 	assert_int_equal(d.data_blocked, PEBS_UNKNOWN);
+	/* GRT/CMT/Darkmont store latency (0x6d0): the direction is the event the counter ran,
+	 * never the aux word (Linux 89dc568e8c0b, e961d6db42d1, 8302c5f475fa fixed Linux taking
+	 * it from the load table): the same word decodes as a load with its blocked bit and as a
+	 * store without one */
+	static const struct { unsigned mod; enum pebs_core core; uint64_t aux; } st[] = {
+		{ 0x97, PEBS_CORE_E, 0x43 },	/* GRT: bit 6 data blocked */
+		{ 0xAF, PEBS_CORE_ANY, 0x83 },	/* CMT: bit 7 fwd blocked */
+		{ 0xCC, PEBS_CORE_E, 0x83 },	/* Darkmont (PTL E): the CMT layout */
+	};
+	for (unsigned i = 0; i < sizeof(st) / sizeof(st[0]); i++) {
+		const struct pebs_model *m = model(6, st[i].mod, st[i].core);
+
+		pebs_dsrc_decode(m, PEBS_EV_LOAD, st[i].aux, &d);
+		assert_int_equal(d.data_blocked, PEBS_YES);
+		assert_string_equal(pebs_level_id(d.level), "L2");
+		pebs_dsrc_decode(m, PEBS_EV_STORE, st[i].aux, &d);
+		assert_int_equal(d.data_blocked, PEBS_UNKNOWN);
+		assert_string_equal(pebs_level_id(d.level), "L2");
+	}
 	/* no model: everything unknown */
 	pebs_dsrc_decode(NULL, PEBS_EV_LOAD, 0x1, &d);
 	assert_string_equal(pebs_level_id(d.level), "NA");

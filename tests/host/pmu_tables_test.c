@@ -27,7 +27,7 @@ static unsigned ds_table(enum pebs_dsrc_id id)
 		[DSRC_NONE] = PEBS_DS_NONE, [DSRC_NHM] = PEBS_DS_NHM, [DSRC_SNB] = PEBS_DS_SNB,
 		[DSRC_SKL] = PEBS_DS_SKL, [DSRC_SKL_PMEM] = PEBS_DS_SKL_PMEM,
 		[DSRC_GRT] = PEBS_DS_GRT, [DSRC_CMT] = PEBS_DS_CMT, [DSRC_LNC] = PEBS_DS_LNC,
-		[DSRC_PNC] = PEBS_DS_PNC,
+		[DSRC_PNC] = PEBS_DS_PNC, [DSRC_ARW] = PEBS_DS_ARW,
 	};
 
 	assert_true((unsigned)id < sizeof(map) / sizeof(map[0]));
@@ -134,6 +134,45 @@ static void test_named_models(void **state)
 	/* PEBS without load latency, with the reason */
 	assert_int_equal(pebs_uarch_find(6, 0x37, 0, 0)->ll_event, 0);
 	assert_non_null(strstr(pebs_uarch_find(6, 0x37, 0, 0)->no_ll, "Silvermont"));
+	/* Nova Lake (Linux tip c847a208f43b, 7cd264d1972d): the P-core decodes with Panther
+	 * Cove's layout, the E-core (Arctic Wolf) has Linux's load/store latency on PMC0-7 and its
+	 * own L2-hit table (docs/tables.md: perfmon lists no such event, Linux is followed) */
+	for (unsigned mod = 1; mod <= 3; mod += 2) {
+		const struct pebs_uarch *np = pebs_uarch_find(0x12, mod, P_CORE, 0);
+		const struct pebs_uarch *ne = pebs_uarch_find(0x12, mod, E_CORE, 0);
+
+		assert_non_null(np);
+		assert_non_null(ne);
+		assert_int_equal(np->dsrc, DSRC_PNC);
+		assert_int_equal(pebs_model_lookup(0x12, mod, PEBS_CORE_P)->table, PEBS_DS_PNC);
+		assert_int_equal(ne->dsrc, DSRC_ARW);
+		assert_int_equal(ne->ll_event, 0x05d0);
+		assert_int_equal(ne->ll_gp, 0xff);
+		assert_int_equal(ne->st_event, 0x06d0);
+		assert_int_equal(ne->st_gp, 0xff);
+		assert_null(ne->no_ll);
+		assert_int_equal(pebs_model_lookup(0x12, mod, PEBS_CORE_E)->store, PEBS_ST_TABLE);
+	}
+	/* 06_E5 Panther Lake-R: the Darkmont and Cougar Cove masks of 06_CC, not perfmon's 0-7 */
+	p = pebs_uarch_find(6, 0xe5, P_CORE, 0);
+	e = pebs_uarch_find(6, 0xe5, E_CORE, 0);
+	assert_int_equal(e->ll_gp, pebs_uarch_find(6, 0xcc, E_CORE, 0)->ll_gp);
+	assert_int_equal(e->st_gp, pebs_uarch_find(6, 0xcc, E_CORE, 0)->st_gp);
+	assert_int_equal(e->ll_gp, 0x3);
+	assert_int_equal(p->ll_gp, pebs_uarch_find(6, 0xcc, P_CORE, 0)->ll_gp);
+	assert_string_equal(pebs_model_lookup(6, 0xe5, PEBS_CORE_E)->name, "Panther Lake-R E");
+	/* grt store latency on PMC0-5 (Linux v6.12.117 INTEL_HYBRID_STLAT_CONSTRAINT(0x6d0, 0x3f)) */
+	assert_int_equal(pebs_uarch_find(6, 0x97, E_CORE, 0)->st_gp, 0x3f);
+	assert_int_equal(pebs_uarch_find(6, 0xaf, 0, 0)->st_gp, 0x3f);
+	/* 06_75 Airmont NP (Linux tip a08340fd2916): Silvermont PEBS on PMC0, no load latency */
+	const struct pebs_uarch *amnp = pebs_uarch_find(6, 0x75, 0, 0);
+
+	assert_non_null(amnp);
+	assert_string_equal(amnp->name, "Silvermont");
+	assert_int_equal(amnp->pebs_gp, 0x1);
+	assert_int_equal(amnp->ll_event, 0);
+	assert_non_null(amnp->no_ll);
+	assert_string_equal(pebs_model_lookup(6, 0x75, PEBS_CORE_ANY)->name, "Airmont NP");
 	/* unknown models: no row, so the architectural path decides */
 	assert_null(pebs_uarch_find(6, 0x99, 0, 0));
 	assert_null(pebs_uarch_find(7, 0x2a, 0, 0));

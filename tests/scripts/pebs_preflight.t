@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # pebs_preflight.t: build/host/pebs-preflight as a user runs it: on a saved dump with the
 # capability MSRs given, without them (undecided, named), on a hybrid part (one block per core
-# type), on broken input (exit 2, the line named), and live on this machine.
+# type), on every AMD fixture (the IBS plan and Zen generation, or a SKIP naming the CPUID
+# bit), on broken input (exit 2, the line named), and live on this machine.
 set -u
 cd "$(dirname "$0")/../.." || exit 1
 pf=build/host/pebs-preflight
@@ -32,13 +33,13 @@ $pf --cpuid $fx/raptorlake.txt --msr IA32_PERF_CAPABILITIES=0x6400 >"$t/rpl" 2>&
 [ "$(grep -c '^# preflight: CPUID from' "$t/rpl")" = 2 ]; ok $? "raptorlake: two blocks"
 grep -o '^# preflight: .*, CPU [0-9]*, [PE]-core\|^# pmu: uarch [^(]*' "$t/rpl" | sed 's/.*\(CPU\)/\1/' |
 	tr '\n' '|' >"$t/rpl.s"
-[ "$(cat "$t/rpl.s")" = 'CPU 0, P-core|# pmu: uarch Golden/Raptor Cove |CPU 16, E-core|# pmu: uarch Gracemont pebs_gp 0x3f ll_event 0x05d0/0x3 store 0x06d0/0xf aux 0x0000 dsrc grt quirks 0x0|' ]
+[ "$(cat "$t/rpl.s")" = 'CPU 0, P-core|# pmu: uarch Golden/Raptor Cove |CPU 16, E-core|# pmu: uarch Gracemont pebs_gp 0x3f ll_event 0x05d0/0x3 store 0x06d0/0x3f aux 0x0000 dsrc grt quirks 0x0|' ]
 ok $? "raptorlake: P-core block (Golden/Raptor Cove), E-core block (Gracemont)"
 
 # 11: under a hypervisor: named, and timing judged with the host's noise said
 $pf --cpuid $fx/this_vm_epyc_kvm.txt >"$t/vm" 2>&1
 has "$t/vm" '# hypervisor: "KVMKVMKVM" (KVM): hardware virtualisation, the host can deschedule this vCPU: timings include host noise' &&
-	has "$t/vm" '# plan: load_l1: runs; timing judged (vCPU: host noise included); PEBS steps SKIP CPU vendor AMD: only the Intel PMU is supported'
+	has "$t/vm" '# plan: load_l1: runs; timing judged (vCPU: host noise included); IBS steps SKIP CPUID 8000_0001H:ECX[10] (IBS) = 0: no Instruction-Based Sampling'
 ok $? "KVM guest dump: hypervisor line and plan"
 
 # 12-15: broken input: exit 2 and the line
@@ -52,7 +53,40 @@ ok $(( rc != 2 )) "missing dump: exit 2 (rc $rc: $(cat "$t/err"))"
 $pf --msr IA32_PERF_CAPABILITIES=zz >/dev/null 2>"$t/err"; rc=$?
 grep -q "bad value 'zz'" "$t/err"; ok $(( $? || rc != 2 )) "bad --msr value: exit 2 (rc $rc)"
 
-# 16-17: live, on this machine: every block has the kernel's header lines and a plan line per test
+# 16-21: AMD: every AMD fixture gets the IBS probe's lines (ibs/ibs_caps.c, as the kernel
+# prints them on AMD), its Zen generation, and the IBS plan, or a SKIP naming the CPUID bit
+amd_fixtures=$(ls $fx/*zen*.txt $fx/*epyc*.txt)
+for f in $amd_fixtures; do
+	b=$(basename "$f" .txt)
+	$pf --cpuid "$f" --msr IBS_CTL=0x100 >"$t/$b" 2>&1 || echo "# $b: exit $?"
+	grep -q '^# pmu: amd core Zen [1-6] (family ' "$t/$b" || echo "# $b: no Zen generation line"
+	grep -q '^# pmu: amd path: IBS op sampling' "$t/$b" || echo "# $b: no IBS probe line"
+	if grep -q '^# pmu: amd ibs usable' "$t/$b"; then
+		want='IBS op-sampling steps run (Zen '
+	else
+		want='IBS steps SKIP CPUID 8000_0001H:ECX\[10\] (IBS) = 0'
+	fi
+	[ "$(grep -c "^# plan: load_[a-z0-9]*: runs.*; $want" "$t/$b")" = "$(grep -c '^# plan: load_' "$t/$b")" ] &&
+		grep -q "^# plan: pmu: runs; $want" "$t/$b" || echo "# $b: plan lines do not say '$want'"
+	grep -q 'PEBS steps' "$t/$b" && echo "# $b: a PEBS step planned on AMD"
+done >"$t/amd.miss"
+[ -n "$amd_fixtures" ] && [ ! -s "$t/amd.miss" ]
+ok $? "AMD fixtures ($(echo $amd_fixtures | wc -w)): Zen line, IBS lines, IBS plan or SKIP with the bit $(cat "$t/amd.miss")"
+has "$t/zen4_raphael" '# pmu: amd core Zen 4 (family 19H model 61H; Linux v6.12.117 amd.c bsp_init_amd (ZEN4); PPR 19h M61h (Raphael)/M70h/MA0h)' &&
+	has "$t/zen4_raphael" '# plan: load_dram: runs; timing judged; IBS op-sampling steps run (Zen 4, decoder row Zen 4, dsrc ibs-ext)'
+ok $? "zen4_raphael: Zen 4, IBS steps run with the extended DataSrc table"
+has "$t/zen3_vermeer" '# plan: load_l2: runs; timing judged; IBS op-sampling steps run (Zen 3, decoder row Zen 3, dsrc ibs-legacy)'
+ok $? "zen3_vermeer: Zen 3, legacy DataSrc"
+grep -q '^# pmu: amd core Zen 5 (family 1AH model 02H' "$t/zen5_turin" && grep -q 'IBS op-sampling steps run (Zen 5,' "$t/zen5_turin"
+ok $? "zen5_turin: Zen 5"
+has "$t/this_vm_epyc_kvm" '# plan: load_l1: runs; timing judged (vCPU: host noise included); IBS steps SKIP CPUID 8000_0001H:ECX[10] (IBS) = 0: no Instruction-Based Sampling'
+ok $? "KVM EPYC guest without IBS: SKIP names CPUID 8000_0001H:ECX[10]"
+$pf --cpuid $fx/zen4_raphael.txt >"$t/zen4u" 2>&1
+has "$t/zen4u" '# not read: IBS_CTL (0xc001103a): whether firmware assigned the IBS interrupt an APIC LVT offset (LvtOffsetVal[8]); give it with --msr IBS_CTL=VALUE' &&
+	has "$t/zen4u" '# plan: pmu: runs; IBS steps undecided: IBS_CTL not read'
+ok $? "zen4 without IBS_CTL: undecided, the MSR named"
+
+# live, on this machine: every block has the kernel's header lines and a plan line per test
 $pf >"$t/live" 2>&1; rc=$?
 ok $rc "live: exit 0"
 ntests=$(grep -c '^	{ \.name = "' ktests/table.c)
