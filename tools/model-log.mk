@@ -11,7 +11,7 @@ model-log_SRCS := tools/model-log.c tools/model_log_pebs.c loads/kpebs_ktap.c pe
 	pebs/caps.c pebs/arch_caps.c pebs/caps_print.c pebs/count.c pebs/msr_note.c pebs/uarch.c pebs/ds.c pebs/program.c pebs/config.c pebs/arch_program.c pebs/cntr_program.c pebs/pmi.c \
 	kernel/cpu.c kernel/fmt.c kernel/cmdline.c kernel/options.c kernel/kprintf.c kernel/console.c kernel/ktap.c \
 	loads/plan.c loads/geometry.c \
-	tests/model/pmu_model.c tests/model/violations.c tests/model/pmu_model_msr.c tests/model/pmu_model_run.c tests/model/pmu_model_record.c \
+	tests/model/pmu_model.c tests/model/violations.c tests/model/pmu_model_msr.c tests/model/pmu_model_run.c tests/model/pmu_model_pmi.c tests/model/pmu_model_record.c \
 	tests/model/pmu_model_cpus.c tests/model/pmu_model_arch.c tests/model/pmu_model_cpus_arch.c \
 	tests/model/arch_rec_build.c \
 	tools/model_log_ibs.c tools/model_log_hw.c tools/model_log_loads.c loads/kibs_report.c ibs/ibs.c ibs/ibs_caps.c \
