@@ -98,8 +98,8 @@ const struct model_stats *model_stats(void);
 /*
  * Hostile PMI delivery (pmu_model_pmi.c; model_init clears every knob). A step is a fed
  * event, an MSR access outside the handler, or a model_step() call.
- *  model_pmi_late(n): a raised PMI is taken n steps later, the counters and PEBS assists
- *    running on meanwhile (0: at once, the default);
+ *  model_pmi_late(n): a raised PMI (and one pending now) is taken n steps later, the
+ *    counters and PEBS assists running on meanwhile (0: at once, the default);
  *  model_pmi_hold_until_access(k): the pending PMI (or the next one raised) is taken just
  *    before the k-th MSR access from now, not earlier (0: off);
  *  model_busy(event, n, ld): n events fed before every MSR access (n = 0: off);

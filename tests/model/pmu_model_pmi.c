@@ -115,7 +115,12 @@ void hw_irq_restore(uint64_t flags)
 }
 
 /* Knobs: a test sets them after model_init (which clears them). */
-void model_pmi_late(uint64_t steps) { M.late = steps; }
+void model_pmi_late(uint64_t steps)
+{
+	M.late = steps;
+	if (M.pending)
+		M.late_left = steps;	/* the PMI pending now lands that late too */
+}
 
 void model_pmi_hold_until_access(uint64_t k)
 {

@@ -71,9 +71,7 @@ void model_set_costs(uint64_t event_ticks, uint64_t assist_ticks, uint64_t pmi_t
 
 void model_fini(void)
 {
-	for (unsigned i = 0; i < model_nregions; i++)
-		free(model_regions[i].p);
-	model_nregions = 0;
+	model_mm_release(0);	/* everything kalloc handed out: a new generation */
 }
 
 const struct model_cpu *model_cpu(void) { return M.cpu; }
