@@ -120,8 +120,8 @@ static int program(struct pebs_session *s, uint16_t event)
 		return -1;
 	/* the PMI with room left for a record per PEBS counter (ds.h pebs_ds_headroom) */
 	if (pebs_ds_geometry(s->geom.bytes, record_bytes(s->cfg_c), pebs_ds_headroom(
-		(unsigned)__builtin_popcount(pebs_caps_pebs_gp(c)),
-		(unsigned)__builtin_popcount(c->arch_pebs_fixed)), &s->geom)) {
+		pebs_popcount32(pebs_caps_pebs_gp(c)),
+		pebs_popcount32(c->arch_pebs_fixed)), &s->geom)) {
 		fmt_snprintf(s->err, sizeof(s->err), "%llu-byte arch-PEBS buffer: no room for "
 			     "two %u-byte records", (unsigned long long)s->geom.bytes,
 			     record_bytes(s->cfg_c));

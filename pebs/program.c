@@ -60,7 +60,7 @@ static int alloc_buffers(struct pebs_session *s)
 	}
 	if (s->caps->uarch->quirks & Q_BUF_ONE_PAGE)
 		bytes = 4096;
-	err = pebs_ds_geometry(bytes, rec, pebs_ds_headroom((unsigned)__builtin_popcount(
+	err = pebs_ds_geometry(bytes, rec, pebs_ds_headroom(pebs_popcount32(
 		pebs_caps_pebs_gp(s->caps)), s->caps->baseline ? s->caps->n_fixed : 0), &s->geom);
 	if (err)
 		return pebs_fail(s, "%s", err);

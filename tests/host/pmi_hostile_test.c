@@ -339,7 +339,7 @@ int main(void)
 
 		r = pmi_scenario(seed, why, sizeof(why));
 		if (r)
-			printf("seed %llu FAILED: %s\n", (unsigned long long)seed, why);
+			printf("%s\n", why);
 		model_fini();
 		return r ? 1 : 0;
 	}
