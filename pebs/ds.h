@@ -37,7 +37,7 @@ struct pebs_geom {
  * Records of room to leave between the interrupt threshold and the absolute maximum: one per
  * counter that can write a PEBS record (Linux ds.c pebs_update_threshold, "large PEBS":
  * max_pebs_events, plus the fixed counters where every counter can PEBS), at least
- * PEBS_HEADROOM_MIN. The counters keep counting from the assist that crosses the threshold
+ * PEBS_HEADROOM_MIN (Linux's MAX_PEBS_EVENTS of the oldest PEBS cores, perf_event.h). The counters keep counting from the assist that crosses the threshold
  * until the handler's GLOBAL_CTRL <- 0, so records written while the PMI is on its way
  * (injected late by a hypervisor, held by interrupts off) land there instead of being
  * dropped (docs/hardware.md §3.3).

@@ -19,6 +19,7 @@
 #include <cmocka.h>
 
 #include "host/pmi_scenario.h"
+#include "apic/apic.h"
 #include "kernel/hw.h"
 #include "model/pmu_fixture.h"
 #include "model/pmu_model.h"
@@ -306,6 +307,56 @@ static void test_nhm_pmcs_cleared(void **state)
 	assert_stopped("nehalem", 0, 0);
 }
 
+/* The knobs themselves: a late PMI lands after exactly n steps, a held one just before the
+ * k-th MSR access (the handler's own accesses not counted), busy counting feeds each access. */
+static uint64_t seen_at;
+
+static void knob_handler(struct trap_frame *f)
+{
+	(void)f;
+	seen_at = model_msr_accesses();
+	wrmsr(MSR_IA32_PERF_GLOBAL_CTRL, 0);
+	wrmsr(MSR_IA32_PERF_GLOBAL_OVF_CTRL, rdmsr(MSR_IA32_PERF_GLOBAL_STATUS));
+	apic_pmi_rearm();
+}
+
+static void test_model_knobs(void **state)
+{
+	uint64_t v, a0;
+
+	(void)state;
+	pmu_fixture_probe(&model_skylake, &ci, &caps);
+	apic_set_pmi_handler(knob_handler);
+	model_pmi_late(5);
+	model_raise_pmi();
+	for (unsigned i = 0; i < 4; i++)
+		model_step();
+	assert_int_equal(model_stats()->pmis_delivered, 0);
+	model_step();
+	assert_int_equal(model_stats()->pmis_delivered, 1);
+	model_pmi_late(0);
+	a0 = model_msr_accesses();
+	model_pmi_hold_until_access(3);
+	model_raise_pmi();
+	(void)rdmsr_safe(MSR_IA32_PERF_GLOBAL_CTRL, &v);
+	(void)rdmsr_safe(MSR_IA32_PERF_GLOBAL_CTRL, &v);
+	assert_int_equal(model_stats()->pmis_delivered, 1);
+	(void)rdmsr_safe(MSR_IA32_PERF_GLOBAL_CTRL, &v);
+	assert_int_equal(model_stats()->pmis_delivered, 2);
+	assert_int_equal(seen_at, a0 + 3);
+	assert_int_equal(model_msr_accesses(), a0 + 3);
+	wrmsr(MSR_IA32_PERFEVTSEL(0), 0x00c0 | EVTSEL_EN | EVTSEL_OS | EVTSEL_USR);
+	wrmsr(MSR_IA32_PERF_GLOBAL_CTRL, 1);
+	model_busy(0x00c0, 2, NULL);
+	(void)rdmsr_safe(MSR_IA32_PMC(0), &v);
+	assert_int_equal(v, 2);
+	(void)rdmsr_safe(MSR_IA32_PMC(0), &v);
+	assert_int_equal(v, 4);
+	model_busy(0, 0, NULL);
+	apic_set_pmi_handler(NULL);
+	pmu_fixture_assert_clean();
+}
+
 /* The seeded scenario over a fixed set of seeds (make soak runs many more). */
 static void test_seeds(void **state)
 {
@@ -321,6 +372,7 @@ static void test_seeds(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_model_knobs),
 		cmocka_unit_test(test_stop_sweep),
 		cmocka_unit_test(test_stop_late_sweep),
 		cmocka_unit_test(test_start_sweep),
