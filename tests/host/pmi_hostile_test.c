@@ -163,22 +163,21 @@ static void test_stop_late_sweep(void **state)
 /*
  * H1 + H13: pebs_start with stale GLOBAL_STATUS (the DS threshold bit and a counter
  * overflow, as an earlier session or firmware left them) and a PMI pending, taken before
- * each MSR access of the start in turn: the session then samples three buffers' worth
- * without a drop, and each record drains once.
+ * each MSR access of the start in turn, on every PEBS row: the session then samples three
+ * buffers' worth without a drop, and each record drains once.
  */
-static void test_start_sweep(void **state)
+static void sweep_start(const struct model_cpu *m)
 {
-	const struct model_cpu *m = &model_skylake;
-	uint64_t n, a0;
+	/* the buffer-threshold bit of the CPU's kind and a counter overflow */
+	uint64_t n, a0, stale = (m->arch_caps ? GLOBAL_STATUS_ARCH_PEBS : GLOBAL_STATUS_OVF_BUF) | 1;
 
-	(void)state;
 	pmu_fixture_probe(m, &ci, &caps);
 	a0 = model_msr_accesses();
 	assert_int_equal(begin(97, 8192), 0);
 	n = model_msr_accesses() - a0;	/* every access of pebs_start */
 	for (uint64_t a = 1; a <= n + 1; a++) {
 		pmu_fixture_probe(m, &ci, &caps);
-		model_set_global_status(GLOBAL_STATUS_OVF_BUF | 1);
+		model_set_global_status(stale);
 		model_pmi_delivery(false);
 		model_raise_pmi();
 		model_pmi_delivery(true);
@@ -188,12 +187,21 @@ static void test_start_sweep(void **state)
 		model_pmi_flush();
 		model_feed(m->ll_event, 98 * 3 * s.geom.nrec, &LD);
 		if (model_stats()->dropped)
-			fail_msg("access %llu: %llu records dropped: the threshold PMI never came "
-				 "(GLOBAL_STATUS[62] stale)", (unsigned long long)a,
+			fail_msg("%s, access %llu: %llu records dropped: the threshold PMI never "
+				 "came (GLOBAL_STATUS stale)", m->name, (unsigned long long)a,
 				 (unsigned long long)model_stats()->dropped);
 		pebs_stop(&s);
-		assert_stopped("start", (unsigned)a, 0);
+		assert_stopped(m->name, (unsigned)a, 0);
 	}
+}
+
+static void test_start_sweep(void **state)
+{
+	(void)state;
+	for (unsigned c = 0; model_cpus[c]; c++)
+		sweep_start(model_cpus[c]);
+	for (unsigned c = 0; model_arch_cpus[c]; c++)
+		sweep_start(model_arch_cpus[c]);
 }
 
 /* H13 on its own: STATUS[62] left set before the session (no PMI pending). */

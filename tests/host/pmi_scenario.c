@@ -103,8 +103,8 @@ int pmi_scenario(uint64_t seed, char *why, size_t n)
 	if (pick(&x, 2) && pmu_cycles_init(&pc, &caps) == 0)
 		keep = model_msr(MSR_IA32_PERF_GLOBAL_CTRL);
 	if (pick(&x, 2))
-		model_set_global_status(GLOBAL_STATUS_OVF_BUF | GLOBAL_STATUS_ARCH_PEBS |
-					1ull << pick(&x, m->n_gp));
+		model_set_global_status((m->arch_caps ? GLOBAL_STATUS_ARCH_PEBS :
+					 GLOBAL_STATUS_OVF_BUF) | 1ull << pick(&x, m->n_gp));
 	for (unsigned i = 0; m->nhm_reset && i < 4; i++)
 		wrmsr(MSR_IA32_PMC(i), (uint32_t)next(&x));
 	memset(&s, 0, sizeof(s));
