@@ -271,34 +271,37 @@ static void test_late_headroom(void **state)
  * H11: the core clock (pebs/cycles.c, fixed counter 1 or its GP fallback) counts every
  * cycle of a PEBS measurement, across the session's start and its PMIs.
  */
+static void core_clock(const struct model_cpu *m)
+{
+	struct pmu_cycles pc;
+	uint64_t t0, t1, n, keep;
+
+	pmu_fixture_probe(m, &ci, &caps);
+	if (pmu_cycles_init(&pc, &caps) || !pc.fixed)
+		return;	/* the GP fallback counts 0x3C, which the model does not feed */
+	keep = model_msr(MSR_IA32_PERF_GLOBAL_CTRL);
+	t0 = pmu_cycles_read(&pc);
+	assert_int_equal(begin(97, 8192), 0);
+	n = 98 * 2 * s.geom.nrec;
+	model_feed(m->ll_event, n, &LD);
+	assert_true(s.st.pmis >= 1);
+	t1 = model_msr(MSR_IA32_FIXED_CTR(1));	/* not through the read: no re-enable */
+	if (t1 - t0 != n * 7)
+		fail_msg("%s: core clock counted %llu of %llu cycles across %llu PMIs", m->name,
+			 (unsigned long long)(t1 - t0), (unsigned long long)(n * 7),
+			 (unsigned long long)s.st.pmis);
+	pebs_stop(&s);
+	assert_int_equal(model_msr(MSR_IA32_PERF_GLOBAL_CTRL), keep);
+	pmu_fixture_assert_clean();
+}
+
 static void test_core_clock_across_pmi(void **state)
 {
 	(void)state;
-	for (unsigned c = 0; model_cpus[c]; c++) {
-		const struct model_cpu *m = model_cpus[c];
-		struct pmu_cycles pc;
-		uint64_t t0, t1, n, keep;
-
-		pmu_fixture_probe(m, &ci, &caps);
-		if (pmu_cycles_init(&pc, &caps))
-			continue;
-		keep = model_msr(MSR_IA32_PERF_GLOBAL_CTRL);
-		if (!pc.fixed)
-			continue;	/* the GP fallback counts 0x3C, which the model does not feed */
-		t0 = pmu_cycles_read(&pc);
-		assert_int_equal(begin(97, 8192), 0);
-		n = 98 * 2 * s.geom.nrec;
-		model_feed(m->ll_event, n, &LD);
-		assert_true(s.st.pmis >= 1);
-		t1 = model_msr(MSR_IA32_FIXED_CTR(1));	/* not through the read: no re-enable */
-		if (t1 - t0 != n * 7)
-			fail_msg("%s: core clock counted %llu of %llu cycles across %llu PMIs",
-				 m->name, (unsigned long long)(t1 - t0),
-				 (unsigned long long)(n * 7), (unsigned long long)s.st.pmis);
-		pebs_stop(&s);
-		assert_int_equal(model_msr(MSR_IA32_PERF_GLOBAL_CTRL), keep);
-		pmu_fixture_assert_clean();
-	}
+	for (unsigned c = 0; model_cpus[c]; c++)
+		core_clock(model_cpus[c]);
+	for (unsigned c = 0; model_arch_cpus[c]; c++)
+		core_clock(model_arch_cpus[c]);
 }
 
 /* H12: a previous user left PMC0-3 near overflow; the AAK100 reset clears them first. */
