@@ -5,7 +5,8 @@
  * values at start, how late every PMI lands (within the documented threshold headroom, or
  * beyond it), how many events count before each MSR access, and before which MSR access of
  * pebs_stop the last pending PMI lands. Checks: no model violation; every record written
- * drained exactly once; no drop while the PMIs came within the headroom; after the stop
+ * drained exactly once; no drop while the PMIs came within the headroom; the core clock
+ * counted every cycle of the workload across the PMIs; after the stop
  * GLOBAL_CTRL holds only what was on before the session, PEBS_ENABLE is 0 and the PEBS
  * counter is off, and stays so when the pending PMI lands afterwards.
  */
@@ -89,7 +90,7 @@ static struct pmu_cycles pc;
 
 int pmi_scenario(uint64_t seed, char *why, size_t n)
 {
-	uint64_t x = seed, sav, late, h, keep = 0, dropped, written;
+	uint64_t x = seed, sav, late, h, keep = 0, dropped, written, fed = 0, t0, t1;
 	const struct model_cpu *m = row(&x);
 	struct model_load ld = { 0x200040, 1, 57, 0x401000 };
 	struct pebs_config cfg;
@@ -117,6 +118,7 @@ int pmi_scenario(uint64_t seed, char *why, size_t n)
 	cfg.sink_ctx = &k;
 	snprintf(what, sizeof(what), "%s sav=%llu buf=%llu", m->name, (unsigned long long)sav,
 		 (unsigned long long)cfg.buf_bytes);
+	t0 = model_msr(MSR_IA32_FIXED_CTR(1));
 	if (pebs_start(&s, &caps, &cfg))
 		return bad(why, n, "%s: pebs_start: %s", what, s.err);
 	h = s.geom.nrec - s.geom.thresh_rec;
@@ -127,8 +129,10 @@ int pmi_scenario(uint64_t seed, char *why, size_t n)
 		uint64_t c = 1 + pick(&x, left < 5000 ? left : 5000);
 
 		model_feed(m->ll_event, c, &ld);
+		fed += c;
 		left -= c;
 	}
+	t1 = model_msr(MSR_IA32_FIXED_CTR(1));
 	dropped = model_stats()->dropped;
 	model_busy(m->ll_event, pick(&x, 3), &ld);
 	model_pmi_hold_until_access(pick(&x, 40));
@@ -149,6 +153,10 @@ int pmi_scenario(uint64_t seed, char *why, size_t n)
 		return bad(why, n, "%s: PMIs %llu events late (headroom %llu records): %llu "
 			   "dropped", what, (unsigned long long)late, (unsigned long long)h,
 			   (unsigned long long)dropped);
+	if ((keep & GLOBAL_FIXED(1)) && t1 - t0 != 7 * fed)
+		return bad(why, n, "%s: core clock counted %llu of %llu cycles across %llu PMIs",
+			   what, (unsigned long long)(t1 - t0), (unsigned long long)(7 * fed),
+			   (unsigned long long)s.st.pmis);
 	if (model_msr(MSR_IA32_PERF_GLOBAL_CTRL) != keep)
 		return bad(why, n, "%s: GLOBAL_CTRL 0x%llx after stop, 0x%llx before start", what,
 			   (unsigned long long)model_msr(MSR_IA32_PERF_GLOBAL_CTRL),
