@@ -1,5 +1,5 @@
 # Makefile: the kernel ELF, the hybrid BIOS/UEFI ISO, host tools and every test.
-# Entry points: make | make iso | make run | make test | make test-repeat | make bench |
+# Entry points: make | make iso | make run | make test | make test-repeat | make soak | make bench |
 # make fuzz | make tables | make clean.
 # Units add themselves through fragments: tests/host/*.mk (host unit tests), tools/*.mk
 # (host programs), tests/fuzz/*.mk (fuzz targets). Kernel sources are every .c and .asm in
@@ -44,7 +44,7 @@ HOST_CFLAGS := -std=gnu11 -g -O1 -I. -Itests -fno-omit-frame-pointer \
 TOOL_CFLAGS := -std=gnu11 -g -O2 -I. $(HOST_WARN) -MMD -MP
 CMOCKA_LIBS := -lcmocka
 
-.PHONY: all iso netboot run test test-host test-repeat test-boot test-matrix bench fuzz clean deps deps-test
+.PHONY: all iso netboot run test test-host test-repeat test-boot test-matrix bench fuzz clean deps deps-test soak
 all: $(KELF) host
 
 deps:
@@ -161,6 +161,12 @@ test-repeat: deps-test
 	@$(MAKE) --no-print-directory all $(ISO) netboot
 	@tests/repeat.sh -n $(or $(N),10) -j $(or $(J),1) $(sort $(wildcard tests/scripts/*.t)) \
 		$(HOST_TEST_BINS)
+
+# `make soak [SEEDS=N]`: the hostile PMU scenario over N random seeds (default 200); prints
+# each failing seed with the command that reproduces it (tests/soak.sh). `make test`
+# runs a fixed set of seeds (pmi_hostile_test).
+soak: $(BUILD)/host/tests/pmi_hostile_test
+	@SEEDS=$(or $(SEEDS),200) tests/soak.sh $<
 
 test-boot: $(ISO)
 	prove -v --exec '' tests/boot/boot.t

@@ -263,11 +263,19 @@ void mm_mark(struct mm_mark *m)
 	m->window_next = window_next;
 }
 
+static uint64_t generation;
+
+uint64_t mm_generation(void)
+{
+	return generation;
+}
+
 void mm_release(const struct mm_mark *m)
 {
 	uint64_t *pml4 = (uint64_t *)(uintptr_t)kpgt.root;
 
 	pmm_release(&pmm, &m->pmm);
+	generation++;
 	if (m->window_next != window_next) {
 		/* drop every window mapping and the tables under them */
 		for (unsigned i = WINDOW_SLOT; i < WINDOW_SLOTS_END; i++)

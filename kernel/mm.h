@@ -20,6 +20,10 @@ uint64_t pmm_total_bytes(void);
 
 /* Identity-mapped, zeroed kernel memory (wrapper over pmm_alloc). NULL when out of memory. */
 void *kalloc(uint64_t bytes, uint64_t align);
+/* Moves each time the test runner's per-test release (ktests/run.c) gives memory back: a
+ * kalloc block taken under another generation may be gone, one taken under this one is not.
+ * A caller that keeps a block across calls (pebs/program.c) compares generations. */
+uint64_t mm_generation(void);
 
 /*
  * A measurement buffer of `bytes` (rounded up to the page size), backed by fresh physical

@@ -16,7 +16,6 @@
 #include "pebs/msr.h"
 #include "kernel/fmt.h"
 #include "kernel/hw.h"
-#include "kernel/mm.h"
 
 #define FIXED_CORE_CYCLES 1	/* IA32_FIXED_CTR1: CPU_CLK_UNHALTED.CORE */
 
@@ -79,13 +78,7 @@ static int buffer(struct pebs_session *s, unsigned *code)
 	for (*code = 0; (4096ull << *code) < want && *code < ARCH_BASE_MAX_CODE; (*code)++)
 		;
 	s->geom.bytes = 4096ull << *code;
-	if (s->buf && s->buf_alloc < s->geom.bytes)
-		s->buf = NULL;	/* no kfree: a larger request takes fresh pages */
-	if (!s->buf) {
-		s->buf = kalloc(s->geom.bytes, 4096);
-		s->buf_alloc = s->buf ? s->geom.bytes : 0;
-	}
-	if (!s->buf) {
+	if (pebs_mem_get(s, s->geom.bytes, false)) {
 		fmt_snprintf(s->err, sizeof(s->err), "out of memory for the %llu-byte arch-PEBS "
 			     "buffer", (unsigned long long)s->geom.bytes);
 		return -1;
@@ -125,11 +118,16 @@ static int program(struct pebs_session *s, uint16_t event)
 	}
 	if (buffer(s, &code))
 		return -1;
-	s->geom.rec_size = record_bytes(s->cfg_c);
-	s->geom.nrec = s->geom.bytes / s->geom.rec_size;
-	s->geom.thresh_rec = s->geom.nrec - 1;	/* the PMI comes one record before the end */
-	/* PMI once less than one record of room is left (Linux: one page for any record) */
-	thresh = (s->geom.bytes - s->geom.rec_size) >> ARCH_INDEX_WR_SHIFT;
+	/* the PMI with room left for a record per PEBS counter (ds.h pebs_ds_headroom) */
+	if (pebs_ds_geometry(s->geom.bytes, record_bytes(s->cfg_c), pebs_ds_headroom(
+		pebs_popcount32(pebs_caps_pebs_gp(c)),
+		pebs_popcount32(c->arch_pebs_fixed)), &s->geom)) {
+		fmt_snprintf(s->err, sizeof(s->err), "%llu-byte arch-PEBS buffer: no room for "
+			     "two %u-byte records", (unsigned long long)s->geom.bytes,
+			     record_bytes(s->cfg_c));
+		return -1;
+	}
+	thresh = (s->geom.thresh_rec * s->geom.rec_size) >> ARCH_INDEX_WR_SHIFT;
 	s->arch_index = ARCH_INDEX_EN | thresh << ARCH_INDEX_THRESH_SHIFT;
 	s->reset = pebs_counter_value(c, s->cfg.sav);
 	s->evtsel = event | EVTSEL_USR | EVTSEL_OS | EVTSEL_EN;
@@ -193,12 +191,18 @@ void pebs_arch_drain(struct pebs_session *s)
 	(void)wrmsr_safe(MSR_IA32_PEBS_INDEX, idx & ~(ARCH_INDEX_WR_MASK | ARCH_INDEX_FULL));
 }
 
+/* As pebs_stop (program.c): not active before any register is touched, so a late PMI
+ * neither drains nor turns the counters back on; GLOBAL_CTRL as found once the handler is
+ * gone. */
 void pebs_arch_stop(struct pebs_session *s)
 {
 	const struct pebs_arch_saved *a = &s->arch_saved;
+	bool active = s->active;
 
+	s->active = false;
+	__atomic_signal_fence(__ATOMIC_SEQ_CST);
 	wrmsr(MSR_IA32_PERF_GLOBAL_CTRL, 0);
-	if (s->active)
+	if (active)
 		pebs_arch_drain(s);
 	/* PEBS off first (INDEX.EN, CFG_C.PEBS_EN), then the buffer, then the rest */
 	(void)wrmsr_safe(MSR_IA32_PEBS_INDEX, a->index & ARCH_INDEX_EN ? 0 : a->index);
@@ -214,15 +218,16 @@ void pebs_arch_stop(struct pebs_session *s)
 	if (a->index & ARCH_INDEX_EN)
 		(void)wrmsr_safe(MSR_IA32_PEBS_INDEX, a->index);
 	wrmsr(MSR_IA32_PERF_GLOBAL_OVF_CTRL, rdmsr(MSR_IA32_PERF_GLOBAL_STATUS));
-	wrmsr(MSR_IA32_PERF_GLOBAL_CTRL, a->global_ctrl);
-	s->active = false;
 	pebs_pmi_uninstall();
+	wrmsr(MSR_IA32_PERF_GLOBAL_CTRL, a->global_ctrl);
 }
 
 int pebs_arch_start(struct pebs_session *s, uint16_t event)
 {
 	s->arch_saved.global_ctrl = rd(MSR_IA32_PERF_GLOBAL_CTRL);
 	wrmsr(MSR_IA32_PERF_GLOBAL_CTRL, 0);	/* everything disabled while programming */
+	/* stale overflow bits (STATUS[54] would hold back the buffer PMI): ack all, as read */
+	wrmsr(MSR_IA32_PERF_GLOBAL_OVF_CTRL, rdmsr(MSR_IA32_PERF_GLOBAL_STATUS));
 	if (program(s, event)) {
 		char keep[sizeof(s->err)];
 
@@ -231,8 +236,11 @@ int pebs_arch_start(struct pebs_session *s, uint16_t event)
 		__builtin_memcpy(s->err, keep, sizeof(keep));
 		return -1;
 	}
-	s->active = true;
+	/* what was on and is not the session's (the core clock) stays on */
+	s->global_keep = s->arch_saved.global_ctrl & ~(1ull << s->counter);
 	pebs_pmi_install(s);
-	wrmsr(MSR_IA32_PERF_GLOBAL_CTRL, s->global_ctrl);
+	s->active = true;
+	__atomic_signal_fence(__ATOMIC_SEQ_CST);
+	wrmsr(MSR_IA32_PERF_GLOBAL_CTRL, s->global_ctrl | s->global_keep);
 	return 0;
 }

@@ -27,10 +27,19 @@ const char *pebs_ds_geometry(uint64_t bytes, unsigned rec_size, unsigned headroo
 	g->bytes = bytes;
 	g->rec_size = rec_size;
 	g->nrec = bytes / rec_size;	/* whole records only: abs max = base + nrec * size */
-	if (g->nrec < (uint64_t)headroom + 1)
+	if (g->nrec < 2)
 		return "PEBS buffer too small for one record above the threshold headroom";
+	if (headroom > g->nrec - 1)
+		headroom = (unsigned)(g->nrec - 1);	/* large records in a small buffer */
 	g->thresh_rec = g->nrec - headroom;	/* threshold >= base + 1 record */
 	return NULL;
+}
+
+unsigned pebs_ds_headroom(unsigned pebs_gp, unsigned pebs_fixed)
+{
+	unsigned n = pebs_gp + pebs_fixed;
+
+	return n < PEBS_HEADROOM_MIN ? PEBS_HEADROOM_MIN : n;
 }
 
 int pebs_ds_reset_slot(unsigned fmt, bool fixed, unsigned idx)

@@ -34,9 +34,22 @@ struct pebs_geom {
 };
 
 /*
+ * Records of room to leave between the interrupt threshold and the absolute maximum: one per
+ * counter that can write a PEBS record (Linux ds.c pebs_update_threshold, "large PEBS":
+ * max_pebs_events, plus the fixed counters where every counter can PEBS), at least
+ * PEBS_HEADROOM_MIN (Linux's MAX_PEBS_EVENTS of the oldest PEBS cores, perf_event.h). The counters keep counting from the assist that crosses the threshold
+ * until the handler's GLOBAL_CTRL <- 0, so records written while the PMI is on its way
+ * (injected late by a hypervisor, held by interrupts off) land there instead of being
+ * dropped (docs/hardware.md §3.3).
+ */
+#define PEBS_HEADROOM_MIN 4
+unsigned pebs_ds_headroom(unsigned pebs_gp, unsigned pebs_fixed);
+
+/*
  * Geometry for `bytes` of buffer (rounded up to 4 KiB), records of `rec_size`, and a threshold
  * `headroom` records below the absolute maximum (at least 1, so a record written between the
- * threshold PMI and the drain still fits). Returns NULL, or an error string.
+ * threshold PMI and the drain still fits; at most all but one record, so the threshold stays
+ * at base + 1 record or above). Returns NULL, or an error string.
  */
 const char *pebs_ds_geometry(uint64_t bytes, unsigned rec_size, unsigned headroom,
 			     struct pebs_geom *g);

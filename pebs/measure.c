@@ -2,7 +2,8 @@
  * measure.c: one PEBS measurement (see measure.h). The sink runs inside the drain, i.e. in the
  * PMI with counters frozen (pebs_pmi) and once more at pebs_stop: it only decodes into the
  * aggregate (pebs_aggbuf_add, no per-record storage) and copies bytes; printing happens after.
- * Model selection per docs/decoder.md "Use from the PMI drain".
+ * Model selection per docs/decoder.md "Use from the PMI drain". The session's DS area and
+ * buffer carry over from one run to the next (pebs/pebs_mem.c): memory stays bounded.
  */
 #include "pebs/measure.h"
 #include "kernel/fmt.h"
@@ -80,8 +81,14 @@ int pebs_measure_run(struct pebs_measure *m, const struct pebs_caps *c,
 {
 	struct pebs_config pc = cfg->pc;
 	uint64_t target = cfg->target_records ? cfg->target_records : PEBS_MEASURE_RECORDS;
+	struct pebs_session kept = m->s;
 
 	memset(m, 0, sizeof(*m));
+	/* the DS area and buffer of the last run, reused while valid (pebs/pebs_mem.c) */
+	m->s.ds = kept.ds;
+	m->s.buf = kept.buf;
+	m->s.buf_alloc = kept.buf_alloc;
+	m->s.mem_gen = kept.mem_gen;
 	m->core = pebs_measure_core(c);
 	m->ev = pc.kind == PEBS_STORE ? PEBS_EV_STORE : PEBS_EV_LOAD;
 	m->format = c->pebs_fmt;

@@ -62,10 +62,14 @@ struct pebs_session {
 	struct pebs_ds_area *ds;
 	void *buf;
 	uint64_t buf_alloc;	/* bytes allocated at buf (reused by later starts) */
+	uint64_t mem_gen;	/* mm_generation() when ds and buf were taken (pebs_mem.c) */
 	struct pebs_geom geom;
 	unsigned counter;	/* GP counter carrying the PEBS event */
 	int aux_counter;	/* GP counter carrying the auxiliary event, -1 none */
 	uint64_t evtsel, aux_evtsel, pebs_enable, global_ctrl, data_cfg, reset;
+	/* GLOBAL_CTRL bits found on at start that are not the session's (the core clock,
+	 * pebs/cycles.c): kept on through the session and its PMIs, left on by the stop */
+	uint64_t global_keep;
 	bool adaptive;
 	bool arch;		/* format 0xF: IA32_PEBS_BASE/INDEX + CFG_C, no DS area */
 	/* The arch path's drain (pebs_arch_drain), set by pebs_arch_start: pebs_drain calls it
@@ -73,6 +77,9 @@ struct pebs_session {
 	void (*arch_drain)(struct pebs_session *s);
 	uint64_t cfg_c, arch_index;	/* as programmed */
 	struct pebs_arch_saved arch_saved;
+	/* Set last by the start, cleared first by the stop (before any register is touched):
+	 * a PMI of a session not active neither drains nor re-enables (pmi.c), as Linux's
+	 * handler restores the PMU only "when it's active" (core.c intel_pmu_handle_irq). */
 	bool active;
 	struct pebs_stats st;
 	char err[128];
@@ -116,6 +123,10 @@ bool pebs_cntr_option(const struct cmdline *cl, cmdline_warn_fn warn);
 int pebs_cntr_data_cfg(struct pebs_session *s);
 int pebs_cntr_enable(struct pebs_session *s);
 void pebs_cntr_restore(struct pebs_session *s);
+
+/* The session's DS area (ds: true) and a buffer of at least `bytes`, kept from earlier
+ * starts when still valid (pebs_mem.c). 0, or -1 when out of memory. */
+int pebs_mem_get(struct pebs_session *s, uint64_t bytes, bool ds);
 
 /* Mask of the GP counter value for writes, and the counter value for -n. */
 uint64_t pebs_counter_value(const struct pebs_caps *c, uint64_t n);

@@ -3,7 +3,11 @@
  * interrupt", 20.6.2; order per docs/hardware.md §7.2 and §8.8):
  * GLOBAL_CTRL <- 0, read GLOBAL_STATUS, ack through IA32_PERF_GLOBAL_OVF_CTRL, drain
  * [base, index) into the sink, index <- base, apic_pmi_rearm() (unmask LVTPC, EOI),
- * GLOBAL_CTRL <- enabled set. A PMI with GLOBAL_STATUS == 0 is counted as spurious.
+ * GLOBAL_CTRL <- enabled set (the session's counters and the bits it keeps on, such as the
+ * core clock). A PMI with GLOBAL_STATUS == 0 is counted as spurious. A PMI that finds the
+ * session not active (pebs_stop has begun, or pebs_start not finished) acks and re-arms only:
+ * no drain, GLOBAL_CTRL left 0 (Linux core.c intel_pmu_handle_irq: "Only restore PMU state
+ * when it's active"; docs/hardware.md §7.2).
  * Architectural PEBS shares this handler: its buffer PMI is GLOBAL_STATUS[54] and its drain is
  * pebs_arch_drain (arch_program.c; docs/arch-pebs.md "Registers").
  * Drops: when a drain finds index at the absolute maximum the buffer was full; an assist that
@@ -145,6 +149,7 @@ void pebs_drain(struct pebs_session *s)
 void pebs_pmi(struct pebs_session *s)
 {
 	uint64_t status, ours;
+	bool active = s->active;	/* false: pebs_stop runs below us, or pebs_start */
 
 	wrmsr(MSR_IA32_PERF_GLOBAL_CTRL, 0);
 	s->st.pmis++;
@@ -159,10 +164,10 @@ void pebs_pmi(struct pebs_session *s)
 		ours = buf | s->global_ctrl;
 		if (status & ~ours & ~(GLOBAL_STATUS_COND_CHGD | GLOBAL_STATUS_ASIF))
 			s->st.other_ovf++;
-		if (status & buf)
-			pebs_drain(s);
+		if ((status & buf) && active)
+			pebs_drain(s);	/* not active: the stop's own drain takes them, once */
 	}
 	apic_pmi_rearm();
-	if (s->active)
-		wrmsr(MSR_IA32_PERF_GLOBAL_CTRL, s->global_ctrl);
+	if (active)	/* the session's counters and what it keeps on (the core clock) */
+		wrmsr(MSR_IA32_PERF_GLOBAL_CTRL, s->global_ctrl | s->global_keep);
 }

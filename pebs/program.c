@@ -2,7 +2,8 @@
  * program.c: PEBS programming and teardown (SDM Vol. 3B 20.6.2 "PEBS", 18.4.9 "DS area";
  * order per docs/hardware.md §8.4: GLOBAL_CTRL=0 -> DS -> DS_AREA ->
  * PEBS_DATA_CFG -> LD_LAT -> counter + EVTSEL -> PEBS_ENABLE -> GLOBAL_CTRL; teardown
- * GLOBAL_CTRL first, then PEBS_ENABLE, then DS_AREA). Rules applied: counters disabled while
+ * GLOBAL_CTRL first, then PEBS_ENABLE, then DS_AREA; stale GLOBAL_STATUS acked at start;
+ * the session marked inactive before the teardown, docs/hardware.md §7.2). Rules applied: counters disabled while
  * programmed; PEBS events with AnyThread/Edge/Inv/CMask 0 and INT clear (§7.2); LL_EN on
  * perfmon < 5 (§1.5); PS_EN for SNB/IVB stores; ADAPTIVE + MEMINFO on baseline (§4.4);
  * threshold >= 3 (§1.6); full-width writes (§8.3); FREEZE_WHILE_SMM (§8.10); aux event (§6).
@@ -13,7 +14,6 @@
 #include "apic/apic.h"
 #include "kernel/fmt.h"
 #include "kernel/hw.h"
-#include "kernel/mm.h"
 
 #include <string.h>
 
@@ -60,18 +60,11 @@ static int alloc_buffers(struct pebs_session *s)
 	}
 	if (s->caps->uarch->quirks & Q_BUF_ONE_PAGE)
 		bytes = 4096;
-	err = pebs_ds_geometry(bytes, rec, 1, &s->geom);
+	err = pebs_ds_geometry(bytes, rec, pebs_ds_headroom(pebs_popcount32(
+		pebs_caps_pebs_gp(s->caps)), s->caps->baseline ? s->caps->n_fixed : 0), &s->geom);
 	if (err)
 		return pebs_fail(s, "%s", err);
-	if (!s->ds)
-		s->ds = kalloc(4096, 4096);
-	if (s->buf && s->buf_alloc < s->geom.bytes)
-		s->buf = NULL;	/* no kfree: a larger request takes fresh pages */
-	if (!s->buf) {
-		s->buf = kalloc(s->geom.bytes, 4096);
-		s->buf_alloc = s->buf ? s->geom.bytes : 0;
-	}
-	if (!s->ds || !s->buf)
+	if (pebs_mem_get(s, s->geom.bytes, true))
 		return pebs_fail(s, "out of memory for the DS area / %llu-byte PEBS buffer",
 			    (unsigned long long)s->geom.bytes);
 	pebs_ds_setup(s->ds, s->buf, &s->geom);
@@ -83,10 +76,14 @@ static int pebs_off(struct pebs_session *s)
 	return wr(s, MSR_IA32_PEBS_ENABLE, 0);
 }
 
+/* AAK100 steps 2-5 (step 1, PEBS_ENABLE and GLOBAL_CTRL 0, is done by pebs_start): the
+ * magic events on cleared PMCs, GLOBAL_CTRL[3:0] on and off, EVTSEL and PMC cleared. */
 static void nhm_counter_reset(void)
 {
-	for (unsigned i = 0; i < 4; i++)
+	for (unsigned i = 0; i < 4; i++) {
 		wrmsr(MSR_IA32_PERFEVTSEL(i), nhm_magic[i]);
+		wrmsr(MSR_IA32_PMC(i), 0);
+	}
 	wrmsr(MSR_IA32_PERF_GLOBAL_CTRL, 0xf);
 	wrmsr(MSR_IA32_PERF_GLOBAL_CTRL, 0);
 	for (unsigned i = 0; i < 4; i++) {
@@ -156,6 +153,22 @@ static void teardown(void)
 	(void)wrmsr_safe(MSR_IA32_PEBS_ENABLE, 0);
 }
 
+/* Ack every overflow bit (Linux core.c intel_pmu_reset "Ack all overflows"; kvm-unit-tests
+ * x86/pmu_pebs.c pebs_reset): written back as read, so no reserved bit is set. */
+static void ack_status(void)
+{
+	wrmsr(MSR_IA32_PERF_GLOBAL_OVF_CTRL, rdmsr(MSR_IA32_PERF_GLOBAL_STATUS));
+}
+
+/* GLOBAL_CTRL bits found on that the session does not program (the core clock). */
+static uint64_t foreign(const struct pebs_session *s, uint64_t found)
+{
+	found &= ~(1ull << s->counter);
+	if (s->aux_counter >= 0)
+		found &= ~(1ull << s->aux_counter);
+	return found;
+}
+
 static void clear_programming(struct pebs_session *s)
 {
 	(void)wrmsr_safe(MSR_IA32_PERFEVTSEL(s->counter), 0);
@@ -166,13 +179,14 @@ static void clear_programming(struct pebs_session *s)
 		(void)wrmsr_safe(MSR_PEBS_DATA_CFG, 0);
 	if (s->global_ctrl & GLOBAL_FIXED(1))	/* pebs_counters=on enabled it */
 		pebs_cntr_restore(s);
-	wrmsr(MSR_IA32_PERF_GLOBAL_OVF_CTRL, rdmsr(MSR_IA32_PERF_GLOBAL_STATUS));
+	ack_status();
 }
 
 int pebs_start(struct pebs_session *s, const struct pebs_caps *c, const struct pebs_config *cfg)
 {
 	uint16_t event = 0;
 	uint32_t allowed = 0;
+	uint64_t found;
 
 	if (s->active)
 		pebs_stop(s);
@@ -181,31 +195,45 @@ int pebs_start(struct pebs_session *s, const struct pebs_caps *c, const struct p
 	s->err[0] = '\0';
 	s->aux_counter = -1;
 	s->arch = false;
+	s->global_keep = 0;
 	memset(&s->st, 0, sizeof(s->st));
 	if (pebs_config_check(s, &event, &allowed))
 		return -1;
 	if (c->pebs_fmt == PEBS_FMT_ARCH)	/* same session, other registers */
 		return pebs_arch_start(s, event);
+	found = rdmsr(MSR_IA32_PERF_GLOBAL_CTRL);
 	wrmsr(MSR_IA32_PERF_GLOBAL_CTRL, 0);	/* everything disabled while programming */
-	if (pebs_off(s) || alloc_buffers(s) || program(s, event)) {
+	if (!pebs_off(s))
+		ack_status();	/* a stale STATUS[62] holds back the threshold PMI */
+	if (s->err[0] || alloc_buffers(s) || program(s, event)) {
 		char keep[sizeof(s->err)];
 
 		memcpy(keep, s->err, sizeof(keep));
 		teardown();
 		clear_programming(s);
+		wrmsr(MSR_IA32_PERF_GLOBAL_CTRL, foreign(s, found));
 		memcpy(s->err, keep, sizeof(keep));
 		return -1;
 	}
+	s->global_keep = foreign(s, found);
 	if (pebs_pmi_install(s)) {
 		teardown();
 		clear_programming(s);
+		wrmsr(MSR_IA32_PERF_GLOBAL_CTRL, s->global_keep);
 		return pebs_fail(s, "no PMI slot: %d CPUs already run PEBS sessions", PEBS_MAX_CPUS);
 	}
 	s->active = true;
-	wrmsr(MSR_IA32_PERF_GLOBAL_CTRL, s->global_ctrl);
+	__atomic_signal_fence(__ATOMIC_SEQ_CST);	/* active before counting starts */
+	wrmsr(MSR_IA32_PERF_GLOBAL_CTRL, s->global_ctrl | s->global_keep);
 	return 0;
 }
 
+/*
+ * Not active first, with no register touched yet (Linux x86_pmu_disable clears
+ * cpuc->enabled before the hardware): a threshold PMI that lands anywhere in here, however
+ * late, acks and re-arms but neither re-enables the counters nor drains (pmi.c), so the one
+ * drain below takes every record once and everything ends disabled.
+ */
 void pebs_stop(struct pebs_session *s)
 {
 	if (!s->active)
@@ -214,9 +242,12 @@ void pebs_stop(struct pebs_session *s)
 		pebs_arch_stop(s);
 		return;
 	}
+	s->active = false;
+	__atomic_signal_fence(__ATOMIC_SEQ_CST);	/* seen by a PMI on this CPU from here */
 	teardown();
 	pebs_drain(s);
 	clear_programming(s);
-	s->active = false;
 	pebs_pmi_uninstall();
+	if (s->global_keep)
+		wrmsr(MSR_IA32_PERF_GLOBAL_CTRL, s->global_keep);
 }

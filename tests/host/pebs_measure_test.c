@@ -103,12 +103,11 @@ static bool work(void *ctx)
 	return ++f->chunks < f->max_chunks;
 }
 
-static int measure(const struct model_cpu *c, struct feed *f, uint64_t sav, uint64_t buf,
-		   bool with_dump)
+/* One measurement on the CPU probed last. */
+static int measure_here(struct feed *f, uint64_t sav, uint64_t buf, bool with_dump)
 {
 	struct pebs_measure_cfg cfg = { .work = work, .work_ctx = f, .target_records = 2000 };
 
-	probe(c);
 	pebs_config_init(&cfg.pc, f->store ? PEBS_STORE : PEBS_LOAD_LATENCY, NULL, NULL);
 	cfg.pc.sav = sav;
 	cfg.pc.buf_bytes = buf;
@@ -123,6 +122,13 @@ static int measure(const struct model_cpu *c, struct feed *f, uint64_t sav, uint
 		f->per_chunk = 10000;
 	nlines = 0;
 	return pebs_measure_run(&m, &caps, &cfg);
+}
+
+static int measure(const struct model_cpu *c, struct feed *f, uint64_t sav, uint64_t buf,
+		   bool with_dump)
+{
+	probe(c);
+	return measure_here(f, sav, buf, with_dump);
 }
 
 static void test_l1_dominant_passes(void **state)
@@ -386,9 +392,41 @@ static void test_core_clock(void **state)
 	assert_string_equal(pc.err, "CPUID.0AH: perfmon version 0");
 }
 
+/*
+ * Issue 27 H10: a measurement reuses its CPU's DS area and PEBS buffer (pebs/pebs_mem.c):
+ * 200 steps take the memory of one; after the test runner's release (mm_generation moves)
+ * the next step takes fresh memory instead of the memory given back (ASan would see it).
+ */
+static void test_buffers_reused(void **state)
+{
+	struct feed f = { .p = { { 100, PEBS_LVL_L1, 20, false } }, .np = 1, .per_chunk = 2000,
+			  .max_chunks = 4 };
+	uint64_t held;
+	unsigned mark;
+
+	(void)state;
+	probe(&model_skylake);
+	assert_int_equal(measure_here(&f, 97, 16384, false), 0);
+	held = model_kalloc_bytes();
+	for (unsigned i = 0; i < 200; i++) {
+		assert_int_equal(measure_here(&f, 97, i % 2 ? 16384 : 8192, false), 0);
+		assert_true(m.st.records > 0);
+	}
+	if (model_kalloc_bytes() != held)
+		fail_msg("200 measurements hold %llu bytes, one held %llu",
+			 (unsigned long long)model_kalloc_bytes(), (unsigned long long)held);
+	mark = model_mm_mark();
+	assert_true(mark >= 2);
+	model_mm_release(mark - 2);	/* the DS area and buffer go back */
+	assert_int_equal(measure_here(&f, 97, 16384, false), 0);
+	assert_true(m.st.records > 0);
+	pmu_fixture_assert_clean();
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_buffers_reused),
 		cmocka_unit_test(test_l1_dominant_passes),
 		cmocka_unit_test(test_arch_rows),
 		cmocka_unit_test(test_not_dominant_fails_naming_level),

@@ -93,12 +93,18 @@ static void cycle(const struct model_cpu *m, enum pebs_kind kind)
 	assert_int_equal(model_msr(MSR_IA32_PEBS_BASE), (uint64_t)(uintptr_t)s.buf | 1);
 	assert_int_equal(model_msr(MSR_IA32_PMC_GP_CFG_C(s.counter)),
 			 CFG_C_PEBS_EN | CFG_C_AUX | ((0 - 97ull) & 0xffffffff));
-	assert_int_equal(model_msr(MSR_IA32_PEBS_INDEX), ARCH_INDEX_EN | (8064ull / 16) << 36);
+	/* threshold a record per PEBS counter below the end (pebs_ds_headroom) */
+	assert_int_equal(s.geom.rec_size, 128);
+	assert_int_equal(s.geom.nrec - s.geom.thresh_rec,
+			 pebs_ds_headroom((unsigned)__builtin_popcount(pebs_caps_pebs_gp(&caps)),
+					  (unsigned)__builtin_popcount(caps.arch_pebs_fixed)));
+	assert_int_equal(model_msr(MSR_IA32_PEBS_INDEX),
+			 ARCH_INDEX_EN | (s.geom.thresh_rec * 128 / 16) << 36);
 	model_log_clear();
 	model_feed(kind == PEBS_LOAD_LATENCY ? m->ll_event : m->st_event, n, &ld);
 	pmu_fixture_assert_clean();
 	assert_int_equal(model_stats()->records_written, n / 98);
-	assert_true(model_stats()->pmis_delivered >= 3);	/* 63 records per threshold */
+	assert_true(model_stats()->pmis_delivered >= 3);	/* a PMI per thresh_rec records */
 	assert_non_null(strstr(model_log(), "ctrl=0 status ack rearm ctrl=on"));
 	pebs_stop(&s);
 	pmu_fixture_assert_clean();

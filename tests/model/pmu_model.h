@@ -96,6 +96,30 @@ void model_raise_pmi(void);
 const struct model_stats *model_stats(void);
 
 /*
+ * Hostile PMI delivery (pmu_model_pmi.c; model_init clears every knob). A step is a fed
+ * event, an MSR access outside the handler, or a model_step() call.
+ *  model_pmi_late(n): a raised PMI (and one pending now) is taken n steps later, the
+ *    counters and PEBS assists running on meanwhile (0: at once, the default);
+ *  model_pmi_hold_until_access(k): the pending PMI (or the next one raised) is taken just
+ *    before the k-th MSR access from now, not earlier (0: off);
+ *  model_busy(event, n, ld): n events fed before every MSR access (n = 0: off);
+ *  model_set_global_status(bits): bits left set in GLOBAL_STATUS (firmware, an earlier
+ *    session); model_step(): a point where a late PMI can land (a test's sink calls it).
+ */
+void model_pmi_late(uint64_t steps);
+void model_pmi_hold_until_access(uint64_t k);
+void model_busy(uint16_t event, uint64_t n, const struct model_load *ld);
+void model_set_global_status(uint64_t bits);
+void model_step(void);
+uint64_t model_msr_accesses(void);
+
+/* kalloc in the model: bytes held; the test runner's per-test release (kernel/mm.h
+ * mm_generation moves; the regions taken since the mark are freed). */
+uint64_t model_kalloc_bytes(void);
+unsigned model_mm_mark(void);
+void model_mm_release(unsigned mark);
+
+/*
  * The model's virtual clock (its TSC: what records' TSC fields carry). Each fed event
  * advances it by `event_ticks` (default 7), each PEBS assist (a record written or dropped) by
  * `assist_ticks` and each delivered PMI by `pmi_ticks` (default 0 both): the time PEBS costs

@@ -162,6 +162,12 @@ void model_arch_rearm_check(void)
 		return;
 	if (M.global_status & GLOBAL_STATUS_ARCH_PEBS)
 		model_violate("LVTPC unmasked before GLOBAL_STATUS[54] was acked");
+}
+
+void model_arch_exit_check(void)
+{
+	if (!arch())
+		return;
 	if ((M.pebs_index & ARCH_INDEX_EN) && ARCH_INDEX_THRESH(M.pebs_index) &&
 	    ARCH_INDEX_WR(M.pebs_index) >= ARCH_INDEX_THRESH(M.pebs_index))
 		model_violate("PMI re-armed with IA32_PEBS_INDEX still at the threshold");

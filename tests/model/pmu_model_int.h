@@ -33,6 +33,14 @@ struct model_state {
 	uint64_t event_ticks, assist_ticks, pmi_ticks;	/* virtual-clock costs */
 	/* PMI */
 	bool delivery, lvtpc_masked, pending, in_pmi, pmi_disabled_first;
+	/* hostile delivery (pmu_model_hostile.c) */
+	uint64_t late, late_left;	/* a raised PMI waits `late` model steps */
+	uint64_t hold_at;		/* pending PMI held until MSR access number hold_at */
+	uint64_t accesses;		/* MSR accesses outside the PMI handler */
+	uint16_t busy_event;		/* fed busy_n times before each MSR access */
+	uint64_t busy_n;
+	struct model_load busy_ld;
+	bool stepping;
 	struct model_stats st;
 	char viol[MODEL_MAX_VIOL][160];
 	unsigned nviol;
@@ -55,6 +63,10 @@ bool model_mapped(uint64_t addr, uint64_t bytes);
 void model_check_active(void);
 bool model_pebs_active(unsigned i);
 void model_raise(void);
+void model_deliver(void);
+/* pmu_model_hostile.c: a point where an interrupt can land: an MSR access (access = true,
+ * counted) or a fed event / model_step (false); delivers a PMI that is due. */
+void model_tick(bool access);
 void model_no_write_while_active(unsigned i, const char *what);
 bool model_any_pebs_active(void);
 unsigned model_record_size(unsigned i);
@@ -70,6 +82,7 @@ bool model_arch_pebs_on(unsigned i);
 void model_arch_assist(unsigned i, const struct model_load *ld);
 void model_arch_check(void);
 void model_arch_rearm_check(void);
+void model_arch_exit_check(void);	/* at the PMI's return, counting on */
 void model_arch_cpuid(uint32_t subleaf, struct cpuid_regs *r);
 
 #endif

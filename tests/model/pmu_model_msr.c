@@ -115,8 +115,19 @@ static void write_global_ctrl(uint64_t v)
 		model_logf(v ? "ctrl=on" : "ctrl=0");
 	}
 	if (M.cpu->nhm_reset && (v & 0xf) == 0xf && !(old & 0xf) && M.evtsel[0] == 0x4300b5 &&
-	    M.evtsel[1] == 0x4300d2 && M.evtsel[2] == 0x4300b1 && M.evtsel[3] == 0x4300b1)
-		M.nhm_reset_seen = true;
+	    M.evtsel[1] == 0x4300d2 && M.evtsel[2] == 0x4300b1 && M.evtsel[3] == 0x4300b1) {
+		/* AAK100 step 2: the magic events run on cleared PMCs (Linux core.c
+		 * intel_pmu_nhm_workaround, "clear the corresponding PMCx") */
+		bool clear = true;
+
+		for (unsigned i = 0; i < 4; i++)
+			if (M.pmc[i]) {
+				model_violate("AAK100: magic events run with PMC%u = 0x%llx, not "
+					      "cleared first", i, (unsigned long long)M.pmc[i]);
+				clear = false;
+			}
+		M.nhm_reset_seen |= clear;
+	}
 }
 
 static int msr_write(uint32_t msr, uint64_t v)
@@ -205,7 +216,10 @@ static int msr_write(uint32_t msr, uint64_t v)
 
 int rdmsr_safe(uint32_t msr, uint64_t *val)
 {
-	int r = msr_read(msr, val);
+	int r;
+
+	model_tick(true);	/* a held or late PMI lands before the access */
+	r = msr_read(msr, val);
 
 	if (r)
 		*val = 0;
@@ -214,6 +228,7 @@ int rdmsr_safe(uint32_t msr, uint64_t *val)
 
 int wrmsr_safe(uint32_t msr, uint64_t val)
 {
+	model_tick(true);
 	return msr_write(msr, val);
 }
 
@@ -221,6 +236,7 @@ uint64_t rdmsr(uint32_t msr)
 {
 	uint64_t v = 0;
 
+	model_tick(true);
 	if (model_specific(msr))
 		model_violate("model-specific MSR 0x%x read without rdmsr_safe", msr);
 	if (msr_read(msr, &v))
@@ -230,6 +246,7 @@ uint64_t rdmsr(uint32_t msr)
 
 void wrmsr(uint32_t msr, uint64_t val)
 {
+	model_tick(true);
 	if (model_specific(msr))
 		model_violate("model-specific MSR 0x%x written without wrmsr_safe", msr);
 	if (msr_write(msr, val))

@@ -50,6 +50,7 @@ void model_write_record(uint8_t *rec, unsigned size, unsigned i, const struct mo
 	if (!M.baseline) {
 		put(rec, 0x00, 0x202);
 		put(rec, 0x08, ld->ip + 3);	/* trap-like: next instruction */
+		put(rec, 0x88, M.st.records_written + 1);	/* R15: a serial, for tests */
 		if (M.fmt >= 1) {
 			put(rec, 0x90, M.fmt >= 3 ? 1ull << i : M.global_status | 1ull << i);
 			put(rec, 0x98, ld->addr);

@@ -71,9 +71,7 @@ void model_set_costs(uint64_t event_ticks, uint64_t assist_ticks, uint64_t pmi_t
 
 void model_fini(void)
 {
-	for (unsigned i = 0; i < model_nregions; i++)
-		free(model_regions[i].p);
-	model_nregions = 0;
+	model_mm_release(0);	/* everything kalloc handed out: a new generation */
 }
 
 const struct model_cpu *model_cpu(void) { return M.cpu; }
@@ -84,8 +82,10 @@ uint64_t model_msr(uint32_t msr)
 	uint64_t v = 0;
 	bool in_pmi = M.in_pmi;
 
-	M.in_pmi = false;	/* test-side peek: no handler-order checks */
+	M.in_pmi = false;	/* test-side peek: no handler-order checks, no tick */
+	M.stepping = true;
 	(void)rdmsr_safe(msr, &v);
+	M.stepping = false;
 	M.in_pmi = in_pmi;
 	return v;
 }
@@ -106,6 +106,29 @@ void *kalloc(uint64_t bytes, uint64_t align)
 	return p;
 }
 
+/* The test runner's per-test release (ktests/run.c mm_release) in the model: the regions
+ * taken since `mark` are freed (ASan reports any later use) and the generation moves. */
+static uint64_t mm_gen;
+
+uint64_t mm_generation(void) { return mm_gen; }
+unsigned model_mm_mark(void) { return model_nregions; }
+
+void model_mm_release(unsigned mark)
+{
+	while (model_nregions > mark)
+		free(model_regions[--model_nregions].p);
+	mm_gen++;
+}
+
+uint64_t model_kalloc_bytes(void)
+{
+	uint64_t n = 0;
+
+	for (unsigned i = 0; i < model_nregions; i++)
+		n += model_regions[i].bytes;
+	return n;
+}
+
 bool model_mapped(uint64_t addr, uint64_t bytes)
 {
 	for (unsigned i = 0; i < model_nregions; i++) {
@@ -115,60 +138,6 @@ bool model_mapped(uint64_t addr, uint64_t bytes)
 			return true;
 	}
 	return false;
-}
-
-/* apic/ stand-ins: LVTPC mask and EOI as one rearm step (apic.h contract). */
-void apic_set_pmi_handler(irq_handler_fn fn) { model_pmi_handler = fn; }
-
-void apic_pmi_rearm(void)
-{
-	const uint64_t *ds = (const uint64_t *)(uintptr_t)M.ds_area;
-
-	if (M.in_pmi && (M.global_status & GLOBAL_STATUS_OVF_BUF))
-		model_violate("LVTPC unmasked before GLOBAL_STATUS[62] was acked");
-	if (M.in_pmi && ds && model_mapped(M.ds_area, 0x40) && ds[5] >= ds[7] && ds[7])
-		model_violate("PMI re-armed with the PEBS index still at the threshold");
-	model_arch_rearm_check();
-	M.lvtpc_masked = false;
-	if (M.in_pmi)
-		model_logf("rearm");
-}
-
-static void deliver(void)
-{
-	struct trap_frame f;
-
-	memset(&f, 0, sizeof(f));
-	f.vector = APIC_VEC_PMI;
-	M.pending = false;
-	M.lvtpc_masked = true;	/* delivery masks LVTPC */
-	M.in_pmi = true;
-	M.pmi_disabled_first = false;
-	M.st.pmis_delivered++;
-	M.tsc += M.pmi_ticks;
-	if (model_pmi_handler)
-		model_pmi_handler(&f);
-	M.in_pmi = false;
-	if (M.lvtpc_masked)
-		model_violate("PMI handler returned with LVTPC masked");
-}
-
-void model_raise(void)
-{
-	M.st.pmis_raised++;
-	if (M.delivery && !M.lvtpc_masked && !M.in_pmi)
-		deliver();
-	else
-		M.pending = true;
-}
-
-void model_raise_pmi(void) { model_raise(); }
-void model_pmi_delivery(bool on) { M.delivery = on; }
-
-void model_pmi_flush(void)
-{
-	if (M.pending && !M.lvtpc_masked)
-		deliver();
 }
 
 /* The assist for counter i (armed): a record, or a drop at the absolute maximum. */
@@ -223,6 +192,7 @@ void model_feed(uint16_t event, uint64_t n, const struct model_load *ld)
 	const struct model_cpu *c = M.cpu;
 
 	for (uint64_t k = 0; k < n; k++) {
+		model_tick(false);	/* a late PMI may land between any two events */
 		M.tsc += M.event_ticks;
 		for (unsigned i = 0; i < c->n_gp; i++) {
 			if ((c->version >= 2 && !(M.global_ctrl & (1ull << i))) ||
@@ -247,21 +217,4 @@ void model_feed(uint16_t event, uint64_t n, const struct model_load *ld)
 		    (M.fixed_ctrl & (FIXED_CTRL_OS(1) | FIXED_CTRL_USR(1))))
 			M.fixed[1] = (M.fixed[1] + M.event_ticks) & ((1ull << c->fixed_width) - 1);
 	}
-}
-
-/* kernel/hw.h interrupt flag: the selected CPU's PMI delivery (IF=1: delivered at once). */
-uint64_t hw_irq_on(void)
-{
-	uint64_t fl = M.delivery ? 1u << 9 : 0;
-
-	model_pmi_delivery(true);
-	model_pmi_flush();
-	return fl;
-}
-
-void hw_irq_restore(uint64_t flags)
-{
-	model_pmi_delivery(flags & (1u << 9));
-	if (flags & (1u << 9))
-		model_pmi_flush();
 }
