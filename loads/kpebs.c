@@ -140,6 +140,11 @@ static enum kt_result step_run(struct ktest *t, const struct step *st, const str
 		kt_check(t, false, "%s # %s", subname(st, "pebs_source", b, sizeof(b)), m->err);
 		return kt_verdict(t);
 	}
+	if (pv_records(&m->st, m->s.counter, d, sizeof(d)) == PV_SKIP) {	/* no assist at all */
+		kt_skip_sub(t, subname(st, "pebs_source", b, sizeof(b)), "%s", d);
+		kt_skip_sub(t, subname(st, "pebs_overhead", b, sizeof(b)), "%s", d);
+		return kt_verdict(t);
+	}
 	kp_summary(kpk_line, t, r->name, m, &cost, lvl, timed, r->res.have_core);
 	kp_table(kpk_line, t, r->name, &m->agg);
 	if (m->s.cfg.counters)	/* pebs_counters=on (docs/output.md §3) */

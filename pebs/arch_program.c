@@ -196,6 +196,7 @@ void pebs_arch_drain(struct pebs_session *s)
 void pebs_arch_stop(struct pebs_session *s)
 {
 	const struct pebs_arch_saved *a = &s->arch_saved;
+	uint64_t status;
 
 	wrmsr(MSR_IA32_PERF_GLOBAL_CTRL, 0);
 	if (s->active)
@@ -213,7 +214,9 @@ void pebs_arch_stop(struct pebs_session *s)
 	(void)wrmsr_safe(MSR_IA32_PEBS_BASE, a->base);
 	if (a->index & ARCH_INDEX_EN)
 		(void)wrmsr_safe(MSR_IA32_PEBS_INDEX, a->index);
-	wrmsr(MSR_IA32_PERF_GLOBAL_OVF_CTRL, rdmsr(MSR_IA32_PERF_GLOBAL_STATUS));
+	status = rdmsr(MSR_IA32_PERF_GLOBAL_STATUS);
+	pebs_note_status(&s->st, s->counter, status);	/* overflowed without an assist? */
+	wrmsr(MSR_IA32_PERF_GLOBAL_OVF_CTRL, status);
 	wrmsr(MSR_IA32_PERF_GLOBAL_CTRL, a->global_ctrl);
 	s->active = false;
 	pebs_pmi_uninstall();

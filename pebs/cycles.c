@@ -70,12 +70,18 @@ int pmu_cycles_init(struct pmu_cycles *pc, const struct pebs_caps *c)
 		fmt_snprintf(pc->err, sizeof(pc->err), "%s", why);
 		return -1;
 	}
-	pc->fixed = c->version >= 2 && c->n_fixed >= 2 && (c->fixed_mask & 2);
+	/* counters firmware had enabled are left alone (pebs/probe.c) */
+	pc->fixed = c->version >= 2 && c->n_fixed >= 2 && (c->fixed_mask & 2) &&
+		    !(c->fw_fixed & 2);
 	if (pc->fixed) {
 		fmt_snprintf(pc->name, sizeof(pc->name), "fixed counter 1 (CPU_CLK_UNHALTED.CORE)");
 	} else if (c->n_gp == 0 || (c->ebx_len >= 1 && (c->arch_events_unavail & 1))) {
 		fmt_snprintf(pc->err, sizeof(pc->err),
 			     "CPUID.0AH: no fixed counter 1 and UnHalted Core Cycles unavailable");
+		return -1;
+	} else if ((c->fw_gp >> (c->n_gp - 1u)) & 1) {
+		fmt_snprintf(pc->err, sizeof(pc->err), "fixed counter 1 and IA32_PERFEVTSEL%u "
+			     "unavailable or enabled by firmware", c->n_gp - 1u);
 		return -1;
 	} else {
 		pc->gp = c->n_gp - 1u;
