@@ -68,7 +68,8 @@ static int ht_exclude(struct pebs_session *s, uint16_t event, uint32_t *allowed)
 	if (!(s->caps->uarch->quirks & Q_HT_ERRATUM))
 		return 0;
 	busy = pebs_pmi_counters_elsewhere(!excl) & *allowed;
-	if (busy && !(*allowed & ~busy))
+	if (busy && (!(*allowed & ~busy) ||
+		     (s->cfg.counter >= 0 && s->cfg.counter < 32 && (busy >> s->cfg.counter) & 1)))
 		return pebs_fail(s, "BJ122/BV98/HSD29: counters 0x%x in use on another CPU, exclusive "
 				 "with HT for event 0x%04x", busy, event);
 	*allowed &= ~busy;

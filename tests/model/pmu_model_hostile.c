@@ -225,7 +225,8 @@ void model_hostile_check(void)
 	for (unsigned i = 0; i < M.cpu->n_gp; i++) {
 		if (model_pebs_active(i))
 			period_check(i);
-		if (M.cpu->tfa && i == 3 && counting(&M, 3) && !(M.tfa_msr & TFA_RTM_FORCE_ABORT))
+		if (M.cpu->tfa && i == 3 && counting(&M, 3) && !(M.h.fw_gp & 0x8) &&
+		    !(M.tfa_msr & TFA_RTM_FORCE_ABORT))	/* firmware's own use is not ours */
 			model_violate("PMC3 enabled on a TSX_FORCE_ABORT part without "
 				      "MSR_TSX_FORCE_ABORT[0]: the microcode uses it");
 		if (M.cpu->ht_erratum && sib < model_ncpus &&
