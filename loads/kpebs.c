@@ -144,6 +144,11 @@ static void report(void *self, struct ktest *t, const struct load_run *r, enum l
 	int lvl = level_of(tg);
 	char d[200], b[48];
 
+	if (pv_records(&m->st, m->s.counter, d, sizeof(d)) == PV_SKIP) {	/* no assist at all */
+		kt_skip_sub(t, subname(st, "pebs_source", b, sizeof(b)), "%s", d);
+		kt_skip_sub(t, subname(st, "pebs_overhead", b, sizeof(b)), "%s", d);
+		return;
+	}
 	kp_summary(kpk_line, t, r->name, m, cost, lvl, timed, r->res.have_core);
 	kp_table(kpk_line, t, r->name, &m->agg);
 	if (m->s.cfg.counters)	/* pebs_counters=on (docs/output.md §3) */

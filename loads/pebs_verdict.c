@@ -105,6 +105,21 @@ enum pv_result pv_source(const struct pebs_agg *a, enum pebs_level target, char 
 	return PV_FAIL;
 }
 
+enum pv_result pv_records(const struct pebs_stats *st, unsigned counter, char *d, size_t n)
+{
+	if (st->records) {
+		fmt_snprintf(d, n, "%llu records", (unsigned long long)st->records);
+		return PV_PASS;
+	}
+	if (st->pebs_ovf) {
+		fmt_snprintf(d, n, "IA32_PERF_GLOBAL_STATUS[%u] set, 0 records: counter overflowed, "
+			     "no PEBS assist: virtualised or cross-mapped counter", counter);
+		return PV_SKIP;
+	}
+	fmt_snprintf(d, n, "no records");
+	return PV_FAIL;
+}
+
 enum pv_result pv_latency(const struct pebs_agg *a, enum pebs_level target,
 			  uint64_t timed_x100, bool core_clock, char *d, size_t n)
 {

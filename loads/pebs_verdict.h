@@ -17,6 +17,7 @@
 #include "loads/pebs_cost.h"
 #include "sample/aggregate.h"
 #include "pebs/datasrc.h"
+#include "pebs/pebs.h"
 
 enum pv_result { PV_FAIL = 0, PV_PASS = 1, PV_SKIP = -1 };
 
@@ -34,6 +35,10 @@ void pv_band(bool core_clock, unsigned *lo_pct, unsigned *hi_pct, unsigned *slac
 
 /* The verdicts; `d` receives the detail (measured value and bound) or the SKIP reason. */
 enum pv_result pv_source(const struct pebs_agg *a, enum pebs_level target, char *d, size_t n);
+/* Did the PEBS step produce records at all? PASS when it did; SKIP when none came although
+ * the PEBS counter overflowed (its GLOBAL_STATUS bit seen in a PMI or at stop: a virtualised
+ * or cross-mapped counter, kvm-unit-tests x86/pmu_pebs.c); FAIL "no records" otherwise. */
+enum pv_result pv_records(const struct pebs_stats *st, unsigned counter, char *d, size_t n);
 enum pv_result pv_latency(const struct pebs_agg *a, enum pebs_level target,
 			  uint64_t timed_x100, bool core_clock, char *d, size_t n);
 enum pv_result pv_rises(uint64_t p50_below, const char *below, uint64_t p50, char *d, size_t n);

@@ -198,6 +198,7 @@ void pebs_arch_stop(struct pebs_session *s)
 {
 	const struct pebs_arch_saved *a = &s->arch_saved;
 	bool active = s->active;
+	uint64_t status;
 
 	s->active = false;
 	__atomic_signal_fence(__ATOMIC_SEQ_CST);
@@ -217,7 +218,9 @@ void pebs_arch_stop(struct pebs_session *s)
 	(void)wrmsr_safe(MSR_IA32_PEBS_BASE, a->base);
 	if (a->index & ARCH_INDEX_EN)
 		(void)wrmsr_safe(MSR_IA32_PEBS_INDEX, a->index);
-	wrmsr(MSR_IA32_PERF_GLOBAL_OVF_CTRL, rdmsr(MSR_IA32_PERF_GLOBAL_STATUS));
+	status = rdmsr(MSR_IA32_PERF_GLOBAL_STATUS);
+	pebs_note_status(&s->st, s->counter, status);	/* overflowed without an assist? */
+	wrmsr(MSR_IA32_PERF_GLOBAL_OVF_CTRL, status);
 	pebs_pmi_uninstall();
 	wrmsr(MSR_IA32_PERF_GLOBAL_CTRL, a->global_ctrl);
 }

@@ -29,6 +29,11 @@ static void probe_cpuid(struct pebs_caps *c, const struct cpu_info *ci)
 	c->ds = ci->ds;
 	c->dtes64 = ci->dtes64;
 	c->pdcm = ci->pdcm;
+	if (ci->max_leaf >= 7) {	/* TSX_FORCE_ABORT[13] unless RTM_ALWAYS_ABORT[11] (Linux
+					 * intel_pmu_init: PMU_FL_TFA) */
+		cpuid_count(7, 0, &r);
+		c->tfa = (r.edx & (1u << 13)) && !(r.edx & (1u << 11));
+	}
 	if (ci->hybrid && ci->max_leaf >= 0x1a) {
 		cpuid_count(0x1a, 0, &r);
 		c->native_model = r.eax & 0xffffff;
@@ -101,8 +106,10 @@ static void reason_pmu(struct pebs_caps *c, uint32_t max_leaf)
 		WHY(c->pmu_why, "CPUID.0AH: perfmon version %u reports no counters", c->version);
 	else if (c->misc_fault)
 		WHY(c->pmu_why, "IA32_MISC_ENABLE: rdmsr fault (vector %d)", c->misc_fault);
-	else if (!c->emon)
-		WHY(c->pmu_why, "IA32_MISC_ENABLE[7]: performance monitoring unavailable");
+	else if (c->hw_why[0])	/* the functional probe (pebs/probe.c) */
+		WHY(c->pmu_why, "%s", c->hw_why);
+	/* IA32_MISC_ENABLE[7] = 0 is a warning only (pebs_caps_warning): Linux enables the core
+	 * PMU from CPUID.0AH alone, and KVM set EMON only from commit bef6ecca46ac (2022). */
 }
 
 static void reason_pebs(struct pebs_caps *c)
@@ -133,12 +140,19 @@ static void reason_pebs(struct pebs_caps *c)
 		WHY(c->pebs_why, "model %02X_%02XH%s%s not in the PEBS table and no PEBS baseline",
 		    c->family, c->model, c->core_type ? " " : "",
 		    cpu_core_type_name(c->core_type));
+	else if ((c->uarch->quirks & Q_NHM_CTR_RESET) && (c->fw_gp & 0xf))
+		WHY(c->pebs_why, "IA32_PERFEVTSEL%u = 0x%llx enabled by firmware: the AAK100 "
+		    "counter reset would overwrite it", (unsigned)__builtin_ctz(c->fw_gp),
+		    (unsigned long long)c->fw_val);
 	else if (c->uarch->quirks & Q_PEBS_BROKEN)
 		WHY(c->pebs_why, "%s: PEBS disabled (errata AJ67/AJ68/AJ69/AJ106)", c->uarch->name);
 	else if ((need = pebs_ucode_min(c->family, c->model, c->stepping)) &&
 		 (c->microcode_fault || c->microcode < need))
 		WHY(c->pebs_why, "microcode 0x%x < 0x%x: PEBS broken on %02X_%02XH stepping %u",
 		    c->microcode, need, c->family, c->model, c->stepping);
+	else if (!pebs_caps_pebs_gp(c) && c->fw_gp)
+		WHY(c->pebs_why, "%s: every PEBS counter enabled by firmware (IA32_PERFEVTSEL "
+		    "mask 0x%x, EN[22])", c->uarch->name, c->fw_gp);
 	else if (!pebs_caps_pebs_gp(c))
 		WHY(c->pebs_why, "%s: no PEBS-capable GP counter among %u", c->uarch->name,
 		    c->n_gp);
@@ -153,6 +167,9 @@ static void reason_ll(struct pebs_caps *c)
 	else if (!c->uarch->ll_event)
 		WHY(c->ll_why, "%s: %s", c->uarch->name,
 		    c->uarch->no_ll ? c->uarch->no_ll : "no load-latency event");
+	else if (!(c->uarch->ll_gp & gp & pebs_caps_pebs_gp(c)) && (c->uarch->ll_gp & c->fw_gp))
+		WHY(c->ll_why, "%s: load-latency counters 0x%x enabled by firmware (IA32_PERFEVTSEL "
+		    "mask 0x%x, EN[22])", c->uarch->name, c->uarch->ll_gp & gp, c->fw_gp);
 	else if (!(c->uarch->ll_gp & gp & pebs_caps_pebs_gp(c)))
 		WHY(c->ll_why, "%s: load-latency counters 0x%x not among the %u GP counters",
 		    c->uarch->name, c->uarch->ll_gp, c->n_gp);
@@ -163,16 +180,18 @@ static void reason_ll(struct pebs_caps *c)
 	else if (c->ldlat_fault)
 		WHY(c->ll_why, "MSR_PEBS_LD_LAT_THRESHOLD: rdmsr fault (vector %d)",
 		    c->ldlat_fault);
+	else if (c->ldlat_ignored)
+		WHY(c->ll_why, "%s", c->ldlat_why);
 }
 
 void pebs_caps_probe(struct pebs_caps *c, const struct cpu_info *ci)
 {
-	uint64_t v;
-
 	memset(c, 0, sizeof(*c));
 	probe_cpuid(c, ci);
 	if (c->vendor == VENDOR_INTEL && ci->msr)
 		probe_msrs(c);
+	if (c->vendor == VENDOR_INTEL && ci->msr && c->version && !c->misc_fault)
+		pebs_probe_hw(c);	/* before anything of ours is enabled (pebs/probe.c) */
 	if (c->vendor == VENDOR_INTEL)
 		pebs_arch_caps_probe(c, ci);
 	else
@@ -183,7 +202,7 @@ void pebs_caps_probe(struct pebs_caps *c, const struct cpu_info *ci)
 	reason_pmu(c, ci->max_leaf);
 	reason_pebs(c);
 	if (!c->pebs_why[0] && c->uarch->ll_event)
-		c->ldlat_fault = rdmsr_safe(MSR_PEBS_LD_LAT_THRESHOLD, &v);
+		pebs_probe_ldlat(c);	/* write and read back (pebs/probe.c) */
 	reason_ll(c);
 }
 

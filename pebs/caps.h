@@ -46,8 +46,22 @@ struct pebs_caps {
 	uint64_t misc_enable;
 	int misc_fault;
 	bool emon, pebs_unavail;
-	/* MSR_PEBS_LD_LAT_THRESHOLD probe (read only; may #GP under a hypervisor) */
+	/* MSR_PEBS_LD_LAT_THRESHOLD probe: a read that may #GP under a hypervisor, then a write
+	 * read back (pebs/probe.c, Linux check_msr()): ignored when the value did not stick */
 	int ldlat_fault;
+	bool ldlat_ignored;
+	uint32_t ldlat_wrote;
+	uint64_t ldlat_back;
+	char ldlat_why[PEBS_REASON_LEN];	/* when ignored: the register, value, read-back */
+	/* Functional probe (pebs/probe.c; Linux events/core.c check_hw_exists()): counters that
+	 * were enabled before this kernel touched them (firmware, SMM) are left alone */
+	uint32_t fw_gp;			/* GP counters with IA32_PERFEVTSELx.EN[22] set */
+	uint32_t fw_fixed;		/* fixed counters enabled in IA32_FIXED_CTR_CTRL */
+	uint32_t fw_msr;		/* the first such register and its value */
+	uint64_t fw_val;
+	char hw_why[PEBS_REASON_LEN];	/* "": the counters hold what is written to them */
+	bool tfa;			/* CPUID.(07H,0):EDX[13] TSX_FORCE_ABORT: microcode may
+					 * take PMC3 unless MSR_TSX_FORCE_ABORT[0] (Q_TFA_PMC3) */
 	/* architectural PEBS (format 0xF; pebs/arch_caps.c, docs/arch-pebs.md "Enumeration") */
 	bool arch_ext;			/* CPUID.(07H,1):EAX[8]: leaf 23H valid */
 	uint32_t arch_leaf0;		/* CPUID.23H.0:EAX: sub-leaves present */
@@ -84,12 +98,23 @@ bool pebs_caps_ll_ok(const struct pebs_caps *c, const char **why);	/* load laten
 void pebs_arch_caps_probe(struct pebs_caps *c, const struct cpu_info *ci);
 void pebs_arch_caps_reason(struct pebs_caps *c);
 
+/* pebs/probe.c, called by pebs_caps_probe: the functional probe of the counters (c->fw_*,
+ * c->hw_why) and the write-and-read-back of MSR_PEBS_LD_LAT_THRESHOLD (c->ldlat_ignored). */
+void pebs_probe_hw(struct pebs_caps *c);
+void pebs_probe_ldlat(struct pebs_caps *c);
+/* Q_TFA_PMC3 (Linux intel_set_tfa via intel_tfa_commit_scheduling / intel_tfa_pmu_enable_all):
+ * MSR_TSX_FORCE_ABORT[0] set when the session uses PMC3, cleared when not; 0, or -1 with
+ * err naming the register when PMC3 cannot be taken back from the microcode. */
+int pebs_probe_tfa(const struct pebs_caps *c, unsigned counter, char *err, size_t n);
+/* Warning i (0..) about this probe into b, without "# warning: "; false past the last. */
+bool pebs_caps_warning(const struct pebs_caps *c, unsigned i, char *b, size_t n);
+
 /* Record size in bytes of a legacy format 0..3 (0 for adaptive/unknown). */
 unsigned pebs_legacy_record_size(unsigned fmt);
-/* GP counters that can PEBS on this CPU (bitmask). */
+/* GP counters that can PEBS on this CPU (bitmask), less those firmware had enabled. */
 static inline uint32_t pebs_caps_pebs_gp(const struct pebs_caps *c)
 {
-	uint32_t gp = c->n_gp >= 32 ? ~0u : (1u << c->n_gp) - 1;
+	uint32_t gp = (c->n_gp >= 32 ? ~0u : (1u << c->n_gp) - 1) & ~c->fw_gp;
 
 	if (!c->uarch)
 		return 0;

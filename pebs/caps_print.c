@@ -1,11 +1,13 @@
 /*
  * caps_print.c: struct pebs_caps as KTAP header diagnostics ("# pmu: ..."), compact enough for a
- * 11 KB/s serial line: six lines. Field names follow the SDM (CPUID.0AH, IA32_PERF_CAPABILITIES,
+ * 11 KB/s serial line: six lines, then a `# warning:` line for each thing the probe found and
+ * worked around (pebs/probe.c). Field names follow the SDM (CPUID.0AH, IA32_PERF_CAPABILITIES,
  * IA32_MISC_ENABLE); docs/hardware.md §1.9, §1.10, §2.
  */
 #include "pebs/caps.h"
 #include "kernel/console.h"
 #include "kernel/fmt.h"
+#include "pebs/msr.h"
 
 static const char *fault_str(int fault)
 {
@@ -70,6 +72,32 @@ bool pebs_caps_line(const struct pebs_caps *c, unsigned i, char *b, size_t n)
 	}
 }
 
+/* The warnings that apply, in a fixed order; false past the last. */
+bool pebs_caps_warning(const struct pebs_caps *c, unsigned i, char *b, size_t n)
+{
+	bool emon = c->vendor == VENDOR_INTEL && c->version && !c->misc_fault && !c->emon;
+	bool fw = c->fw_gp || c->fw_fixed;
+
+	if (emon && i-- == 0) {
+		fmt_snprintf(b, n, "IA32_MISC_ENABLE[7] = 0 (performance monitoring unavailable) "
+			     "but CPUID.0AH reports perfmon version %u: trusted, as Linux does",
+			     c->version);
+		return true;
+	}
+	if (fw && i-- == 0) {
+		char reg[24] = "IA32_FIXED_CTR_CTRL";
+
+		if (c->fw_msr != MSR_IA32_FIXED_CTR_CTRL)
+			fmt_snprintf(reg, sizeof(reg), "IA32_PERFEVTSEL%u",
+				     c->fw_msr - MSR_IA32_PERFEVTSEL(0));
+		fmt_snprintf(b, n, "%s = 0x%llx: counters enabled before this kernel (GP 0x%x, "
+			     "fixed 0x%x) belong to firmware and are left alone", reg,
+			     (unsigned long long)c->fw_val, c->fw_gp, c->fw_fixed);
+		return true;
+	}
+	return false;
+}
+
 void pebs_caps_print(const struct pebs_caps *c)
 {
 	char b[200];
@@ -81,4 +109,6 @@ void pebs_caps_print(const struct pebs_caps *c)
 	for (unsigned i = 0; pebs_caps_line(c, i, b, sizeof(b)); i++)
 		if (pmu || i < 2 || i > 4)
 			kprintf("# %s\n", b);
+	for (unsigned i = 0; pebs_caps_warning(c, i, b, sizeof(b)); i++)
+		kprintf("# warning: %s\n", b);
 }

@@ -2,12 +2,19 @@
  * config.c: a PEBS session's configuration: command-line defaults (ldlat=, sav=, pebs_buf=,
  * pebs_counters=), the checks against the probed capabilities before anything is written
  * (ldlat range, MSR_PEBS_LD_LAT_THRESHOLD; the reload value's width under full-width
- * writes; quirk minimum periods from pebs/uarch.c), and the choice of event and
- * PEBS-capable counter (pebs/pmu_tables.c rows). No register access.
+ * writes), the choice of event and PEBS-capable counter (pebs/pmu_tables.c rows), and the
+ * per-model counter quirks (docs/hardware.md §7.1, Linux arch/x86/events/intel/core.c):
+ * minimum periods clamped as x86_pmu.limit_period does (nhm_limit_period, hsw_limit_period,
+ * bdw_limit_period), counters the SMT sibling's session uses avoided for events 0xD0-0xD3
+ * (BJ122/BV98/HSD29, intel_ht_bug's exclusive counters), and PMC3 on TSX_FORCE_ABORT parts
+ * only with MSR_TSX_FORCE_ABORT[0] set (tfa_get_event_constraints, intel_set_tfa; the one
+ * register access, in pebs/probe.c).
  */
 #include "pebs/pebs.h"
 #include "pebs/msr.h"
 #include "kernel/fmt.h"
+
+#define INST_RETIRED_ALL 0x01c0	/* INST_RETIRED.ALL (HSW11/BDM11/BDM55) */
 
 #include <stdarg.h>
 #include <string.h>
@@ -48,6 +55,27 @@ int pebs_fail(struct pebs_session *s, const char *fmt, ...)
 	return -1;
 }
 
+/* BJ122/BV98/HSD29: with HT on, events 0xD0-0xD3 corrupt the sibling's counter of the same
+ * index. Linux (intel_ht_bug) schedules such counters exclusively across the siblings; here
+ * one CPU measures at a time, and the counters other CPUs' sessions hold are avoided (any
+ * other CPU may be the sibling): all of them for such an event, those carrying such an event
+ * for any other. */
+static int ht_exclude(struct pebs_session *s, uint16_t event, uint32_t *allowed)
+{
+	bool excl = (event & 0xff) >= 0xd0 && (event & 0xff) <= 0xd3;
+	uint32_t busy;
+
+	if (!(s->caps->uarch->quirks & Q_HT_ERRATUM))
+		return 0;
+	busy = pebs_pmi_counters_elsewhere(!excl) & *allowed;
+	if (busy && (!(*allowed & ~busy) ||
+		     (s->cfg.counter >= 0 && s->cfg.counter < 32 && (busy >> s->cfg.counter) & 1)))
+		return pebs_fail(s, "BJ122/BV98/HSD29: counters 0x%x in use on another CPU, exclusive "
+				 "with HT for event 0x%04x", busy, event);
+	*allowed &= ~busy;
+	return 0;
+}
+
 /* Event, allowed counters and counter for this configuration. */
 static int choose(struct pebs_session *s, uint16_t *event, uint32_t *allowed)
 {
@@ -69,6 +97,8 @@ static int choose(struct pebs_session *s, uint16_t *event, uint32_t *allowed)
 		*allowed = ~0u;
 	}
 	*allowed &= pebs_caps_pebs_gp(s->caps);
+	if (ht_exclude(s, *event, allowed))
+		return -1;
 	if (s->cfg.counter < 0) {
 		if (!*allowed)
 			return pebs_fail(s, "%s: no PEBS counter for event 0x%04x", u->name, *event);
@@ -98,15 +128,37 @@ static int validate(struct pebs_session *s)
 	if (s->cfg.sav == 0 || s->cfg.sav > max_sav)
 		return pebs_fail(s, "sav=%llu outside [1, %llu]", (unsigned long long)s->cfg.sav,
 			    (unsigned long long)max_sav);
-	if ((c->uarch->quirks & Q_MIN_PERIOD_32) && s->cfg.sav < 32)
-		return pebs_fail(s, "sav=%llu below the %s minimum period 32",
-			    (unsigned long long)s->cfg.sav, c->uarch->name);
 	if (c->pebs_fmt >= 4 && c->pebs_fmt <= 6 && !c->baseline)
 		return pebs_fail(s, "PEBS format %u without baseline not supported", c->pebs_fmt);
 	return 0;
 }
 
+uint64_t pebs_limit_period(const struct pebs_uarch *u, uint16_t event, uint64_t sav,
+			   const char **rule)
+{
+	const char *r = NULL;
+	uint64_t v = sav;
+
+	if ((u->quirks & Q_MIN_PERIOD_32) && v < 32)
+		v = 32, r = "Linux nhm_limit_period";
+	if ((u->quirks & Q_HSW_PERIOD) && v < (event == INST_RETIRED_ALL ? 128u : 32u))
+		v = event == INST_RETIRED_ALL ? 128 : 32, r = "Linux hsw_limit_period (HSW11)";
+	if ((u->quirks & Q_BDW_PERIOD) && event == INST_RETIRED_ALL &&
+	    (v < 128 || (v & 0x3f))) {
+		v = v < 128 ? 128 : v & ~0x3full;
+		r = "Linux bdw_limit_period (BDM11, BDM55)";
+	}
+	if (rule)
+		*rule = v != sav ? r : NULL;
+	return v;
+}
+
 int pebs_config_check(struct pebs_session *s, uint16_t *event, uint32_t *allowed)
 {
-	return validate(s) || choose(s, event, allowed) ? -1 : 0;
+	if (validate(s) || choose(s, event, allowed))
+		return -1;
+	s->cfg.sav = pebs_limit_period(s->caps->uarch, *event, s->cfg.sav, NULL);
+	if (pebs_probe_tfa(s->caps, s->counter, s->err, sizeof(s->err)))
+		return -1;
+	return 0;
 }

@@ -63,6 +63,7 @@ void pmu_cycles_header_line(const struct pmu_cycles *pc, int rc, char *b, size_t
 int pmu_cycles_init(struct pmu_cycles *pc, const struct pebs_caps *c)
 {
 	const char *why;
+	uint32_t gp_free;
 
 	memset(pc, 0, sizeof(*pc));
 	pc->caps = c;
@@ -70,15 +71,24 @@ int pmu_cycles_init(struct pmu_cycles *pc, const struct pebs_caps *c)
 		fmt_snprintf(pc->err, sizeof(pc->err), "%s", why);
 		return -1;
 	}
-	pc->fixed = c->version >= 2 && c->n_fixed >= 2 && (c->fixed_mask & 2);
+	/* counters firmware had enabled are left alone (pebs/probe.c); the GP fallback is the
+	 * highest free one, never PMC3 where TSX microcode may take it (Q_TFA_PMC3) */
+	gp_free = (c->n_gp >= 32 ? ~0u : (1u << c->n_gp) - 1) & ~c->fw_gp &
+		  ~(c->tfa && c->uarch && (c->uarch->quirks & Q_TFA_PMC3) ? 0x8u : 0);
+	pc->fixed = c->version >= 2 && c->n_fixed >= 2 && (c->fixed_mask & 2) &&
+		    !(c->fw_fixed & 2);
 	if (pc->fixed) {
 		fmt_snprintf(pc->name, sizeof(pc->name), "fixed counter 1 (CPU_CLK_UNHALTED.CORE)");
 	} else if (c->n_gp == 0 || (c->ebx_len >= 1 && (c->arch_events_unavail & 1))) {
 		fmt_snprintf(pc->err, sizeof(pc->err),
 			     "CPUID.0AH: no fixed counter 1 and UnHalted Core Cycles unavailable");
 		return -1;
+	} else if (!gp_free) {
+		fmt_snprintf(pc->err, sizeof(pc->err), "no fixed counter 1 and every GP counter "
+			     "enabled by firmware (mask 0x%x)", c->fw_gp);
+		return -1;
 	} else {
-		pc->gp = c->n_gp - 1u;
+		pc->gp = 31u - (unsigned)__builtin_clz(gp_free);
 		fmt_snprintf(pc->name, sizeof(pc->name), "GP counter %u (event 0x3c UnHalted Core "
 			     "Cycles)", pc->gp);
 	}

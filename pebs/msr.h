@@ -72,6 +72,10 @@
 #define  MISC_ENABLE_BTS_UNAVAIL	(1ull << 11)
 #define  MISC_ENABLE_PEBS_UNAVAIL	(1ull << 12)
 
+/* MSR_TSX_FORCE_ABORT (Linux msr-index.h; Skylake-family TSX erratum microcode, §7.1) */
+#define MSR_TSX_FORCE_ABORT		0x10f
+#define  TFA_RTM_FORCE_ABORT		(1ull << 0)	/* abort RTM: PMC3 back to the OS */
+
 /* IA32_DEBUGCTL (§1.10) */
 #define MSR_IA32_DEBUGCTL		0x1d9
 #define  DEBUGCTL_FREEZE_PERFMON_ON_PMI	(1ull << 12)

@@ -48,7 +48,17 @@ struct pebs_stats {
 	uint64_t dropped;	/* assists lost at a full buffer (PEBS counter past overflow) */
 	uint64_t bad;		/* index out of range or malformed record sizes */
 	uint64_t other_ovf;	/* GLOBAL_STATUS bits that are not ours (acked, counted) */
+	uint64_t pebs_ovf;	/* the PEBS counter's own GLOBAL_STATUS bit seen (PMI or stop):
+				 * with no record at all, an overflow without a PEBS assist */
 };
+
+/* Note GLOBAL_STATUS as read in the PMI or at stop, before it is acked (probe-before-trust:
+ * kvm-unit-tests x86/pmu_pebs.c, "Known reasons for none PEBS records"). */
+static inline void pebs_note_status(struct pebs_stats *st, unsigned counter, uint64_t status)
+{
+	if (counter < 64 && (status & (1ull << counter)))
+		st->pebs_ovf++;
+}
 
 /* Architectural PEBS (format 0xF): the registers the session touches, as found at start and
  * restored by pebs_stop (pebs/arch_program.c; docs/arch-pebs.md "Registers"). */
@@ -135,5 +145,13 @@ uint64_t pebs_counter_value(const struct pebs_caps *c, uint64_t n);
  * event, its allowed PEBS counters and s->counter chosen (0, or -1 with s->err). */
 int pebs_fail(struct pebs_session *s, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 int pebs_config_check(struct pebs_session *s, uint16_t *event, uint32_t *allowed);
+/* The sample-after value the uarch's minimum-period rule makes of sav for event, as Linux
+ * clamps it (core.c nhm_limit_period, hsw_limit_period, bdw_limit_period); *rule (if
+ * non-NULL) names the rule when the value changed, else NULL. */
+uint64_t pebs_limit_period(const struct pebs_uarch *u, uint16_t event, uint64_t sav,
+			   const char **rule);
+/* pmi.c: GP counters the PEBS sessions of other CPUs use (exclusive_only: only those that
+ * carry an event 0xD0-0xD3, Q_HT_ERRATUM), for the HT-erratum exclusion in config.c. */
+uint32_t pebs_pmi_counters_elsewhere(bool exclusive_only);
 
 #endif

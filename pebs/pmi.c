@@ -79,6 +79,25 @@ void pebs_pmi_uninstall(void)
 		apic_set_pmi_handler(NULL);
 }
 
+uint32_t pebs_pmi_counters_elsewhere(bool exclusive_only)
+{
+	uint32_t here = apic_id(), m = 0;
+
+	for (unsigned i = 0; i < PEBS_MAX_CPUS; i++) {
+		const struct pebs_session *o = pmi_sessions[i].s;
+		uint16_t ev = o ? (uint16_t)(o->evtsel & 0xff) : 0;
+
+		if (!o || pmi_sessions[i].apic_id == here || !o->active)
+			continue;
+		if (exclusive_only && (ev < 0xd0 || ev > 0xd3))
+			continue;
+		m |= 1u << o->counter;
+		if (o->aux_counter >= 0)
+			m |= 1u << o->aux_counter;
+	}
+	return m;
+}
+
 static uint64_t record_size(const struct pebs_session *s, const uint8_t *p)
 {
 	uint64_t w;
@@ -158,6 +177,7 @@ void pebs_pmi(struct pebs_session *s)
 		s->st.spurious++;
 	} else {
 		wrmsr(MSR_IA32_PERF_GLOBAL_OVF_CTRL, status);
+		pebs_note_status(&s->st, s->counter, status);
 		/* the buffer's PMI: DS threshold [62], or arch-PEBS threshold [54] */
 		uint64_t buf = s->arch ? GLOBAL_STATUS_ARCH_PEBS : GLOBAL_STATUS_OVF_BUF;
 

@@ -174,7 +174,7 @@ const struct pebs_uarch pebs_uarch_table[] = {
 		.name = "Haswell/Broadwell", .family = 6, .model = 0x3d, .core_type = 0x00,
 		.native = 0x0, .steppings = 0xffff, .pebs_fmt = 0x2, .pebs_gp = 0xf,
 		.ll_event = 0x01cd, .ll_gp = 0x8, .st_event = 0x82d0, .st_gp = 0xf, .aux_event = 0x0000,
-		.dsrc = DSRC_SNB, .quirks = Q_HSW_PERIOD, .errata = "BDM100, BDM35",
+		.dsrc = DSRC_SNB, .quirks = Q_BDW_PERIOD, .errata = "BDM100, BDM35",
 		.src = "hardware.md §4.1 §5.3 §6 §7.1; Linux core.c bdw_limit_period (Broadwell: no intel_ht_bug)",
 	},
 	{	/* 06_3E perfmon IVT/events/ivytown_core.json: MEM_TRANS_RETIRED.LOAD_LATENCY_*, MEM_TRANS_RETIRED.PRECISE_STORE; hand "Sandy/Ivy Bridge"; Linux core.c intel_pmu_init (IVYBRIDGE*: intel_ht_bug), ds.c intel_ivb_pebs_event_constraints */
@@ -209,7 +209,7 @@ const struct pebs_uarch pebs_uarch_table[] = {
 		.name = "Haswell/Broadwell", .family = 6, .model = 0x47, .core_type = 0x00,
 		.native = 0x0, .steppings = 0xffff, .pebs_fmt = 0x2, .pebs_gp = 0xf,
 		.ll_event = 0x01cd, .ll_gp = 0x8, .st_event = 0x82d0, .st_gp = 0xf, .aux_event = 0x0000,
-		.dsrc = DSRC_SNB, .quirks = Q_HSW_PERIOD, .errata = "BDM100, BDM35",
+		.dsrc = DSRC_SNB, .quirks = Q_BDW_PERIOD, .errata = "BDM100, BDM35",
 		.src = "hardware.md §4.1 §5.3 §6 §7.1; Linux core.c bdw_limit_period (Broadwell: no intel_ht_bug)",
 	},
 	{	/* 06_4A perfmon SLM/events/Silvermont_core.json: no memory event; hand "Silvermont"; Linux core.c intel_pmu_init (ATOM_SILVERMONT*, AIRMONT*; ATOM_AIRMONT_NP added by tip a08340fd2916), ds.c intel_slm_pebs_event_constraints */
@@ -247,7 +247,7 @@ const struct pebs_uarch pebs_uarch_table[] = {
 		.name = "Haswell/Broadwell", .family = 6, .model = 0x4f, .core_type = 0x00,
 		.native = 0x0, .steppings = 0xffff, .pebs_fmt = 0x2, .pebs_gp = 0xf,
 		.ll_event = 0x01cd, .ll_gp = 0x8, .st_event = 0x82d0, .st_gp = 0xf, .aux_event = 0x0000,
-		.dsrc = DSRC_SNB, .quirks = Q_HSW_PERIOD, .errata = "BDM100, BDM35",
+		.dsrc = DSRC_SNB, .quirks = Q_BDW_PERIOD, .errata = "BDM100, BDM35",
 		.src = "hardware.md §4.1 §5.3 §6 §7.1; Linux core.c bdw_limit_period (Broadwell: no intel_ht_bug)",
 	},
 	{	/* 06_55 perfmon SKX/events/skylakex_core.json, CLX/events/cascadelakex_core.json: MEM_TRANS_RETIRED.LOAD_LATENCY_*, MEM_INST_RETIRED.ALL_STORES; hand "Skylake-SP"; Linux core.c intel_pmu_init (SKYLAKE_X: pmem = true), ds.c intel_skl_pebs_event_constraints */
@@ -261,7 +261,7 @@ const struct pebs_uarch pebs_uarch_table[] = {
 		.name = "Haswell/Broadwell", .family = 6, .model = 0x56, .core_type = 0x00,
 		.native = 0x0, .steppings = 0xffff, .pebs_fmt = 0x2, .pebs_gp = 0xf,
 		.ll_event = 0x01cd, .ll_gp = 0x8, .st_event = 0x82d0, .st_gp = 0xf, .aux_event = 0x0000,
-		.dsrc = DSRC_SNB, .quirks = Q_HSW_PERIOD, .errata = "BDM100, BDM35",
+		.dsrc = DSRC_SNB, .quirks = Q_BDW_PERIOD, .errata = "BDM100, BDM35",
 		.src = "hardware.md §4.1 §5.3 §6 §7.1; Linux core.c bdw_limit_period (Broadwell: no intel_ht_bug)",
 	},
 	{	/* 06_57 perfmon KNL/events/knightslanding_core.json: no memory event; hand "Knights Landing/Mill"; Linux core.c intel_pmu_init (XEON_PHI_KNL/KNM: slm_format_attr, no ldlat), ds.c intel_slm_pebs_event_constraints */

@@ -125,7 +125,8 @@ static int program(struct pebs_session *s, uint16_t event)
 		return -1;
 	s->aux_counter = -1;
 	if (s->cfg.kind == PEBS_LOAD_LATENCY && (u->quirks & Q_LL_NEEDS_AUX)) {
-		uint32_t free_gp = (c->n_gp >= 32 ? ~0u : (1u << c->n_gp) - 1) & ~(1u << i);
+		uint32_t free_gp = (c->n_gp >= 32 ? ~0u : (1u << c->n_gp) - 1) & ~(1u << i) &
+				   ~c->fw_gp;	/* firmware's counters left alone (probe.c) */
 
 		if (!free_gp)
 			return pebs_fail(s, "%s: no counter left for MEM_LOADS_AUX 0x%04x", u->name,
@@ -171,6 +172,8 @@ static uint64_t foreign(const struct pebs_session *s, uint64_t found)
 
 static void clear_programming(struct pebs_session *s)
 {
+	uint64_t status;
+
 	(void)wrmsr_safe(MSR_IA32_PERFEVTSEL(s->counter), 0);
 	if (s->aux_counter >= 0)
 		(void)wrmsr_safe(MSR_IA32_PERFEVTSEL((unsigned)s->aux_counter), 0);
@@ -179,7 +182,9 @@ static void clear_programming(struct pebs_session *s)
 		(void)wrmsr_safe(MSR_PEBS_DATA_CFG, 0);
 	if (s->global_ctrl & GLOBAL_FIXED(1))	/* pebs_counters=on enabled it */
 		pebs_cntr_restore(s);
-	ack_status();
+	status = rdmsr(MSR_IA32_PERF_GLOBAL_STATUS);
+	pebs_note_status(&s->st, s->counter, status);	/* overflowed without an assist? */
+	wrmsr(MSR_IA32_PERF_GLOBAL_OVF_CTRL, status);
 }
 
 int pebs_start(struct pebs_session *s, const struct pebs_caps *c, const struct pebs_config *cfg)

@@ -38,7 +38,8 @@ enum pebs_quirk {
 	Q_LL_NEEDS_AUX	= 1u << 6,	/* SPR/EMR, ADL/RPL P-core: MEM_LOADS_AUX with 0x01CD */
 	Q_PS_EN_STORE	= 1u << 7,	/* SNB/IVB precise store needs PEBS_ENABLE[63] */
 	Q_TFA_PMC3	= 1u << 8,	/* SKL family TSX_FORCE_ABORT: microcode may use PMC3 */
-	Q_HSW_PERIOD	= 1u << 9,	/* HSW11/BDM11/BDM55: INST_RETIRED.ALL period rules */
+	Q_HSW_PERIOD	= 1u << 9,	/* HSW11: period >= 32, INST_RETIRED.ALL >= 128 */
+	Q_BDW_PERIOD	= 1u << 10,	/* BDM11/BDM55: INST_RETIRED.ALL >= 128, multiple of 64 */
 };
 
 /* One row per DisplayFamily/DisplayModel and hybrid core type, generated into

@@ -25,7 +25,7 @@ import tables_doc
 OUT_C, OUT_MD = "pebs/pmu_tables.c", "docs/tables.md"
 PERFMON = "data/perfmon"
 CORE_TYPE = {"0x40": 0x40, "0x20": 0x20, "": 0}
-LINUX_QUIRKS = {"NHM_CTR_RESET", "MIN_PERIOD_32", "UCODE_GATE", "HT_ERRATUM", "HSW_PERIOD",
+LINUX_QUIRKS = {"NHM_CTR_RESET", "MIN_PERIOD_32", "UCODE_GATE", "HT_ERRATUM", "HSW_PERIOD", "BDW_PERIOD",
                 "TFA_PMC3", "LL_NEEDS_AUX"}
 
 

@@ -1,7 +1,9 @@
 /*
  * preflight_hw.c: the hw.h seam for the preflight (see preflight_hw.h). CPUID through the
  * instruction on the pinned CPU (SDM Vol. 2A, CPUID) or the dump; /dev/cpu/N/msr reads an MSR
- * at file offset = MSR address (Linux arch/x86/kernel/msr.c, msr_read).
+ * at file offset = MSR address (Linux arch/x86/kernel/msr.c, msr_read). Nothing is written to
+ * the machine: a write is kept in a shadow that later reads of that MSR return, so the
+ * kernel's write-and-read-back probes (pebs/probe.c) see a PMU that keeps what it is given.
  */
 #define _GNU_SOURCE
 #include "tools/preflight_hw.h"
@@ -39,6 +41,11 @@ static bool given[PF_NMSR];
 static uint64_t given_val[PF_NMSR];
 static unsigned unread;
 static char source[96] = "none";
+static struct {
+	uint32_t msr;
+	uint64_t val;
+} shadow[16];
+static unsigned nshadow;
 
 static int def_index(uint32_t msr)
 {
@@ -53,6 +60,7 @@ void pf_hw_use_dump(const struct cpuid_dump *d, unsigned cpu)
 	dump = d;
 	dump_cpu = cpu;
 	unread = 0;
+	nshadow = 0;
 	snprintf(source, sizeof(source), "--msr and the dump's MSR lines");
 }
 
@@ -64,6 +72,7 @@ int pf_hw_use_live(unsigned cpu, char *err, size_t n)
 	dump = NULL;
 	live_cpu = cpu;
 	unread = 0;
+	nshadow = 0;
 	CPU_ZERO(&set);
 	CPU_SET(cpu, &set);
 	if (sched_setaffinity(0, sizeof(set), &set)) {
@@ -165,6 +174,11 @@ int rdmsr_safe(uint32_t msr, uint64_t *val)
 	int i = def_index(msr);
 
 	*val = 0;
+	for (unsigned k = 0; k < nshadow; k++)
+		if (shadow[k].msr == msr) {
+			*val = shadow[k].val;
+			return 0;
+		}
 	if (i < 0)
 		return 0;	/* a PMU programming MSR: reads 0, nothing is programmed */
 	if (given[i]) {
@@ -190,8 +204,18 @@ uint64_t rdmsr(uint32_t msr)
 
 int wrmsr_safe(uint32_t msr, uint64_t val)
 {
-	(void)msr;
-	(void)val;
+	unsigned k = 0;
+
+	if (msr == MSR_IA32_BIOS_SIGN_ID)
+		return 0;	/* the latch protocol (SDM Vol. 3A 10.11.7): reads give the revision */
+	while (k < nshadow && shadow[k].msr != msr)
+		k++;
+	if (k == sizeof(shadow) / sizeof(shadow[0]))
+		return 0;	/* full: the write is lost, as before */
+	shadow[k].msr = msr;
+	shadow[k].val = val;
+	if (k == nshadow)
+		nshadow++;
 	return 0;
 }
 

@@ -26,6 +26,7 @@
 #include "kernel/hw.h"
 #include "loads/kpebs.h"
 #include "model/pmu_model.h"
+#include "model/pmu_model_hostile.h"
 #include "model/vclock.h"
 #include "pebs/msr.h"
 #include "kernel/console.h"
@@ -209,6 +210,27 @@ static void test_other_cpus_state_refused(void **state)
 	assert_clean();
 }
 
+/* Issue 27 H4: the E-core's PEBS counter cross-mapped by a host (it overflows, no assist
+ * writes a record): the step SKIPs with the register and the reason, never "no records". */
+static void test_cross_mapped_skips(void **state)
+{
+	const struct model_hostile h = { .xmap_gp = 0x1 };
+	struct ktest t = { .desc = &desc };
+	struct kpebs_levels levels = { 0 };
+	struct load_run r = run_of("load_l1@cpu1", 0x1, 5);
+
+	(void)state;
+	model_select(1);
+	model_hostile(&h);
+	assert_int_equal(kpebs_check_cpu(&t, &r, TGT_L1, &pc[1], &levels, "cpu1_l1_"), KT_SKIP);
+	has("ok 1 cpu1_l1_pebs_source # SKIP IA32_PERF_GLOBAL_STATUS[0] set, 0 records: counter "
+	    "overflowed, no PEBS assist: virtualised or cross-mapped counter");
+	has("ok 2 cpu1_l1_pebs_overhead # SKIP IA32_PERF_GLOBAL_STATUS[0] set");
+	assert_null(strstr(out, "no records"));
+	assert_int_equal(model_stats()->records_written, 0);
+	assert_clean();
+}
+
 /* The boot CPU's path (kpebs_check, the global probe): plain subtest names, as before. */
 static void test_boot_cpu_path(void **state)
 {
@@ -232,6 +254,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_e_core_levels, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_p_core_decodes_its_own_way, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_other_cpus_state_refused, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_cross_mapped_skips, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_boot_cpu_path, setup, teardown),
 	};
 

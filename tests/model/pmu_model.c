@@ -102,6 +102,7 @@ void model_check_active(void)
 	const struct model_cpu *c = M.cpu;
 	bool any = false;
 
+	model_hostile_check();	/* periods, PMC3 with TFA, the HT erratum (hostile.c) */
 	for (unsigned i = 0; i < c->n_gp; i++) {
 		uint64_t e = M.evtsel[i];
 

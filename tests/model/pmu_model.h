@@ -38,11 +38,17 @@ struct model_cpu {
 	bool hypervisor;
 	bool split_latency;	/* meminfo +0x10: instr latency 15:0, cache latency 47:32
 				 * (Golden Cove/Gracemont and later, docs/hardware.md §4.3) */
+	/* per-CPU rules of pmu_model_hostile.c (docs/hardware.md §7.1) */
+	bool tsx;		/* IA32_PERFEVTSELx[33:32] IN_TX/IN_TXCP writable (RTM parts) */
+	bool tfa;		/* CPUID.(07H,0):EDX[13]: microcode may take PMC3 (Skylake family) */
+	bool ht_erratum;	/* BJ122/BV98/HSD29: 0xD0-0xD3 corrupt the sibling's counter */
+	enum { PERIOD_ANY, PERIOD_NHM, PERIOD_HSW, PERIOD_BDW } period;	/* minimum periods */
 	/* architectural PEBS (format 0xF; pmu_model_arch.c, docs/arch-pebs.md) */
 	uint32_t arch_caps;	/* CPUID.23H.4:EBX; 0 = no leaf 23H */
 	uint32_t arch_pebs_gp;	/* CPUID.23H.5:EAX */
 };
 
+extern const struct model_cpu model_broadwell;	/* not in model_cpus[]: the BDW period rule */
 extern const struct model_cpu model_nehalem, model_sandybridge, model_haswell, model_skylake,
 	model_icelake_sp, model_sapphire_rapids, model_gracemont, model_goldencove, model_penryn,
 	model_qemu_tcg_skl, model_qemu_tcg_icx, model_lion_cove;

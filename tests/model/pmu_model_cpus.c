@@ -26,6 +26,7 @@ const struct model_cpu model_nehalem = {
 	.n_fixed = 3, .fixed_width = 48, .ds = true, .dtes64 = true, .pdcm = true,
 	.perf_cap = 0x1c3, .misc_enable = MISC_EMON, .microcode = 0x11, .pebs_gp = 0xf,
 	.ll_event = 0x100b, .ll_gp = 0x8, .st_event = 0x010c, .nhm_reset = true,
+	.period = PERIOD_NHM,	/* Linux core.c nhm_limit_period */
 };
 
 /* Sandy Bridge 06_2A: format 1, load latency on PMC3 only, precise store + PS_EN (SDM Sandy
@@ -35,6 +36,7 @@ const struct model_cpu model_sandybridge = {
 	.n_fixed = 3, .fixed_width = 48, .ds = true, .dtes64 = true, .pdcm = true,
 	.perf_cap = 0x31c4, .misc_enable = MISC_EMON, .microcode = 0x2f, .pebs_gp = 0xf,
 	.ll_event = 0x01cd, .ll_gp = 0x8, .st_event = 0x02cd, .ps_en_store = true,
+	.ht_erratum = true,	/* BJ122 (Linux core.c intel_ht_bug) */
 };
 
 /* Haswell 06_3C: format 2, DataLA store event (SDM Haswell PEBS record table; Linux ds.c
@@ -45,6 +47,16 @@ const struct model_cpu model_haswell = {
 	.n_fixed = 3, .fixed_width = 48, .ds = true, .dtes64 = true, .pdcm = true,
 	.perf_cap = 0x32c5, .misc_enable = MISC_EMON, .microcode = 0x28, .pebs_gp = 0xf,
 	.ll_event = 0x01cd, .ll_gp = 0x8, .st_event = 0x82d0,
+	.tsx = true, .ht_erratum = true, .period = PERIOD_HSW,	/* HSD29, hsw_limit_period */
+};
+
+/* Broadwell 06_3D: Haswell's PMU; INST_RETIRED.ALL period >= 128 and a multiple of 64 (Linux
+ * core.c bdw_limit_period, errata BDM11/BDM55), no HT erratum (Linux: no intel_ht_bug). */
+const struct model_cpu model_broadwell = {
+	.name = "Broadwell", .signature = 0x306d4, .version = 3, .n_gp = 4, .gp_width = 48,
+	.n_fixed = 3, .fixed_width = 48, .ds = true, .dtes64 = true, .pdcm = true,
+	.perf_cap = 0x32c5, .misc_enable = MISC_EMON, .microcode = 0x2f, .pebs_gp = 0xf,
+	.ll_event = 0x01cd, .ll_gp = 0x8, .st_event = 0x82d0, .tsx = true, .period = PERIOD_BDW,
 };
 
 /* Skylake 06_5E: perfmon v4, format 3 (Linux ds.c intel_skl_pebs_event_constraints). */
@@ -53,6 +65,7 @@ const struct model_cpu model_skylake = {
 	.n_fixed = 3, .fixed_width = 48, .ds = true, .dtes64 = true, .pdcm = true,
 	.perf_cap = 0x33c6, .misc_enable = MISC_EMON, .microcode = 0xf0, .pebs_gp = 0xf,
 	.ll_event = 0x01cd, .ll_gp = 0xf, .st_event = 0x82d0,
+	.tsx = true, .tfa = true,	/* Linux core.c tfa_get_event_constraints */
 };
 
 /* Ice Lake-SP 06_6A: perfmon v5, format 4 + baseline, 8 GP (Linux ds.c
@@ -61,7 +74,7 @@ const struct model_cpu model_icelake_sp = {
 	.name = "Ice Lake-SP", .signature = 0x606a6, .version = 5, .n_gp = 8, .gp_width = 48,
 	.n_fixed = 4, .fixed_width = 48, .ds = true, .dtes64 = true, .pdcm = true,
 	.perf_cap = 0xf4c5, .misc_enable = MISC_EMON, .microcode = 0xd000390, .pebs_gp = 0xff,
-	.ll_event = 0x01cd, .ll_gp = 0xff, .st_event = 0x82d0,
+	.ll_event = 0x01cd, .ll_gp = 0xff, .st_event = 0x82d0, .tsx = true,
 };
 
 /* Sapphire Rapids 06_8F: load latency on PMC1-7 with MEM_LOADS_AUX, STORE_SAMPLE on PMC0,
@@ -154,8 +167,9 @@ void cpuid_count(uint32_t leaf, uint32_t subleaf, struct cpuid_regs *r)
 	case 7:
 		if (subleaf == 1)	/* ArchPerfmonExt: leaf 23H (docs/arch-pebs.md) */
 			r->eax = c->arch_caps ? 1u << 8 : 0;
-		else
-			r->edx = c->core_type ? 1u << 15 : 0;
+		else	/* EBX[11] RTM, EDX[13] TSX_FORCE_ABORT, EDX[15] hybrid */
+			r->ebx = c->tsx ? 1u << 11 : 0,
+			r->edx = (c->core_type ? 1u << 15 : 0) | (c->tfa ? 1u << 13 : 0);
 		break;
 	case 0x23:
 		model_arch_cpuid(subleaf, r);

@@ -3,6 +3,7 @@
 #define TESTS_MODEL_PMU_MODEL_INT_H
 
 #include "model/pmu_model.h"
+#include "model/pmu_model_hostile.h"
 #include "kernel/hw.h"
 #include "kernel/idt.h"
 
@@ -31,6 +32,8 @@ struct model_state {
 	bool nhm_reset_seen;
 	uint64_t tsc;
 	uint64_t event_ticks, assist_ticks, pmi_ticks;	/* virtual-clock costs */
+	struct model_hostile h;	/* pmu_model_hostile.c */
+	uint64_t tfa_msr;	/* MSR_TSX_FORCE_ABORT */
 	/* PMI */
 	bool delivery, lvtpc_masked, pending, in_pmi, pmi_disabled_first;
 	/* hostile delivery (pmu_model_hostile.c) */
@@ -84,5 +87,15 @@ void model_arch_check(void);
 void model_arch_rearm_check(void);
 void model_arch_exit_check(void);	/* at the PMI's return, counting on */
 void model_arch_cpuid(uint32_t subleaf, struct cpuid_regs *r);
+/* pmu_model_hostile.c: the knobs' MSR behaviour (true: handled, *vec its result), whether
+ * counter i is cross-mapped, the per-CPU rules after each write, and the valid bits of
+ * IA32_PERF_GLOBAL_OVF_CTRL, IA32_FIXED_CTR_CTRL and IA32_PERFEVTSELx[63:32]. */
+bool model_hostile_rdmsr(uint32_t msr, uint64_t *v, int *vec);
+bool model_hostile_wrmsr(uint32_t msr, uint64_t v, int *vec);
+bool model_hostile_xmapped(unsigned i);
+void model_hostile_check(void);
+uint64_t model_ovf_ctrl_valid(void);
+uint64_t model_fixed_ctrl_valid(void);
+uint64_t model_evtsel_hi_valid(void);
 
 #endif

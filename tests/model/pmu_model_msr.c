@@ -46,7 +46,7 @@ static int msr_read(uint32_t msr, uint64_t *v)
 	int vec;
 
 	pmi_entry_check(msr, false);
-	if (model_arch_rdmsr(msr, v, &vec))
+	if (model_hostile_rdmsr(msr, v, &vec) || model_arch_rdmsr(msr, v, &vec))
 		return vec;
 	if (msr == MSR_IA32_BIOS_SIGN_ID)
 		*v = M.ucode_latch;
@@ -138,6 +138,8 @@ static int msr_write(uint32_t msr, uint64_t v)
 	int vec;
 
 	pmi_entry_check(msr, msr == MSR_IA32_PERF_GLOBAL_CTRL && v == 0);
+	if (model_hostile_wrmsr(msr, v, &vec))
+		return vec;
 	if (model_arch_wrmsr(msr, v, &vec)) {
 		if (!vec)
 			model_check_active();
@@ -161,19 +163,23 @@ static int msr_write(uint32_t msr, uint64_t v)
 			return GP;
 		write_pmc(i, v, "IA32_A_PMC");
 	} else if (c->version && in(msr, MSR_IA32_PERFEVTSEL(0), c->n_gp, &i)) {
-		if ((v >> 32) & ~(M.baseline ? EVTSEL_ADAPTIVE >> 32 : 0) & ~3ull)
-			return GP;
+		if (v & ~0xffffffffull & ~model_evtsel_hi_valid())
+			return GP;	/* [33:32] TSX only, [34] baseline only (hostile.c) */
 		model_no_write_while_active(i, "IA32_PERFEVTSEL");
 		M.evtsel[i] = v;
 	} else if (c->version >= 2 && in(msr, MSR_IA32_FIXED_CTR(0), c->n_fixed, &i)) {
 		M.fixed[i] = v & ((1ull << c->fixed_width) - 1);
 	} else if (c->version >= 2 && msr == MSR_IA32_FIXED_CTR_CTRL) {
+		if (v & ~model_fixed_ctrl_valid())
+			return GP;
 		M.fixed_ctrl = v;
 	} else if (c->version >= 2 && msr == MSR_IA32_PERF_GLOBAL_CTRL) {
 		if (v & ~cnt_mask)
 			return GP;
 		write_global_ctrl(v);
 	} else if (c->version >= 2 && msr == MSR_IA32_PERF_GLOBAL_OVF_CTRL) {
+		if (v & ~model_ovf_ctrl_valid())
+			return GP;
 		M.global_status &= ~v;
 		if (M.in_pmi)
 			model_logf("ack");

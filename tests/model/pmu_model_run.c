@@ -178,7 +178,7 @@ static void count_gp(unsigned i, const struct model_load *ld)
 	M.pmc[i] = (M.pmc[i] + 1) & M.gp_mask;
 	if (M.pmc[i])
 		return;
-	if ((M.pebs_enable & (1ull << i)) || model_arch_pebs_on(i)) {
+	if (((M.pebs_enable & (1ull << i)) || model_arch_pebs_on(i)) && !model_hostile_xmapped(i)) {
 		M.armed[i] = true;	/* record on the next qualifying event (§8.2) */
 		return;
 	}
