@@ -1,7 +1,18 @@
 #!/usr/bin/env bash
 # install-deps.sh: install the Debian/Ubuntu packages the build and the tests need, and only
 # those that are missing. Used by `make run`, `make test` and .ci/run. Idempotent.
+#   install-deps.sh [--test]
+# --test adds what only the tests use (`make test`, `make test-repeat`, `make test-bochs`):
+# Bochs, the second x86 implementation of the boot tests (tests/scripts/bochs.t), with SeaBIOS
+# as its ROM. `make run` and `make hwcheck` never install it (hwcheck installs nothing at all).
 set -eu
+TEST_PKGS="bochs bochsbios vgabios seabios"
+with_test=0
+case ${1:-} in
+"") ;;
+--test) with_test=1 ;;
+*) echo "install-deps.sh: unknown argument '$1' (install-deps.sh [--test])" >&2; exit 2 ;;
+esac
 
 PKGS="gcc make nasm binutils grub-common grub-pc-bin grub-efi-amd64-bin xorriso mtools
 qemu-system-x86 ipxe-qemu ovmf libcmocka-dev pkg-config perl python3 python3-matplotlib clang
@@ -15,6 +26,8 @@ python3-configobj python3-netifaces python3-magic python3-pyudev python3-tz"
 for p in linux-source-6.1 linux-source-6.12; do
     if apt-cache show "$p" >/dev/null 2>&1; then PKGS="$PKGS $p"; else PKGS="$PKGS linux-source"; fi
 done
+
+[ "$with_test" = 1 ] && PKGS="$PKGS $TEST_PKGS"
 
 missing=""
 for p in $PKGS; do
