@@ -323,6 +323,9 @@ ok(r.step("kvm run").get("status") == "ok" and "PASS pass:1" in r.step("kvm run"
 ok(r.line("KVM: usable: ") and "opens read-write and the CPU has vmx" in r.summary,
    "KVM usable: says why", r.summary)
 ok("could not run:\n  nothing" in r.summary, "PMU, KVM: nothing left out", r.summary)
+if IS_ROOT:
+    ok(r.line("MSRs: root, %s/cpu/0/msr present: the preflight reads" % os.path.join(m, "dev"))
+       and r.calls("modprobe") == [], "root, /dev/cpu/0/msr present: MSRs read, no modprobe", r.summary)
 
 # 3. hybrid: a preflight and loadbench run pinned to each core type's CPUs
 env, m = machine("hybrid", pmus=("cpu_core", "cpu_atom"), hybrid=True, kvm="intel", flags="fpu vmx")
