@@ -62,35 +62,34 @@ def sysbin():
 SYSBIN = sysbin()
 
 FAKE_PERF = r"""#!/bin/sh
-# perf stand-in: version, `mem record -e list`, `record -e EV ... -- CMD` decided by the fake roots
+# perf stand-in: version, `mem record -e list`, `mem record`, `record -e EV ... -- CMD`, each
+# decided by the fake roots: the PMU in the fake sysfs, the fake perf_event_paranoid
 echo "$*" >>"$FAKE_LOG/perf.calls"
+d=$HWCHECK_SYSFS/bus/event_source/devices
+# allowed: exit 255 as perf does where perf_event_paranoid keeps this user out
+allowed() {
+	if [ "$(id -u)" != 0 ] && [ "$(cat "$HWCHECK_PROC/sys/kernel/perf_event_paranoid")" -gt 2 ]; then
+		echo "Error: Access to performance monitoring and observability operations is limited." >&2
+		exit 255
+	fi
+}
 case $1 in
 version) echo "perf version 6.1.0-fake"; exit 0 ;;
 mem)
-	d=$HWCHECK_SYSFS/bus/event_source/devices
 	if [ ! -e "$d/cpu/type" ] && [ ! -e "$d/cpu_core/type" ]; then
 		echo "failed: memory events not supported" >&2; exit 255
 	fi
 	[ "$3" = -e ] && { echo "ldlat-loads  : available"; exit 0; }
-	par=$(cat "$HWCHECK_PROC/sys/kernel/perf_event_paranoid")
-	if [ "$(id -u)" != 0 ] && [ "$par" -gt 2 ]; then
-		echo "Error: Access to performance monitoring and observability operations is limited." >&2
-		exit 255
-	fi
+	allowed
 	echo "[ perf record: Captured and wrote 0.002 MB $4 (2 samples) ]" >&2
 	exit 0 ;;
 record)
 	ev=$3 pmu=${3%%/*}
-	d=$HWCHECK_SYSFS/bus/event_source/devices
 	if [ ! -e "$d/$pmu/type" ]; then
 		printf "event syntax error: '%s'\n                     \\___ Cannot find PMU \`%s'. Missing kernel support?\nRun 'perf list' for a list of valid events\n" "$ev" "$pmu" >&2
 		exit 129
 	fi
-	par=$(cat "$HWCHECK_PROC/sys/kernel/perf_event_paranoid")
-	if [ "$(id -u)" != 0 ] && [ "$par" -gt 2 ]; then
-		echo "Error: Access to performance monitoring and observability operations is limited." >&2
-		exit 255
-	fi
+	allowed
 	echo "[ perf record: Captured and wrote 0.002 MB $7 (3 samples) ]" >&2
 	exit 0 ;;
 esac
