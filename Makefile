@@ -216,3 +216,19 @@ usb:
 	@test -n "$(DEV)" || { echo "usage: make usb DEV=/dev/sdX" >&2; exit 1; }
 	@$(MAKE) --no-print-directory $(ISO)
 	@scripts/usb-write.sh $(ISO) $(DEV)
+
+# `make test-bochs`: the Bochs boot cases alone, verbose (tests/scripts/bochs.t, ~2 min).
+.PHONY: test-bochs
+test-bochs: deps-test
+	@$(MAKE) --no-print-directory $(ISO)
+	prove -v tests/scripts/bochs.t
+
+# `make hwcheck`: one command for a first real machine, under Linux, without a reboot
+# (tools/hwcheck): the preflight on every core type, whether perf can sample memory events
+# here, loadbench, a KVM run where KVM is usable, and a bundle build/hwcheck/*.tar.gz with a
+# one-screen summary. It builds nothing and installs nothing (a lent machine may have only the
+# built tree): build first with `make all iso`; what is missing is named in the summary.
+# HWCHECK_ARGS="--budget S --no-kvm --out DIR" are passed on.
+.PHONY: hwcheck
+hwcheck:
+	@HWCHECK_BUILD=$(BUILD) tools/hwcheck $(HWCHECK_ARGS)

@@ -1,10 +1,20 @@
 #!/usr/bin/env bash
 # install-deps.sh [--test]: install the Debian/Ubuntu packages the build and the tests need,
 # and only those that are missing. Used by `make run`, `make test` and .ci/run. Idempotent.
-# --test adds the test-only packages (TEST_PKGS below: a database server, a browser), which
-# `make run` never installs; the tests that need them call `scripts/install-deps.sh --test`
-# themselves and SKIP with the reason when it fails.
+# --test adds what only the tests use (TEST_PKGS: `make test`, `make test-repeat`,
+# `make test-bochs`): Bochs with SeaBIOS as its ROM (tests/scripts/bochs.t), a PostgreSQL
+# server and client library (tests/scripts/history_pg.t starts its own server), JSON Schema
+# validation of the KCIDB export (tests/scripts/kcidb.t), headless Chromium for the dashboard
+# (tests/scripts/dashboard.t). `make run` and `make hwcheck` never install them (hwcheck
+# installs nothing at all); the tests that need them SKIP with the reason when they are absent.
 set -eu
+TEST_PKGS="bochs bochsbios vgabios seabios postgresql python3-psycopg2 python3-jsonschema chromium"
+with_test=0
+case ${1:-} in
+"") ;;
+--test) with_test=1 ;;
+*) echo "install-deps.sh: unknown argument '$1' (install-deps.sh [--test])" >&2; exit 2 ;;
+esac
 
 PKGS="gcc make nasm binutils grub-common grub-pc-bin grub-efi-amd64-bin xorriso mtools
 qemu-system-x86 ipxe-qemu ovmf libcmocka-dev pkg-config perl python3 python3-matplotlib clang
@@ -19,11 +29,7 @@ for p in linux-source-6.1 linux-source-6.12; do
     if apt-cache show "$p" >/dev/null 2>&1; then PKGS="$PKGS $p"; else PKGS="$PKGS linux-source"; fi
 done
 
-# Test-only: PostgreSQL server and client library (tests/scripts/history_pg.t starts its own
-# server), JSON Schema validation of the KCIDB export (tests/scripts/kcidb.t), headless
-# Chromium for the dashboard (tests/scripts/dashboard.t).
-TEST_PKGS="postgresql python3-psycopg2 python3-jsonschema chromium"
-if [ "${1:-}" = "--test" ]; then PKGS="$PKGS $TEST_PKGS"; fi
+[ "$with_test" = 1 ] && PKGS="$PKGS $TEST_PKGS"
 
 missing=""
 for p in $PKGS; do
