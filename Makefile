@@ -50,7 +50,8 @@ all: $(KELF) host
 deps:
 	@scripts/install-deps.sh
 
-# the test-only packages too (a database server, a browser): `make test` only, never `make run`
+# the test-only packages too (Bochs, a database server, a browser): `make test`, `make
+# test-repeat`, `make test-bochs`; never `make run` or `make hwcheck`
 deps-test:
 	@scripts/install-deps.sh --test
 
