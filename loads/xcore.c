@@ -7,6 +7,7 @@
  * LFENCE (rdtsc_ordered in kernel/hw.h).
  */
 #include "loads/xcore.h"
+#include "kernel/cpu.h"
 #include "kernel/hw.h"
 #include "kernel/mm.h"
 #include "kernel/tsc.h"
@@ -30,6 +31,13 @@ struct xsync {
 	enum xcore_kind kind;
 };
 #define GO_STOP (~0ull)	/* `go` value that ends the helper early (the budget was spent) */
+
+/* The handshake bound: XCORE_STEP_MS on hardware; under software emulation, where no timing
+ * is judged and the host schedules vCPUs as it likes, XCORE_STEP_EMU_MS. */
+static uint64_t step_ms(void)
+{
+	return cpu_timing_unjudgeable(&cpu) ? XCORE_STEP_EMU_MS : XCORE_STEP_MS;
+}
 
 /* Wait until *v >= want (the flags only grow); false at the bound. */
 static bool wait_ge(volatile uint64_t *v, uint64_t want, uint64_t lim)
@@ -58,7 +66,7 @@ static inline void mfence(void)
 static void helper(void *arg)
 {
 	struct xsync *s = arg;
-	uint64_t lim = tsc_hz / 1000 * XCORE_STEP_MS;
+	uint64_t lim = tsc_hz / 1000 * step_ms();
 
 	for (uint64_t i = 1; i <= s->n; i++) {
 		volatile uint64_t *line = (volatile uint64_t *)(s->lines + (i - 1) * LINE);
@@ -194,7 +202,7 @@ bool xcore_step(struct xcore_run *r)
 	clflush(line);
 	mfence();
 	__atomic_store_n(&s.go, i, __ATOMIC_RELEASE);
-	if (!wait_ge(&s.ack, i, tsc_hz / 1000 * XCORE_STEP_MS))
+	if (!wait_ge(&s.ack, i, tsc_hz / 1000 * step_ms()))
 		return false;
 	if (core)
 		c0 = core(cctx);
@@ -220,7 +228,7 @@ int xcore_end(struct xcore_run *r)
 	int rc;
 
 	__atomic_store_n(&s.go, GO_STOP, __ATOMIC_RELEASE);	/* ends a helper still waiting */
-	rc = smp_call_wait(r->helper, 2 * XCORE_STEP_MS);
+	rc = smp_call_wait(r->helper, 2 * step_ms());
 	r->helper_sum_ok = r->kind != XCORE_SNOOP || s.sum == helper_sum;
 	summarise(r, x, l1, core ? cc : NULL);
 	if (r->loads < s.n && r->loads < 32)

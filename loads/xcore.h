@@ -23,6 +23,8 @@ enum xcore_kind { XCORE_SNOOP, XCORE_HITM, XCORE_NONE };
 
 #define XCORE_MAX_LOADS 1024u
 #define XCORE_STEP_MS   200u	/* bound on each handshake wait */
+#define XCORE_STEP_EMU_MS 5000u	/* the same under software emulation, where a vCPU thread of a
+				 * loaded host can sleep for more than 200 ms (nothing is timed) */
 
 struct xcore_run {
 	const char *name;
