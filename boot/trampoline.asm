@@ -16,6 +16,8 @@
 %define TP_STACK      24    ; u64: stack top for this AP
 %define TP_PERCPU     32    ; u64: struct percpu * of this AP
 %define TP_ALIVE      40    ; u32: the AP writes 1 as its first act
+%define TP_TAKEN      44    ; u32: the AP writes 1 once it holds its stack and percpu (the
+                            ; boot CPU may then fill the block for the next AP)
 %define TP_GDTR       48    ; u16 limit + u32 base (patched: page + offset of tramp_gdt)
 %define TP_JMP32      56    ; m16:32 far pointer to pm32 (patched), selector 0x08
 
@@ -84,6 +86,7 @@ smp_ap_entry64:
 	mov cr3, rax
 	mov rsp, [rbx + smp_tramp_params - smp_tramp_start + TP_STACK]
 	mov rdi, [rbx + smp_tramp_params - smp_tramp_start + TP_PERCPU]
+	mov dword [rbx + smp_tramp_params - smp_tramp_start + TP_TAKEN], 1
 	xor ebp, ebp
 	call smp_ap_main
 .hang:

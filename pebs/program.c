@@ -199,7 +199,8 @@ int pebs_start(struct pebs_session *s, const struct pebs_caps *c, const struct p
 	if (pebs_pmi_install(s)) {
 		teardown();
 		clear_programming(s);
-		return pebs_fail(s, "no PMI slot: %d CPUs already run PEBS sessions", PEBS_MAX_CPUS);
+		return pebs_fail(s, "no PMI slot: %u CPUs already run PEBS sessions",
+				 pebs_pmi_nslots());
 	}
 	s->active = true;
 	wrmsr(MSR_IA32_PERF_GLOBAL_CTRL, s->global_ctrl);

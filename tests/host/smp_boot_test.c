@@ -52,14 +52,15 @@ void smp_probe_topology(struct percpu *pc)
 	pc->topo.x2apic_id = pc->apic_id;
 	pc->topo.core = pc->apic_id;
 }
-static void *allocs[64];	/* the AP areas of one boot, freed before the next */
+#define MAXALLOC 1024
+static void *allocs[MAXALLOC];	/* the AP areas of one boot, freed before the next */
 static unsigned nallocs;
-static uintptr_t guards[256];	/* pages smp_boot.c unmapped, in order */
+static uintptr_t guards[4096];	/* pages smp_boot.c unmapped, in order */
 static unsigned nguards;
 
 int mm_guard_page(void *va)
 {
-	if ((uintptr_t)va & 0xfff || nguards == 256)
+	if ((uintptr_t)va & 0xfff || nguards == 4096)
 		return -1;
 	guards[nguards++] = (uintptr_t)va;
 	return 0;
@@ -67,7 +68,8 @@ int mm_guard_page(void *va)
 
 void *kalloc(uint64_t bytes, uint64_t align)
 {
-	void *p = nallocs < 64 ? aligned_alloc(align, bytes) : NULL;
+	/* rounded up as pmm_alloc does (aligned_alloc wants a multiple of the alignment) */
+	void *p = nallocs < MAXALLOC ? aligned_alloc(align, (bytes + align - 1) & ~(align - 1)) : NULL;
 
 	if (p) {
 		memset(p, 0, bytes);
@@ -84,7 +86,7 @@ static void free_allocs(void)
 uint64_t read_cr3(void) { return 0x1000; }
 void tsc_delay_us(uint64_t us) { vclock_advance(us * (tsc_hz / 1000000)); }
 
-enum ap_kind { AP_ONLINE, AP_SECOND_SIPI, AP_ALIVE_ONLY, AP_SILENT };
+enum ap_kind { AP_ONLINE, AP_SECOND_SIPI, AP_ALIVE_ONLY, AP_TAKEN_ONLY, AP_SILENT };
 #define MAXID 0x200
 static enum ap_kind kind[MAXID];
 static char seq[MAXID][16];		/* per APIC id: 'I' INIT, 'S' SIPI */
@@ -113,6 +115,7 @@ static void on_ipi(uint64_t icr)
 	{
 		uint8_t *page = (uint8_t *)(uintptr_t)((uint64_t)vector[id] << 12);
 		volatile uint32_t *alive = (uint32_t *)(page + (smp_tramp_params - smp_tramp_start) + 40);
+		volatile uint32_t *taken = alive + 1;	/* TP_TAKEN: stack and percpu read */
 		uint64_t pcv;
 		struct percpu *pc;
 
@@ -121,7 +124,10 @@ static void on_ipi(uint64_t icr)
 		if (kind[id] == AP_SILENT || (kind[id] == AP_SECOND_SIPI && sipis[id] < 2))
 			return;
 		*alive = 1;
-		if (kind[id] != AP_ALIVE_ONLY)
+		if (kind[id] == AP_ALIVE_ONLY)
+			return;
+		*taken = 1;
+		if (kind[id] != AP_TAKEN_ONLY)
 			pc->state = CPU_ONLINE;
 	}
 }
@@ -142,6 +148,8 @@ static int teardown(void **state)
 	return 0;
 }
 
+static struct acpi_cpu madt_cpus[5000];
+
 static void add_cpu(uint32_t id, bool en, bool oc, bool x2)
 {
 	acpi.madt.cpu[acpi.madt.ncpus++] = (struct acpi_cpu){ .apic_id = id, .uid = id,
@@ -161,6 +169,8 @@ static void boot_mode(uint64_t base, const char *cmdline)
 	lm.on_ipi = on_ipi;
 	vclock.step = 50000;	/* 50 us per TSC read: the 500 ms bound is 10000 reads */
 	memset(&acpi, 0, sizeof(acpi));
+	acpi.madt.cpu = madt_cpus;
+	acpi.madt.cap = 5000;
 	acpi.have_madt = true;
 	memset(&boot_info, 0, sizeof(boot_info));
 	boot_info.mmap[0] = (struct mb2_mmap_entry){ .base = 0, .len = 0x9fc00,
@@ -224,7 +234,8 @@ static void test_sequence(void **state)
 						     "(did not run the trampoline): left out"));
 	assert_non_null(strstr(stub_console_text(), "(ran the trampoline but did not reach the "
 						     "kernel)"));
-	assert_non_null(strstr(stub_console_text(), "APIC id 511 left out (xAPIC mode"));
+	assert_non_null(strstr(stub_console_text(), "1 processors left out (xAPIC mode reaches "
+						     "APIC IDs up to 254): APIC ids 511"));
 	assert_true(smp_selected(0) && smp_selected(1) && smp_selected(2) && !smp_selected(3));
 	assert_true(smp_online_us(1) > 0 && smp_online_us(3) == 0);
 	/* every started AP: the page right below its stack and below each IST stack unmapped */
@@ -267,6 +278,66 @@ static void test_x2apic(void **state)
 	assert_int_equal(lm.mmio_wrong_mode, 0);
 }
 
+/* 300 processors in x2APIC mode (QEMU 10 -smp 300): every one started, in batches of
+ * SMP_BATCH: each batch's INITs before its first SIPI and one INIT->SIPI delay per batch, the
+ * next batch's INIT only after the last one's SIPI. The CPUs that do not come online are
+ * reported one line per reason with their CPUs and APIC IDs as ranges, not one line each. */
+static void test_batches_300(void **state)
+{
+	enum { N = 300 };
+	uint64_t t0;
+	const char *log;
+
+	(void)state;
+	boot_mode(X2B, "");
+	for (uint32_t i = 0; i < N; i++)
+		add_cpu(i, true, false, i >= 255);
+	kind[100] = kind[101] = kind[102] = AP_SILENT;
+	kind[250] = AP_TAKEN_ONLY;
+	t0 = vclock.now;
+	smp_init();
+	assert_int_equal(smp_madt_count(), N);
+	assert_int_equal(smp_cpu_count(), N);
+	assert_int_equal(smp_online_count(), N - 4);
+	assert_int_equal(smp_left_out(), 0);
+	for (unsigned id = 1; id < N; id++)
+		if (kind[id] == AP_ONLINE)
+			assert_string_equal(seq[id], "IS");
+	assert_string_equal(seq[100], "ISSI");
+	assert_string_equal(seq[250], "ISI");
+	/* batch 1 is CPUs 1-64: every INIT before the first SIPI, one delay for all */
+	assert_true(t_init[SMP_BATCH] < t_sipi[1]);
+	assert_true(t_sipi[1] - t_init[SMP_BATCH] >= 10 * (tsc_hz / 1000000));
+	assert_true(t_init[SMP_BATCH + 1] > t_sipi[SMP_BATCH]);	/* batch 2 after batch 1 */
+	log = stub_console_text();
+	assert_non_null(strstr(log, "cpus 100-102 (APIC ids 100-102) not online after 500 ms "
+				    "(did not run the trampoline): left out"));
+	assert_non_null(strstr(log, "cpu 250 (APIC id 250) not online after 500 ms (reached the "
+				    "kernel but did not report online): left out"));
+	assert_null(strstr(log, "cpu 101 "));
+	/* the four that fail cost their bounds (500 ms each), the other 295 APs under 100 ms */
+	assert_true(vclock.now - t0 < (4 * SMP_ONLINE_BOUND_MS + 100) * (tsc_hz / 1000));
+}
+
+/* xAPIC mode with 300 processors: the 45 it cannot address are left out in one line. */
+static void test_xapic_left_out_one_line(void **state)
+{
+	const char *log;
+
+	(void)state;
+	boot_mode(XB, "");
+	for (uint32_t i = 0; i < 300; i++)
+		add_cpu(i, true, false, i >= 255);
+	smp_init();
+	assert_int_equal(smp_cpu_count(), 255);
+	assert_int_equal(smp_left_out(), 45);
+	assert_int_equal(smp_cpu_count() + smp_left_out(), smp_madt_count());
+	log = stub_console_text();
+	assert_non_null(strstr(log, "# smp: 45 processors left out (xAPIC mode reaches APIC IDs "
+				    "up to 254): APIC ids 255-299\n"));
+	assert_null(strstr(strstr(log, "APIC ids 255-299") + 1, "left out"));
+}
+
 static void test_refusals(void **state)
 {
 	(void)state;
@@ -301,6 +372,8 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_sequence),
 		cmocka_unit_test(test_x2apic),
+		cmocka_unit_test(test_batches_300),
+		cmocka_unit_test(test_xapic_left_out_one_line),
 		cmocka_unit_test(test_refusals),
 	};
 
