@@ -56,7 +56,12 @@ int smp_call(unsigned i, smp_fn fn, void *arg, uint32_t timeout_ms);
 /* Header lines "# smp: ..." (docs/output.md). */
 void smp_print_header(void);
 
-/* For smp_boot.c / smp_ap.c only. */
+/* For smp_boot.c / smp_ap.c only. smp_start.c: the trampoline page (its address, or 0 with
+ * *why), one batch of at most SMP_BATCH APs (how many came online), whether batches start in
+ * parallel. */
+uint64_t smp_tramp_setup(const struct smp_delays *d, const char **why);
+unsigned smp_start_batch(struct percpu **b, unsigned n, uint64_t tramp_pa);
+bool smp_start_parallel(void);
 void smp_ap_install(void);
 /* CPUID 1FH (else 0BH, else 1) and 1AH of the CPU this runs on into pc. */
 void smp_probe_topology(struct percpu *pc);

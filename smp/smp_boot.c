@@ -4,130 +4,35 @@
  * the MADT (platform/acpi_madt.c; enabled ones only: an online-capable one is hot-plug), the
  * trampoline (boot/trampoline.asm) goes to a page below 1 MiB chosen from the memory map
  * (smp/boot_plan.c), every AP gets its area (smp/percpu.h) and the table of CPUs is sized
- * from the MADT (no compile-time limit). They start in batches of SMP_BATCH (docs/smp.md):
- * INIT to each AP of the batch, one INIT->SIPI delay for the batch, then per AP up to two
- * SIPIs (the second only when it has not reached the trampoline) and a bounded wait until it
- * has taken its stack from the trampoline's block (the block then serves the next AP while
- * this one initialises itself); last, a bounded wait for the batch to report online. An AP
- * that misses a bound is sent INIT again (so it cannot run the trampoline later with another
- * AP's parameters) and left out; the reasons are reported one line each, with the CPUs as
- * ranges.
+ * from the MADT (no compile-time limit). They start in batches of SMP_BATCH, each batch in
+ * parallel where CPUID 1FH/0BH lets an AP find its own slot (smp/smp_start.c, docs/smp.md).
+ * An AP that misses a bound is sent INIT again and left out; the reasons are reported one
+ * line each, with the CPUs as ranges.
  */
 #include "smp/smp.h"
 #include "apic/apic.h"
-#include "apic/apic_enc.h"
-#include "apic/apic_ops.h"
-#include "apic/apic_regs.h"
 #include "kernel/boot.h"
 #include "kernel/cmdline.h"
 #include "kernel/console.h"
-#include "kernel/extable.h"
-#include "kernel/hw.h"
 #include "kernel/mm.h"
 #include "kernel/ranges.h"
-#include "platform/platform.h"
+#include "kernel/hw.h"
 #include "kernel/tsc.h"
+#include "platform/platform.h"
 
-#include <stddef.h>
 #include <string.h>
-
-#define APIC_DM_STARTUP 6u	/* ICR delivery mode 110B: Start-Up (11.6.1) */
-#define EFER_LME (1u << 8)
-#define EFER_NXE (1u << 11)
-
-/* boot/trampoline.asm's parameter block (TP_* offsets there) */
-struct smp_tramp_params {
-	uint32_t early_cr3, efer;
-	uint32_t jmp64_off;
-	uint16_t jmp64_sel, pad0;
-	uint64_t kcr3, stack, percpu;
-	uint32_t alive, taken;
-	uint8_t gdtr[6];	/* limit u16, base u32 (unaligned: bytes) */
-	uint16_t pad2;
-	uint32_t jmp32_off;
-	uint16_t jmp32_sel;
-};
-_Static_assert(offsetof(struct smp_tramp_params, jmp64_off) == 8, "TP_JMP64");
-_Static_assert(offsetof(struct smp_tramp_params, kcr3) == 16, "TP_KCR3");
-_Static_assert(offsetof(struct smp_tramp_params, alive) == 40, "TP_ALIVE");
-_Static_assert(offsetof(struct smp_tramp_params, taken) == 44, "TP_TAKEN");
-_Static_assert(offsetof(struct smp_tramp_params, gdtr) == 48, "TP_GDTR");
-_Static_assert(offsetof(struct smp_tramp_params, jmp32_off) == 56, "TP_JMP32");
-_Static_assert(sizeof(struct smp_tramp_params) <= 64, "the block is 64 bytes");
-
-extern char smp_tramp_start[], smp_tramp_end[], smp_tramp_params[], smp_tramp_pm32[];
-extern char smp_tramp_gdt[], smp_ap_entry64[], early_pml4[];
 
 static struct percpu bsp;
 /* the CPU table, sized from the MADT and allocated from the memory map (no compile-time
  * limit); the boot CPU alone until then */
 static struct percpu *bsp_only[1] = { &bsp }, **cpus = bsp_only;
 static bool bsp_sel[1], *sel = bsp_sel;
-static unsigned cap = 1, ncpus = 1, nonline = 1, nmadt, nleft_out;
+static unsigned cap = 1, ncpus = 1, nonline = 1, nmadt, nleft_out, nguard_bad;
+static uint32_t guard_bad_id;
 static const char *why_none;
 static struct smp_cpus_req req;
 static struct smp_delays delays;
 uint64_t smp_tramp_pa;
-
-#define OFF(sym) ((uint64_t)((sym) - smp_tramp_start))
-
-/* Stamp the time the boot CPU first sees each of b[0..n) online (smp_online_us). */
-static void poll_online(struct percpu **b, unsigned n)
-{
-	for (unsigned i = 0; i < n; i++)
-		if (!b[i]->online_tsc && b[i]->state == CPU_ONLINE) {
-			b[i]->online_tsc = rdtsc();
-			nonline++;
-		}
-}
-
-/* Wait, bounded, for *f to turn non-zero, stamping b[0..n) meanwhile. */
-static bool wait_flag(volatile uint32_t *f, uint64_t us, struct percpu **b, unsigned n)
-{
-	uint64_t t0 = rdtsc(), lim = tsc_hz / 1000000 * us;
-
-	for (;;) {
-		poll_online(b, n);
-		if (*f)
-			return true;
-		if (rdtsc() - t0 > lim)
-			return false;
-		__builtin_ia32_pause();
-	}
-}
-
-static volatile struct smp_tramp_params *tramp_setup(void)
-{
-	uint64_t size = (uint64_t)(smp_tramp_end - smp_tramp_start);
-	struct smp_range avoid[2] = {
-		{ .base = boot_info_addr, .len = boot_info.total_size },
-		{ .base = 0, .len = 0x1000 },
-	};
-	volatile struct smp_tramp_params *tp;
-	const char *why;
-	uint32_t gdt;
-
-	smp_tramp_pa = smp_tramp_place(boot_info.mmap, boot_info.nmmap, size, avoid, 2, &why);
-	if (!smp_tramp_pa) {
-		why_none = why;
-		return NULL;
-	}
-	memcpy((void *)(uintptr_t)smp_tramp_pa, smp_tramp_start, size);
-	tp = (volatile struct smp_tramp_params *)(uintptr_t)(smp_tramp_pa + OFF(smp_tramp_params));
-	tp->early_cr3 = (uint32_t)(uintptr_t)early_pml4;
-	tp->efer = EFER_LME | (cpu.nx ? EFER_NXE : 0);
-	tp->jmp64_off = (uint32_t)(uintptr_t)smp_ap_entry64;
-	tp->jmp64_sel = 0x18;
-	tp->kcr3 = read_cr3();
-	gdt = (uint32_t)(smp_tramp_pa + OFF(smp_tramp_gdt));
-	tp->gdtr[0] = 4 * 8 - 1;	/* four descriptors */
-	tp->gdtr[1] = 0;
-	for (unsigned i = 0; i < 4; i++)
-		tp->gdtr[2 + i] = (uint8_t)(gdt >> (8 * i));
-	tp->jmp32_off = (uint32_t)(smp_tramp_pa + OFF(smp_tramp_pm32));
-	tp->jmp32_sel = 0x08;
-	return tp;
-}
 
 static struct percpu *new_cpu(const struct acpi_cpu *c)
 {
@@ -140,9 +45,8 @@ static struct percpu *new_cpu(const struct acpi_cpu *c)
 	if (!a)
 		return NULL;
 	for (unsigned i = 0; i < 4; i++)
-		if (mm_guard_page(a + l.guard_off[i]))
-			kprintf("# smp: APIC id %u: guard page at %p not unmapped: its stack "
-				"overflows unchecked\n", c->apic_id, (void *)(a + l.guard_off[i]));
+		if (mm_guard_page(a + l.guard_off[i]) && !nguard_bad++)
+			guard_bad_id = c->apic_id;	/* reported once for all (start_all) */
 	pc = (struct percpu *)a;
 	pc->self = pc;
 	pc->cpu = ncpus;
@@ -155,70 +59,6 @@ static struct percpu *new_cpu(const struct acpi_cpu *c)
 	for (unsigned i = 0; i < 3; i++)
 		pc->ist_top[i] = (uint64_t)(uintptr_t)(a + l.ist_off[i] + PERCPU_IST);
 	return pc;
-}
-
-static void ipi(uint32_t dest, uint8_t vector, unsigned dm)
-{
-	if (apic_mode() == APIC_XAPIC)
-		apic_write(APIC_ESR, 0);
-	apic_icr_write(apic_icr_encode(apic_mode(), vector, dm, APIC_DEST_NOSHORT, dest));
-	if (apic_mode() == APIC_XAPIC)
-		apic_icr_idle_wait();
-}
-
-static void give_up(struct percpu *pc, const char *why)
-{
-	pc->why = pc->why ? pc->why : why;
-	ipi(pc->apic_id, 0, APIC_DM_INIT);	/* back to wait-for-SIPI */
-	pc->state = CPU_NO_ANSWER;
-}
-
-/*
- * One batch b[0..n): INIT to each, one INIT->SIPI delay for all, then per AP the parameters,
- * SIPI (a second one when the first got no answer) and a bounded wait until the AP holds its
- * stack and percpu (TP_TAKEN): then the block is free for the next AP while this one goes on
- * into smp_ap_main. Last, a bounded wait until each reported online. An AP that misses a
- * bound is sent INIT again (it cannot run the trampoline later with another AP's block).
- */
-static void start_batch(struct percpu **b, unsigned n, volatile struct smp_tramp_params *tp)
-{
-	uint8_t vector = (uint8_t)(smp_tramp_pa >> 12);
-	uint64_t bound = SMP_ONLINE_BOUND_MS * 1000ull;
-
-	for (unsigned i = 0; i < n; i++) {
-		b[i]->state = CPU_STARTING;
-		ipi(b[i]->apic_id, 0, APIC_DM_INIT);
-	}
-	tsc_delay_us(delays.init_us);
-	for (unsigned i = 0; i < n; i++) {
-		struct percpu *pc = b[i];
-
-		tp->stack = pc->stack_top;
-		tp->percpu = (uint64_t)(uintptr_t)pc;
-		tp->alive = 0;
-		tp->taken = 0;
-		pc->sipi_tsc = rdtsc();
-		for (unsigned s = 0; s < 2; s++) {
-			ipi(pc->apic_id, vector, APIC_DM_STARTUP);
-			pc->sipis++;
-			if (wait_flag(&tp->alive, delays.sipi_us, b, i))
-				break;
-		}
-		if (!wait_flag(&tp->taken, bound, b, i))
-			give_up(pc, tp->alive ? "ran the trampoline but did not reach the kernel"
-					      : "did not run the trampoline");
-	}
-	for (unsigned i = 0; i < n; i++) {
-		uint64_t lim = tsc_hz / 1000000 * bound;
-
-		while (b[i]->state == CPU_STARTING && rdtsc() - b[i]->sipi_tsc <= lim) {
-			poll_online(b, n);
-			__builtin_ia32_pause();
-		}
-		poll_online(b, n);
-		if (b[i]->state == CPU_STARTING)
-			give_up(b[i], "reached the kernel but did not report online");
-	}
 }
 
 /* One line per reason a CPU did not come online: its CPU numbers and APIC IDs as ranges. */
@@ -317,7 +157,6 @@ static bool alloc_tables(unsigned n)
 
 static void start_all(void)
 {
-	volatile struct smp_tramp_params *tp;
 	const struct acpi_madt *m = &acpi.madt;
 	struct left_out lo[2] = {
 		{ .why = "xAPIC mode reaches APIC IDs up to 254" },
@@ -339,7 +178,7 @@ static void start_all(void)
 		return;
 	}
 	smp_delays_for(&cpu, &delays);
-	if (nmadt <= 1 || !(tp = tramp_setup()))
+	if (nmadt <= 1 || !(smp_tramp_pa = smp_tramp_setup(&delays, &why_none)))
 		return;
 	if (!alloc_tables(m->ncpus + 2)) {	/* the boot CPU if the MADT lacks it, inject */
 		why_none = "no memory for the CPU table";
@@ -365,8 +204,12 @@ static void start_all(void)
 	}
 	inject_silent(m);
 	report_left_out(lo, 2, m);
+	if (nguard_bad)
+		kprintf("# smp: %u guard pages not unmapped (the first of APIC id %u): those "
+			"stacks overflow unchecked\n", nguard_bad, guard_bad_id);
 	for (unsigned i = 1; i < ncpus; i += SMP_BATCH)
-		start_batch(cpus + i, ncpus - i < SMP_BATCH ? ncpus - i : SMP_BATCH, tp);
+		nonline += smp_start_batch(cpus + i, ncpus - i < SMP_BATCH ? ncpus - i : SMP_BATCH,
+					   smp_tramp_pa);
 	report_no_answer();
 }
 
@@ -376,6 +219,7 @@ void smp_init(void)
 	struct smp_cpu_view one, *v;
 
 	ncpus = nonline = cap = 1;	/* from scratch: a host test boots it more than once */
+	nguard_bad = 0;
 	cpus = bsp_only;
 	sel = bsp_sel;
 	nmadt = nleft_out = 0;
