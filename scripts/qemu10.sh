@@ -21,6 +21,16 @@ suite=bookworm-backports
 pkgs="qemu-system-x86/$suite qemu-system-common/$suite qemu-system-data/$suite"
 fail() { echo "qemu10: $*" >&2; exit 1; }
 
+# the wrapper names absolute paths: written again each time (the tree may have moved)
+wrapper() {
+	cat >"$wrap" <<SH
+#!/bin/sh
+# scripts/qemu10.sh: the unpacked QEMU 10 with its data files and the system's SeaBIOS
+exec "$bin" -L "$dir/root/usr/share/qemu" -L /usr/share/seabios "\$@"
+SH
+	chmod +x "$wrap"
+}
+
 check() {
 	[ -x "$bin" ] && [ -x "$wrap" ] || return 1
 	ver=$("$wrap" --version 2>&1 | head -1) || { echo "$ver"; return 2; }
@@ -29,6 +39,7 @@ check() {
 	return 2
 }
 
+[ -x "$bin" ] && wrapper
 if out=$(check); then echo "$wrap"; exit 0; fi
 [ -n "${out:-}" ] && fail "$bin does not run: $out"
 [ "${QEMU10_OFFLINE:-0}" = 1 ] && fail "not unpacked in $dir (QEMU10_OFFLINE=1: nothing fetched)"
@@ -53,11 +64,6 @@ apt-get "${opts[@]}" update >"$dir/update.log" 2>&1 ||
 ( cd "$dir/debs" && apt-get "${opts[@]}" download $pkgs ) >"$dir/download.log" 2>&1 ||
 	fail "apt-get download $pkgs failed: $(grep -E '^(E|Err):' "$dir/download.log" | head -2 | tr '\n' ' ')"
 for d in "$dir"/debs/*.deb; do dpkg-deb -x "$d" "$dir/root" || fail "dpkg-deb -x $d failed"; done
-cat >"$wrap" <<SH
-#!/bin/sh
-# scripts/qemu10.sh: the unpacked QEMU 10 with its data files and the system's SeaBIOS
-exec "$bin" -L "$dir/root/usr/share/qemu" -L /usr/share/seabios "\$@"
-SH
-chmod +x "$wrap"
+wrapper
 if out=$(check); then echo "$wrap"; exit 0; fi
 fail "the unpacked $bin does not run: ${out:-missing}"
