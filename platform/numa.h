@@ -16,8 +16,11 @@
 
 #include "platform/acpi.h"
 
-#define NUMA_MAX_NODES   16	/* distinct proximity domains kept; more are counted, dropped */
-#define NUMA_MAX_MEM     64	/* memory affinity ranges kept */
+/* Nodes as Linux x86-64 by default (arch/x86/Kconfig NODES_SHIFT 6: MAX_NUMNODES 64), enough
+ * for 2 sockets x SNC3 plus memory-only (CXL, HBM) nodes; 4 memory ranges per node. The CPU
+ * affinities have no such limit (below). */
+#define NUMA_MAX_NODES   64	/* distinct proximity domains kept; more are counted, dropped */
+#define NUMA_MAX_MEM     256	/* memory affinity ranges kept */
 #define NUMA_MAX_LOCAL   64	/* SLIT localities kept (the 64 x 64 top-left of the matrix) */
 
 /* SLIT entry values, ACPI 6.5 §5.2.17: 10 = local, 0..9 reserved, 255 = unreachable.
