@@ -174,7 +174,7 @@ test-boot: $(ISO)
 
 test-matrix: deps
 	@$(MAKE) --no-print-directory $(ISO)
-	BOOT_SET=matrix prove -v --exec '' tests/boot/boot.t
+	BOOT_SET=matrix prove -v --exec '' tests/boot/boot.t tests/scripts/qemu10.t
 
 bench: deps
 	@$(MAKE) --no-print-directory all

@@ -16,8 +16,19 @@
 %define TP_STACK      24    ; u64: stack top for this AP
 %define TP_PERCPU     32    ; u64: struct percpu * of this AP
 %define TP_ALIVE      40    ; u32: the AP writes 1 as its first act
+%define TP_TAKEN      44    ; u32: the AP writes 1 once it holds its stack and percpu (the
+                            ; boot CPU may then fill the block for the next AP)
 %define TP_GDTR       48    ; u16 limit + u32 base (patched: page + offset of tramp_gdt)
 %define TP_JMP32      56    ; m16:32 far pointer to pm32 (patched), selector 0x08
+%define TP_SLOTS      64    ; u64: parallel start: the batch's slots (struct smp_slot)
+%define TP_NSLOTS     72    ; u32: slots in the table
+%define TP_IDLEAF     76    ; u32: CPUID leaf (0BH/1FH) whose EDX is this AP's x2APIC ID;
+                            ; 0: one AP at a time, TP_STACK / TP_PERCPU are its own
+%define SLOT_ID        0    ; u32 APIC ID
+%define SLOT_TAKEN     4    ; u32: the AP writes 1 when it found its slot
+%define SLOT_STACK     8    ; u64
+%define SLOT_PERCPU   16    ; u64
+%define SLOT_SIZE     24
 
 section .rodata
 align 16
@@ -67,7 +78,7 @@ smp_tramp_gdt:
 	dq 0x00AF9A000000FFFF                 ; 0x18: 64-bit code
 align 8
 smp_tramp_params:
-	times 64 db 0
+	times 80 db 0
 smp_tramp_end:
 
 section .text
@@ -82,8 +93,33 @@ smp_ap_entry64:
 	mov ebx, ebx                          ; upper halves are undefined after the switch
 	mov rax, [rbx + smp_tramp_params - smp_tramp_start + TP_KCR3]
 	mov cr3, rax
+	mov eax, [rbx + smp_tramp_params - smp_tramp_start + TP_IDLEAF]
+	test eax, eax
+	jnz .by_id
 	mov rsp, [rbx + smp_tramp_params - smp_tramp_start + TP_STACK]
 	mov rdi, [rbx + smp_tramp_params - smp_tramp_start + TP_PERCPU]
+	mov dword [rbx + smp_tramp_params - smp_tramp_start + TP_TAKEN], 1
+	jmp .go
+.by_id:	; parallel start (Linux head_64.S STARTUP_READ_APICID): this AP's x2APIC ID from
+	; CPUID leaf EAX subleaf 0, EDX (SDM Vol. 2A CPUID 0BH/1FH), looked up in the slots
+	mov r8, rbx                           ; CPUID writes EBX
+	xor ecx, ecx
+	cpuid
+	mov rsi, [r8 + smp_tramp_params - smp_tramp_start + TP_SLOTS]
+	mov ecx, [r8 + smp_tramp_params - smp_tramp_start + TP_NSLOTS]
+.next:
+	test ecx, ecx
+	jz .hang                              ; not in this batch: wait for INIT
+	cmp [rsi + SLOT_ID], edx
+	je .found
+	add rsi, SLOT_SIZE
+	dec ecx
+	jmp .next
+.found:
+	mov rsp, [rsi + SLOT_STACK]
+	mov rdi, [rsi + SLOT_PERCPU]
+	mov dword [rsi + SLOT_TAKEN], 1
+.go:
 	xor ebp, ebp
 	call smp_ap_main
 .hang:

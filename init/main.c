@@ -27,6 +27,7 @@
 #include "loads/kload.h"
 #include "loads/kpebs.h"
 #include "pebs/caps.h"
+#include "pebs/pebs.h"
 #include "ibs/ibs_caps.h"
 #include "smp/percpu.h"
 #include "smp/smp.h"
@@ -165,6 +166,7 @@ void kmain(uint32_t magic, uint64_t info)
 	phase_tsc[PH_APIC_DONE] = rdtsc();
 	smp_init();	/* after apic (INIT/SIPI through the ICR); its waits are bounded */
 	smp_set_nodes();
+	pebs_pmi_slots(smp_cpu_count());	/* a PMI slot per CPU started */
 	phase_tsc[PH_SMP_DONE] = rdtsc();
 	print_header();
 	platform_print_header(&boot_info);

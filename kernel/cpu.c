@@ -58,6 +58,15 @@ void cpu_probe(struct cpu_info *out)
 		out->apic = r.edx & (1u << 9);
 		out->ds = r.edx & (1u << 21);
 	}
+	for (uint32_t leaf = 0x1f; leaf >= 0xb && !out->x2apic_id_leaf; leaf -= 0x14) {
+		if (out->max_leaf < leaf)
+			continue;
+		cpuid_count(leaf, 0, &r);
+		if ((r.ecx >> 8) & 0xff) {	/* level type 0: the leaf is invalid */
+			out->x2apic_id = r.edx;
+			out->x2apic_id_leaf = (uint8_t)leaf;
+		}
+	}
 	if (out->max_leaf >= 7) {
 		cpuid_count(7, 0, &r);
 		out->hybrid = r.edx & (1u << 15);

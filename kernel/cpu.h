@@ -30,7 +30,11 @@ struct cpu_info {
 	/* CPUID.80000007:EDX[8] */
 	bool invariant_tsc;
 	uint8_t phys_addr_bits;
-	uint8_t initial_apic_id;
+	uint8_t initial_apic_id;	/* CPUID.1:EBX[31:24]: 8 bits, and unreliable past 255 */
+	/* CPUID.1FH (else 0BH) subleaf 0 EDX: the full 32-bit x2APIC ID (SDM Vol. 2A CPUID
+	 * "Extended Topology Enumeration"); x2apic_id_leaf 0 when neither leaf is valid */
+	uint32_t x2apic_id;
+	uint8_t x2apic_id_leaf;
 	/* CPUID.1A.0:EAX[31:24] on hybrid parts: 0x20 Atom (E-core), 0x40 Core (P-core) */
 	uint8_t core_type;
 	char hv_sig[13];	/* CPUID.40000000 signature, "" on bare metal */

@@ -36,8 +36,8 @@ static bool pat_wc;
 static uint64_t large_start, large_end;	/* identity span mapped with the largest pages */
 /* device ranges as mapped, for the `paging` test's expectations (kernel/mm_expect.h) */
 static struct mm_io_range io_ranges[MM_IO_MAX];
-static uint64_t guards[MM_GUARD_MAX];
-static unsigned nguards;
+static uint64_t guards0[MM_GUARD_MAX], *guards = guards0;
+static unsigned nguards, guards_cap = MM_GUARD_MAX;
 static unsigned nio, io_unrecorded;
 
 static uint64_t pool_page(struct mm_pool *pool)
@@ -199,7 +199,17 @@ int mm_guard_page(void *va)
 {
 	uint64_t a = (uint64_t)(uintptr_t)va;
 
-	if (!mm_ready || (a & (PAGE_4K - 1)) || nguards == MM_GUARD_MAX ||
+	if (mm_ready && nguards == guards_cap) {	/* a longer list (mm_internal.h) */
+		uint64_t *g = (uint64_t *)(uintptr_t)pmm_alloc(2ull * guards_cap * sizeof(*g),
+							     PAGE_4K);
+
+		if (g) {
+			memcpy(g, guards, nguards * sizeof(*g));
+			guards = g;
+			guards_cap *= 2;
+		}
+	}
+	if (!mm_ready || (a & (PAGE_4K - 1)) || nguards == guards_cap ||
 	    pgt_unmap(&kpgt, a, PAGE_4K))
 		return -1;
 	guards[nguards++] = a;	/* the paging test's rule expects it unmapped */

@@ -29,8 +29,9 @@ const struct pgt *mm_kernel_pgt(void);
  * device ranges are those mapped so far. Returns how many device mappings did not fit in
  * the record (MM_IO_MAX). */
 #define MM_IO_MAX 16
-/* Guard pages mm_guard_page can record: 4 per AP (stack and 3 IST stacks, smp/percpu.h) for
- * 64 CPUs; past that it refuses, so the recorded rule stays whole. */
+/* Guard pages mm_guard_page records in its built-in list: 4 per AP (stack and 3 IST stacks,
+ * smp/percpu.h) for 64 CPUs; past that the list moves to one twice as long from the memory
+ * map (no CPU limit); where none can be had it refuses, so the recorded rule stays whole. */
 #define MM_GUARD_MAX 256
 struct mm_layout;
 unsigned mm_get_layout(struct mm_layout *l);

@@ -269,11 +269,19 @@ enum kt_result test_apic(struct ktest *t)
 	if (m == APIC_DISABLED)
 		return kt_skip(t, "no usable local APIC");
 	fl = irq_save();	/* the checks below turn interrupts on only while they wait */
-	kt_info(t, "mode %s%s, id %u, CPUID initial APIC id %u", apic_mode_name(m),
-		apic_x2apic_locked() ? " (locked by firmware)" : "", apic_id(),
-		cpu.initial_apic_id);
-	/* CPUID.1:EBX[31:24] is the low 8 bits of the initial APIC id in both modes */
-	kt_check(t, (apic_id() & 0xffu) == cpu.initial_apic_id, "mode_and_id");
+	kt_info(t, "mode %s%s, id %u, CPUID %s x2APIC id %u, initial APIC id %u",
+		apic_mode_name(m), apic_x2apic_locked() ? " (locked by firmware)" : "", apic_id(),
+		cpu.x2apic_id_leaf == 0x1f ? "1FH" : cpu.x2apic_id_leaf ? "0BH" : "(none)",
+		cpu.x2apic_id, cpu.initial_apic_id);
+	/* The 32-bit x2APIC ID of CPUID 1FH/0BH is the ID register's in x2APIC mode, its low 8
+	 * bits the xAPIC ID (SDM Vol. 3A 11.12.5.1 "x2APIC ID"). CPUID.1:EBX[31:24] holds only 8
+	 * bits, and past 255 logical processors QEMU's CPUID.1:EBX[23:16] count spills into it
+	 * (docs/smp.md): it decides only without leaf 0BH. */
+	if (cpu.x2apic_id_leaf)
+		kt_check(t, m == APIC_X2APIC ? apic_id() == cpu.x2apic_id
+					     : apic_id() == (cpu.x2apic_id & 0xffu), "mode_and_id");
+	else
+		kt_check(t, (apic_id() & 0xffu) == cpu.initial_apic_id, "mode_and_id");
 
 	want = apic_lvt_pack(APIC_VEC_PMI, apic_pmi_delivery() == PMI_NMI ? APIC_DM_NMI
 					    : APIC_DM_FIXED, false, 0);

@@ -161,17 +161,16 @@ enum kt_result test_load_cpus(struct ktest *t)
 	struct pebs_cpu *pc;
 	char why[160];
 
-	for (unsigned i = 1; i < smp_cpu_count() && i < 64; i++)
-		if (smp_cpu(i)->state == CPU_ONLINE && smp_selected(i))
-			in.aps |= 1ull << i;
+	for (unsigned i = 1; i < smp_cpu_count(); i++)
+		in.aps += smp_cpu(i)->state == CPU_ONLINE && smp_selected(i);
 	if (cpus_plan_skip(&in, why, sizeof(why)))
 		return kt_skip(t, "%s", why);
 	kload_test_begin();
 	pc = kalloc(sizeof(*pc), 64);	/* ~30 KiB, reused CPU after CPU */
 	if (!pc)
 		return kt_skip(t, "out of memory for the per-CPU PEBS state");
-	for (unsigned i = 1; i < 64; i++) {
-		if (!(in.aps & (1ull << i)))
+	for (unsigned i = 1; i < smp_cpu_count(); i++) {
+		if (smp_cpu(i)->state != CPU_ONLINE || !smp_selected(i))
 			continue;
 		/* the runner's watchdog, afresh for each CPU: cpus=all on many CPUs is not cut
 		 * short, and a CPU's four bounded calls (4 x LEVEL_BOUND_MS) fit its budget */

@@ -15,7 +15,7 @@ const char *cpus_plan_skip(const struct cpus_plan_in *in, char *b, size_t n)
 			     "the MADT lists one processor");
 		return b;
 	}
-	if (in->aps & ~1ull)
+	if (in->aps)
 		return NULL;
 	switch (in->mode) {
 	case SMP_CPUS_BSP:
@@ -37,7 +37,7 @@ const char *cpus_plan_skip(const struct cpus_plan_in *in, char *b, size_t n)
 bool cpus_plan_names(unsigned n, unsigned level, char *kernel, size_t kn, char *sub,
 		     size_t sn)
 {
-	if (n >= SMP_MAX_CPUS || level >= sizeof(level_id) / sizeof(level_id[0]))
+	if (level >= sizeof(level_id) / sizeof(level_id[0]))
 		return false;
 	fmt_snprintf(kernel, kn, "load_%s@cpu%u", level_id[level], n);
 	fmt_snprintf(sub, sn, "cpu%u_%s_", n, level_id[level]);

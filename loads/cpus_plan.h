@@ -19,14 +19,14 @@ struct cpus_plan_in {
 	unsigned online;	/* CPUs online, the boot CPU included */
 	const char *why_none;	/* why no AP was started (smp_why_none), or NULL */
 	enum smp_cpus_mode mode;	/* the cpus= request */
-	uint64_t aps;		/* bit i (i >= 1): CPU i online and selected by cpus= */
+	unsigned aps;		/* application processors online and selected by cpus= */
 };
 
 /* NULL when at least one AP runs; else the SKIP reason, written into b. */
 const char *cpus_plan_skip(const struct cpus_plan_in *in, char *b, size_t n);
 
 /* The kernel name of CPU n at load level `level` (0 = L1 .. 3 = DRAM):
- * "load_l2@cpu3", and its subtest prefix "cpu3_l2_". false: cpu or level out of range. */
+ * "load_l2@cpu3", and its subtest prefix "cpu3_l2_". false: level out of range. */
 bool cpus_plan_names(unsigned n, unsigned level, char *kernel, size_t kn, char *sub,
 		     size_t sn);
 

@@ -114,9 +114,13 @@ void pebs_pmi(struct pebs_session *s);
 void pebs_drain(struct pebs_session *s);
 
 /* Install pebs_pmi as the apic/ PMI handler for session s on the CPU this runs on (its
- * local APIC id; pmi.c); -1 when PEBS_MAX_CPUS CPUs already have one. Remove this CPU's. */
-#define PEBS_MAX_CPUS 256
+ * local APIC id; pmi.c); -1 when every slot is taken. Remove this CPU's. The slots: a
+ * built-in table of PEBS_PMI_SLOTS0 until pebs_pmi_slots(n) (init/main.c, with the count of
+ * CPUs started) gives one of n from the memory map: one per CPU at any count. */
+#define PEBS_PMI_SLOTS0 64
 int pebs_pmi_install(struct pebs_session *s);
+void pebs_pmi_slots(unsigned n);
+unsigned pebs_pmi_nslots(void);
 void pebs_pmi_uninstall(void);
 
 /* The architectural-PEBS path behind pebs_start / pebs_stop / pebs_drain (arch_program.c):

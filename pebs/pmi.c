@@ -22,20 +22,40 @@
 #include "pebs/msr.h"
 #include "apic/apic.h"
 #include "kernel/hw.h"
+#include "kernel/mm.h"
 
-static struct {
+struct pmi_slot {
 	uint32_t apic_id;
 	struct pebs_session *s;	/* NULL: slot free */
-} pmi_sessions[PEBS_MAX_CPUS];
+};
+static struct pmi_slot slots0[PEBS_PMI_SLOTS0], *pmi_sessions = slots0;
+static unsigned nslots = PEBS_PMI_SLOTS0;
+
+/* Before any session runs (init/main.c, after smp_init): n slots from the memory map when
+ * the built-in table is smaller; it stays when memory is short. */
+void pebs_pmi_slots(unsigned n)
+{
+	struct pmi_slot *t;
+
+	if (n <= nslots || !(t = kalloc((uint64_t)n * sizeof(*t), 4096)))
+		return;
+	pmi_sessions = t;
+	nslots = n;
+}
+
+unsigned pebs_pmi_nslots(void)
+{
+	return nslots;
+}
 
 /* The slot of the CPU with APIC id `id`; a lookup (take false) writes nothing, so a PMI on
  * a CPU without a session cannot rename a slot another CPU is taking (H8). */
 static struct pebs_session **slot_of(uint32_t id, bool take)
 {
-	for (unsigned i = 0; i < PEBS_MAX_CPUS; i++)
+	for (unsigned i = 0; i < nslots; i++)
 		if (pmi_sessions[i].s && pmi_sessions[i].apic_id == id)
 			return &pmi_sessions[i].s;
-	for (unsigned i = 0; take && i < PEBS_MAX_CPUS; i++) {
+	for (unsigned i = 0; take && i < nslots; i++) {	/* a lookup alone writes nothing */
 		if (!pmi_sessions[i].s) {
 			pmi_sessions[i].apic_id = id;
 			return &pmi_sessions[i].s;
@@ -73,7 +93,7 @@ void pebs_pmi_uninstall(void)
 
 	if (slot)
 		*slot = NULL;
-	for (unsigned i = 0; i < PEBS_MAX_CPUS; i++)
+	for (unsigned i = 0; i < nslots; i++)
 		any |= pmi_sessions[i].s != NULL;
 	if (!any)	/* the vector is shared: removed with the last CPU's session */
 		apic_set_pmi_handler(NULL);
@@ -83,7 +103,7 @@ uint32_t pebs_pmi_counters_elsewhere(bool exclusive_only)
 {
 	uint32_t here = apic_id(), m = 0;
 
-	for (unsigned i = 0; i < PEBS_MAX_CPUS; i++) {
+	for (unsigned i = 0; i < nslots; i++) {
 		const struct pebs_session *o = pmi_sessions[i].s;
 		uint16_t ev = o ? (uint16_t)(o->evtsel & 0xff) : 0;
 

@@ -225,7 +225,8 @@ int pebs_start(struct pebs_session *s, const struct pebs_caps *c, const struct p
 		teardown();
 		clear_programming(s);
 		wrmsr(MSR_IA32_PERF_GLOBAL_CTRL, s->global_keep);
-		return pebs_fail(s, "no PMI slot: %d CPUs already run PEBS sessions", PEBS_MAX_CPUS);
+		return pebs_fail(s, "no PMI slot: %u CPUs already run PEBS sessions",
+				 pebs_pmi_nslots());
 	}
 	s->active = true;
 	__atomic_signal_fence(__ATOMIC_SEQ_CST);	/* active before counting starts */

@@ -106,8 +106,12 @@ int acpi_init(struct acpi_info *ai, const void *rsdp, size_t rsdp_len,
 {
 	const struct acpi_table_ref *r;
 	const uint8_t *t;
+	struct acpi_cpu *cpus = ai->madt.cpu;	/* the caller's storage stays */
+	unsigned cap = ai->madt.cap;
 
 	memset(ai, 0, sizeof(*ai));
+	ai->madt.cpu = cpus;
+	ai->madt.cap = cap;
 	if (acpi_rsdp_parse(ai, rsdp, rsdp_len) != 0)
 		return -1;
 	if (walk_root(ai, map, ctx, ai->xsdt, ai->root_phys) != 0) {

@@ -25,7 +25,10 @@ typedef const void *(*acpi_map_fn)(void *ctx, uint64_t phys, uint64_t len);
 
 #define ACPI_HDR_LEN      36	/* System Description Table Header, §5.2.6 */
 #define ACPI_MAX_TABLES   64
-#define ACPI_MAX_CPUS     256
+/* Local APIC IDs this kernel records, as Linux (arch/x86/include/asm/apicdef.h MAX_LOCAL_APIC,
+ * checked in arch/x86/kernel/cpu/topology.c topo_register_apic): a processor with a higher ID
+ * is counted and left out. It bounds the processors a MADT or SRAT can name (distinct IDs). */
+#define ACPI_APIC_ID_LIMIT 32768u
 #define ACPI_MAX_TABLE_LEN (16u << 20)	/* sanity cap on a header's Length */
 
 /* Generic Address Structure, §5.2.3.2. */
@@ -54,18 +57,28 @@ struct acpi_cpu {
 	bool online_capable;	/* flags bit 1 (MADT revision >= 5, ACPI 6.3+) */
 };
 
+/* The processor list has no compile-time size: the caller hands in cpu[] of cap entries (the
+ * kernel allocates it from the memory map once a first parse with cap 0 has counted them) and
+ * the parse keeps both. Distinct IDs below ACPI_APIC_ID_LIMIT bound the count. */
 struct acpi_madt {
 	uint64_t lapic_addr;	/* after a Local APIC Address Override (type 5) if any */
 	bool lapic_override;
 	bool pcat_compat;	/* flags bit 0: dual 8259 present */
 	unsigned ncpus;		/* entries stored in cpu[] (enabled or online-capable) */
 	unsigned ncpus_disabled;	/* neither enabled nor online-capable: skipped */
-	unsigned ncpus_dropped;	/* did not fit in cpu[] */
+	unsigned ncpus_dropped;	/* usable, but no room in cpu[] (cap): counted, not stored */
 	unsigned ncpus_invalid;	/* broadcast APIC ID (0xFF / 0xFFFFFFFF): skipped */
+	unsigned ncpus_dup;	/* an APIC ID listed before (type 0 and 9 alike): skipped */
+	unsigned ncpus_high;	/* APIC ID >= ACPI_APIC_ID_LIMIT: skipped */
 	uint8_t revision;	/* header Revision: Online Capable is defined from 5 */
 	unsigned nioapic;
-	struct acpi_cpu cpu[ACPI_MAX_CPUS];
+	struct acpi_cpu *cpu;	/* the caller's storage, kept across parses (NULL: count only) */
+	unsigned cap;		/* entries cpu[] holds */
+	uint64_t seen[ACPI_APIC_ID_LIMIT / 64];	/* APIC IDs met (duplicate check in O(1)) */
 };
+/* Bit set of APIC IDs below ACPI_APIC_ID_LIMIT (the MADT's and the SRAT's duplicate check):
+ * true when id was already set; sets it. */
+bool acpi_id_seen(uint64_t *set, uint32_t id);
 
 /* SPCR Interface Type (DBG2 serial subtypes, Microsoft DBG2 spec table 3). */
 #define SPCR_IF_16550        0x00	/* full 16550 */
@@ -176,7 +189,8 @@ int acpi_init(struct acpi_info *ai, const void *rsdp, size_t rsdp_len,
 /* The first valid table with this signature, or NULL. */
 const struct acpi_table_ref *acpi_find(const struct acpi_info *ai, const char *sig);
 
-/* Table parsers over a validated table (t, len including the header). 0 or -1 (reported). */
+/* Table parsers over a validated table (t, len including the header). 0 or -1 (reported).
+ * The MADT parse keeps m->cpu and m->cap (set them before); acpi_init keeps ai->madt's. */
 int acpi_parse_madt(const uint8_t *t, uint32_t len, struct acpi_madt *m);
 int acpi_parse_spcr(const uint8_t *t, uint32_t len, struct acpi_spcr *s);
 int acpi_parse_hpet(const uint8_t *t, uint32_t len, struct acpi_hpet *h);

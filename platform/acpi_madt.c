@@ -8,6 +8,12 @@
  * revision 5 (ACPI 6.3) and ignored there (as Linux arch/x86/kernel/acpi/boot.c
  * acpi_is_processor_usable() does). An ID of all ones (0xFF, 0xFFFFFFFF) addresses every
  * processor, never one: such an entry is counted as invalid and not recorded.
+ * There is no compile-time processor limit: entries go into the caller's cpu[] (cap entries;
+ * what does not fit is counted, so a first parse with cap 0 sizes the second). An APIC ID is
+ * recorded once (firmware may list a processor as type 0 and type 9; a repeat is counted),
+ * checked in a bit set of IDs below ACPI_APIC_ID_LIMIT (Linux's MAX_LOCAL_APIC; higher IDs
+ * are counted and left out, as Linux's topo_register_apic() does), so a table of any length
+ * is read in linear time and names at most ACPI_APIC_ID_LIMIT processors.
  */
 #include "platform/acpi.h"
 #include "kernel/console.h"
@@ -47,11 +53,15 @@ static void add_cpu(struct acpi_madt *m, uint32_t apic_id, uint32_t uid, uint32_
 		m->ncpus_disabled++;
 		return;
 	}
-	/* Firmware may list a processor both as type 0 and type 9: keep one. */
-	for (unsigned i = 0; i < m->ncpus; i++)
-		if (m->cpu[i].apic_id == apic_id)
-			return;
-	if (m->ncpus == ACPI_MAX_CPUS) {
+	if (apic_id >= ACPI_APIC_ID_LIMIT) {
+		m->ncpus_high++;
+		return;
+	}
+	if (acpi_id_seen(m->seen, apic_id)) {
+		m->ncpus_dup++;
+		return;
+	}
+	if (m->ncpus >= m->cap || !m->cpu) {
 		m->ncpus_dropped++;
 		return;
 	}
@@ -65,8 +75,12 @@ int acpi_parse_madt(const uint8_t *t, uint32_t len, struct acpi_madt *m)
 {
 	uint32_t off = 44;
 	const uint8_t *e;
+	struct acpi_cpu *keep = m->cpu;
+	unsigned cap = m->cap;
 
 	memset(m, 0, sizeof(*m));
+	m->cpu = keep;
+	m->cap = cap;
 	if (len < 44) {
 		acpi_log("# acpi: MADT length %u < 44, ignored\n", len);
 		return -1;
@@ -103,7 +117,25 @@ int acpi_parse_madt(const uint8_t *t, uint32_t len, struct acpi_madt *m)
 		acpi_log("# acpi: MADT: %u processor entries with the broadcast APIC ID ignored\n",
 			 m->ncpus_invalid);
 	if (m->ncpus_dropped)
-		acpi_log("# acpi: MADT lists more than %d processors, %u not recorded\n",
-			ACPI_MAX_CPUS, m->ncpus_dropped);
+		acpi_log("# acpi: MADT lists %u usable processors, room for %u: %u not recorded\n",
+			 m->ncpus + m->ncpus_dropped, m->cap, m->ncpus_dropped);
+	if (m->ncpus_high)
+		acpi_log("# acpi: MADT: %u processors with APIC IDs >= %u left out (the IDs this "
+			 "kernel records, as Linux MAX_LOCAL_APIC)\n", m->ncpus_high, ACPI_APIC_ID_LIMIT);
+	if (m->ncpus_dup)
+		acpi_log("# acpi: MADT: %u processor entries repeat an APIC ID, the first kept\n",
+			 m->ncpus_dup);
 	return 0;
+}
+
+bool acpi_id_seen(uint64_t *set, uint32_t id)
+{
+	uint64_t bit = 1ull << (id % 64);
+	bool was;
+
+	if (id >= ACPI_APIC_ID_LIMIT)
+		return false;
+	was = set[id / 64] & bit;
+	set[id / 64] |= bit;
+	return was;
 }

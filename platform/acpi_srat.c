@@ -7,7 +7,10 @@
  * (arch/x86/mm/srat.c acpi_numa_processor_affinity_init) and the type-1 domain above bit 7
  * (drivers/acpi/numa/srat.c acpi_numa_memory_affinity_init). A structure with length < 2
  * or running past the table ends the walk; disabled, empty, overflowing and conflicting
- * entries are counted and left out, never trusted.
+ * entries are counted and left out, never trusted. CPU affinities go into the caller's cpu[]
+ * (no compile-time limit, as the MADT's processors: platform/acpi_madt.c); an APIC ID is
+ * looked up only when the bit set of IDs met says it was listed before, so a table of any
+ * length is read in linear time.
  */
 #include "platform/numa.h"
 
@@ -55,14 +58,22 @@ static void add_cpu(struct numa_info *n, uint32_t apic_id, uint32_t pxm, uint32_
 		n->disabled++;
 		return;
 	}
-	for (unsigned i = 0; i < n->ncpu; i++)
-		if (n->cpu[i].apic_id == apic_id) {
-			if (n->cpu[i].pxm != pxm)
-				n->conflicts++;	/* first claim stays */
-			return;
-		}
-	if (n->ncpu == NUMA_MAX_CPUS || !add_pxm(n, pxm)) {
+	if (apic_id >= ACPI_APIC_ID_LIMIT) {
 		n->dropped++;
+		return;
+	}
+	if (acpi_id_seen(n->cpu_seen, apic_id)) {
+		for (unsigned i = 0; i < n->ncpu; i++)
+			if (n->cpu[i].apic_id == apic_id && n->cpu[i].pxm != pxm)
+				n->conflicts++;	/* first claim stays */
+		return;
+	}
+	if (!add_pxm(n, pxm)) {
+		n->dropped++;
+		return;
+	}
+	if (n->ncpu >= n->cpu_cap || !n->cpu) {
+		n->cpu_dropped++;	/* counted: the caller sizes cpu[] from it */
 		return;
 	}
 	n->cpu[n->ncpu++] = (struct numa_cpu){ .apic_id = apic_id, .pxm = pxm, .x2apic = x2 };
@@ -112,8 +123,9 @@ int acpi_parse_srat(const uint8_t *t, uint32_t len, struct numa_info *n)
 	int r;
 
 	n->have_srat = false;
-	n->nnodes = n->nmem = n->ncpu = 0;
+	n->nnodes = n->nmem = n->ncpu = n->cpu_dropped = 0;
 	n->disabled = n->bad = n->conflicts = n->dropped = 0;
+	memset(n->cpu_seen, 0, sizeof(n->cpu_seen));
 	if (len < SRAT_BODY) {
 		acpi_log("# acpi: SRAT length %u < %u, ignored\n", len, SRAT_BODY);
 		return -1;
@@ -142,12 +154,15 @@ int acpi_parse_srat(const uint8_t *t, uint32_t len, struct numa_info *n)
 	if (r < 0)
 		n->bad++;
 	for (unsigned i = 0; i < n->ncpu; i++)
-		n->cpu[i].node = (uint8_t)node_of_pxm(n, n->cpu[i].pxm);
+		n->cpu[i].node = (uint16_t)node_of_pxm(n, n->cpu[i].pxm);
 	for (unsigned i = 0; i < n->nmem; i++)
 		n->mem[i].node = (uint8_t)node_of_pxm(n, n->mem[i].pxm);
 	if (n->bad || n->conflicts || n->dropped)
 		acpi_log("# acpi: SRAT: %u bad, %u conflicting, %u dropped entries left out\n",
 			 n->bad, n->conflicts, n->dropped);
+	if (n->cpu_dropped)
+		acpi_log("# acpi: SRAT lists %u CPUs, room for %u: %u not recorded\n",
+			 n->ncpu + n->cpu_dropped, n->cpu_cap, n->cpu_dropped);
 	if (!n->nnodes) {
 		acpi_log("# acpi: SRAT lists no enabled CPU or memory, ignored\n");
 		return -1;

@@ -14,8 +14,12 @@ void numa_from_acpi(struct numa_info *n, const struct acpi_info *ai, acpi_map_fn
 {
 	const struct acpi_table_ref *r;
 	const uint8_t *t;
+	struct numa_cpu *cpus = n->cpu;	/* the caller's storage stays */
+	unsigned cap = n->cpu_cap;
 
 	memset(n, 0, sizeof(*n));
+	n->cpu = cpus;
+	n->cpu_cap = cap;
 	if (!ai->valid)
 		return;
 	r = acpi_find(ai, "SRAT");

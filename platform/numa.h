@@ -16,9 +16,11 @@
 
 #include "platform/acpi.h"
 
-#define NUMA_MAX_NODES   16	/* distinct proximity domains kept; more are counted, dropped */
-#define NUMA_MAX_MEM     64	/* memory affinity ranges kept */
-#define NUMA_MAX_CPUS    ACPI_MAX_CPUS
+/* Nodes as Linux x86-64 by default (arch/x86/Kconfig NODES_SHIFT 6: MAX_NUMNODES 64), enough
+ * for 2 sockets x SNC3 plus memory-only (CXL, HBM) nodes; 4 memory ranges per node. The CPU
+ * affinities have no such limit (below). */
+#define NUMA_MAX_NODES   64	/* distinct proximity domains kept; more are counted, dropped */
+#define NUMA_MAX_MEM     256	/* memory affinity ranges kept */
 #define NUMA_MAX_LOCAL   64	/* SLIT localities kept (the 64 x 64 top-left of the matrix) */
 
 /* SLIT entry values, ACPI 6.5 §5.2.17: 10 = local, 0..9 reserved, 255 = unreachable.
@@ -38,7 +40,7 @@ struct numa_mem {
 struct numa_cpu {
 	uint32_t apic_id;	/* xAPIC id (type 0) or x2APIC id (type 2) */
 	uint32_t pxm;
-	uint8_t node;
+	uint16_t node;
 	bool x2apic;
 };
 
@@ -48,12 +50,18 @@ struct numa_info {
 	uint32_t node_pxm[NUMA_MAX_NODES];	/* ascending */
 	unsigned nmem, ncpu;
 	struct numa_mem mem[NUMA_MAX_MEM];
-	struct numa_cpu cpu[NUMA_MAX_CPUS];
+	/* the CPU affinities have no compile-time size, as the MADT's processors
+	 * (platform/acpi.h): the caller's cpu[] of cpu_cap entries, kept by the parsers and
+	 * numa_from_acpi; what does not fit is counted in cpu_dropped */
+	struct numa_cpu *cpu;
+	unsigned cpu_cap, cpu_dropped;
+	uint64_t cpu_seen[ACPI_APIC_ID_LIMIT / 64];	/* APIC IDs met */
 	/* what the SRAT walk left out, for the log */
 	unsigned disabled;	/* entries with Enabled = 0 */
 	unsigned bad;		/* zero length, address overflow, short entries */
 	unsigned conflicts;	/* overlapping ranges / APIC ids claimed by two domains */
-	unsigned dropped;	/* did not fit (ranges, CPUs or domains) */
+	unsigned dropped;	/* did not fit (ranges, CPUs or domains; APIC IDs from
+				 * ACPI_APIC_ID_LIMIT up) */
 	/* SLIT, indexed by proximity domain (locality i = domain i) */
 	uint32_t slit_n;	/* localities kept (<= NUMA_MAX_LOCAL) */
 	uint64_t slit_total;	/* localities in the table */

@@ -183,8 +183,28 @@ static void start_fb(const struct mb2_info *bi)
 	fb_on = true;
 }
 
+/* The processor lists of the MADT and the SRAT, sized by the first (counting) parse and
+ * allocated from the memory map: no compile-time CPU limit (platform/acpi.h). */
+static void cpu_tables(const struct mb2_info *bi)
+{
+	unsigned nm = acpi.madt.ncpus + acpi.madt.ncpus_dropped, ns = numa.ncpu + numa.cpu_dropped;
+
+	if (nm && !acpi.madt.cpu) {
+		acpi.madt.cpu = kalloc((uint64_t)nm * sizeof(struct acpi_cpu), 4096);
+		acpi.madt.cap = acpi.madt.cpu ? nm : 0;
+	}
+	if (ns && !numa.cpu) {
+		numa.cpu = kalloc((uint64_t)ns * sizeof(struct numa_cpu), 4096);
+		numa.cpu_cap = numa.cpu ? ns : 0;
+	}
+	acpi_set_log(false);	/* platform_print_header says what was wrong */
+	read_acpi(bi);
+	acpi_set_log(true);
+}
+
 void platform_late_setup(const struct mb2_info *bi)
 {
+	cpu_tables(bi);
 	/* mm_init rebuilt the page tables: re-map MMIO UARTs uncached */
 	for (unsigned i = 0; i < nuarts; i++)
 		if (uarts[i].cfg.space == UART_MMIO && !mm_map_mmio(uarts[i].cfg.base, 4096))

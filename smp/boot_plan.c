@@ -88,7 +88,7 @@ static bool parse_num(const char **p, unsigned *v)
 
 	while (**p >= '0' && **p <= '9') {
 		x = x * 10 + (unsigned)(**p - '0');
-		if (x >= SMP_MAX_CPUS)
+		if (x >= SMP_CPUS_NUM_LIMIT)
 			return false;
 		(*p)++;
 		digits++;
@@ -97,11 +97,10 @@ static bool parse_num(const char **p, unsigned *v)
 	return digits > 0;
 }
 
-static bool parse_list(const char *s, uint64_t *list)
+static bool parse_list(const char *s, struct smp_cpus_req *r)
 {
 	const char *p = s;
 
-	*list = 0;
 	for (;;) {
 		unsigned a, b;
 
@@ -113,8 +112,10 @@ static bool parse_list(const char *s, uint64_t *list)
 			if (!parse_num(&p, &b) || b < a)
 				return false;
 		}
-		for (unsigned i = a; i <= b; i++)
-			*list |= 1ull << i;
+		if (r->nranges == SMP_CPUS_MAX_RANGES)
+			return false;
+		r->range[r->nranges].lo = a;
+		r->range[r->nranges++].hi = b;
 		if (*p == '\0')
 			return true;
 		if (*p++ != ',')
@@ -136,12 +137,20 @@ bool smp_cpus_parse(const char *s, struct smp_cpus_req *r, const char **why)
 		r->mode = SMP_CPUS_ALL;
 		return true;
 	}
-	if (parse_list(s, &r->list)) {
+	if (parse_list(s, r)) {
 		r->mode = SMP_CPUS_LIST;
 		return true;
 	}
-	r->list = 0;
-	*why = "want bsp, types, all or a list of CPU numbers below 64 (\"0,2-3\")";
+	r->nranges = 0;
+	*why = "want bsp, types, all or up to 16 CPU numbers or ranges (\"0,2-3\")";
+	return false;
+}
+
+bool smp_cpus_named(const struct smp_cpus_req *r, unsigned i)
+{
+	for (unsigned k = 0; k < r->nranges && k < SMP_CPUS_MAX_RANGES; k++)
+		if (i >= r->range[k].lo && i <= r->range[k].hi)
+			return true;
 	return false;
 }
 
@@ -160,7 +169,7 @@ unsigned smp_select(const struct smp_cpu_view *v, unsigned n, const struct smp_c
 		} else if (r->mode == SMP_CPUS_ALL) {
 			s = true;
 		} else if (r->mode == SMP_CPUS_LIST) {
-			s = i < 64 && (r->list >> i) & 1;
+			s = smp_cpus_named(r, i);
 		} else if (r->mode == SMP_CPUS_TYPES) {
 			s = v[i].core_type != v[0].core_type;
 			for (unsigned j = 1; j < i && s; j++)

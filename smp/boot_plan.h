@@ -13,7 +13,9 @@
 #include "kernel/cpu.h"
 #include "kernel/mb2.h"
 
-#define SMP_MAX_CPUS 64
+/* cpus=LIST: CPU numbers below SMP_CPUS_NUM_LIMIT, at most SMP_CPUS_MAX_RANGES ranges */
+#define SMP_CPUS_NUM_LIMIT  (1u << 20)
+#define SMP_CPUS_MAX_RANGES 16
 
 /* SIPI vector VV starts the AP at VV000H (9.4.4.1); vectors A0H-BFH are reserved (9.4.4.1
  * note), so the page must lie in [1000H, A0000H). */
@@ -45,8 +47,11 @@ void smp_delays_for(const struct cpu_info *ci, struct smp_delays *d);
 enum smp_cpus_mode { SMP_CPUS_TYPES, SMP_CPUS_BSP, SMP_CPUS_ALL, SMP_CPUS_LIST };
 struct smp_cpus_req {
 	enum smp_cpus_mode mode;
-	uint64_t list;		/* bit i: CPU i named (SMP_CPUS_LIST) */
+	unsigned nranges;	/* SMP_CPUS_LIST: CPUs lo..hi of each range named */
+	struct { uint32_t lo, hi; } range[SMP_CPUS_MAX_RANGES];
 };
+/* CPU i named by a SMP_CPUS_LIST request. */
+bool smp_cpus_named(const struct smp_cpus_req *r, unsigned i);
 /* NULL or "" gives the default (types). false with *why for a bad value (then *r is the
  * default). */
 bool smp_cpus_parse(const char *s, struct smp_cpus_req *r, const char **why);

@@ -47,6 +47,7 @@ struct percpu {
 	void *volatile arg;
 	volatile uint32_t posted, done;
 	volatile int fault_vector;
+	volatile bool fault_expected;	/* a test's deliberate fault: one line, no register dump */
 	volatile uint64_t fault_rip;
 	unsigned faults;
 	struct kjmp recovery;

@@ -1,8 +1,8 @@
 /*
  * smp.h: the application processors (SDM Vol. 3A 9.4 "Multiple-Processor (MP)
  * Initialization"). smp_init, on the boot CPU after apic_init, starts every processor the
- * MADT lists as enabled with INIT-SIPI-SIPI, one at a time, each wait bounded; a CPU that
- * does not come online is reported and left out. An online AP runs smp/smp_ap.c's loop: it
+ * MADT lists as enabled with INIT-SIPI-SIPI, in batches (smp_boot.c), each wait bounded; a
+ * CPU that does not come online is reported and left out. An online AP runs smp/smp_ap.c's loop: it
  * sleeps in HLT until the boot CPU posts a function (smp_call_start) and wakes it with an
  * IPI, runs it, and reports done. An AP that faults prints its CPU number with the register
  * dump, reports the fault through the mailbox and goes back to its loop.
@@ -18,14 +18,15 @@
 
 #define SMP_VEC_WAKE 0xf0	/* fixed IPI that wakes an AP from HLT */
 #define SMP_ONLINE_BOUND_MS 500	/* an AP that is not online by then is left out */
+#define SMP_BATCH 64		/* APs between INIT and online at once (smp_boot.c) */
 
 void smp_init(void);
 
-/* CPUs known (boot CPU + the MADT's enabled ones that fit), online ones, MADT count. */
+/* CPUs known (boot CPU + the MADT's enabled ones started), online ones, MADT count. */
 unsigned smp_cpu_count(void);
 unsigned smp_online_count(void);
 unsigned smp_madt_count(void);
-/* Enabled MADT processors not started (over SMP_MAX_CPUS, xAPIC-unreachable ID, memory). */
+/* Enabled MADT processors not started (xAPIC-unreachable ID, no memory). */
 unsigned smp_left_out(void);
 struct percpu *smp_cpu(unsigned i);
 /* The CPU this code runs on (0 on the boot CPU). */
@@ -55,7 +56,12 @@ int smp_call(unsigned i, smp_fn fn, void *arg, uint32_t timeout_ms);
 /* Header lines "# smp: ..." (docs/output.md). */
 void smp_print_header(void);
 
-/* For smp_boot.c / smp_ap.c only. */
+/* For smp_boot.c / smp_ap.c only. smp_start.c: the trampoline page (its address, or 0 with
+ * *why), one batch of at most SMP_BATCH APs (how many came online), whether batches start in
+ * parallel. */
+uint64_t smp_tramp_setup(const struct smp_delays *d, const char **why);
+unsigned smp_start_batch(struct percpu **b, unsigned n, uint64_t tramp_pa);
+bool smp_start_parallel(void);
 void smp_ap_install(void);
 /* CPUID 1FH (else 0BH, else 1) and 1AH of the CPU this runs on into pc. */
 void smp_probe_topology(struct percpu *pc);

@@ -126,9 +126,15 @@ static void ap_fault(struct trap_frame *f)
 	if (!pc || pc->cpu == 0)
 		return;		/* the boot CPU: traps.c goes on as before */
 	console_lock();		/* the CPU line and its dump stay together */
-	kprintf("# cpu %u (APIC id %u): unexpected exception on an application processor\n",
-		pc->cpu, pc->apic_id);
-	trap_dump(f);
+	if (pc->fault_expected)	/* a test's own: the register dump would say nothing */
+		kprintf("# cpu %u (APIC id %u): exception vector %u (%s) at RIP=%llx, as the "
+			"test expects\n", pc->cpu, pc->apic_id, (unsigned)f->vector,
+			trap_name((unsigned)f->vector), (unsigned long long)f->rip);
+	else
+		kprintf("# cpu %u (APIC id %u): unexpected exception on an application "
+			"processor\n", pc->cpu, pc->apic_id);
+	if (!pc->fault_expected)
+		trap_dump(f);
 	console_unlock();
 	if (pc->state != CPU_ONLINE) {
 		pc->why = "faulted while starting";

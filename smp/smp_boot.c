@@ -3,110 +3,36 @@
  * Initialization Sequence", 11.6.1 "Interrupt Command Register"): the processors come from
  * the MADT (platform/acpi_madt.c; enabled ones only: an online-capable one is hot-plug), the
  * trampoline (boot/trampoline.asm) goes to a page below 1 MiB chosen from the memory map
- * (smp/boot_plan.c), and each AP in turn gets its area (smp/percpu.h), INIT, the delay, and
- * up to two SIPIs (the second only when it has not reached the trampoline); then the boot CPU
- * waits, bounded, for it to report online. One that does not is sent INIT again (so it cannot
- * run the trampoline later with the next AP's parameters), reported and left out.
+ * (smp/boot_plan.c), every AP gets its area (smp/percpu.h) and the table of CPUs is sized
+ * from the MADT (no compile-time limit). They start in batches of SMP_BATCH, each batch in
+ * parallel where CPUID 1FH/0BH lets an AP find its own slot (smp/smp_start.c, docs/smp.md).
+ * An AP that misses a bound is sent INIT again and left out; the reasons are reported one
+ * line each, with the CPUs as ranges.
  */
 #include "smp/smp.h"
 #include "apic/apic.h"
-#include "apic/apic_enc.h"
-#include "apic/apic_ops.h"
-#include "apic/apic_regs.h"
 #include "kernel/boot.h"
 #include "kernel/cmdline.h"
 #include "kernel/console.h"
-#include "kernel/extable.h"
-#include "kernel/hw.h"
 #include "kernel/mm.h"
-#include "platform/platform.h"
+#include "kernel/ranges.h"
+#include "kernel/hw.h"
 #include "kernel/tsc.h"
+#include "platform/platform.h"
 
-#include <stddef.h>
 #include <string.h>
 
-#define APIC_DM_STARTUP 6u	/* ICR delivery mode 110B: Start-Up (11.6.1) */
-#define EFER_LME (1u << 8)
-#define EFER_NXE (1u << 11)
-
-/* boot/trampoline.asm's parameter block (TP_* offsets there) */
-struct smp_tramp_params {
-	uint32_t early_cr3, efer;
-	uint32_t jmp64_off;
-	uint16_t jmp64_sel, pad0;
-	uint64_t kcr3, stack, percpu;
-	uint32_t alive, pad1;
-	uint8_t gdtr[6];	/* limit u16, base u32 (unaligned: bytes) */
-	uint16_t pad2;
-	uint32_t jmp32_off;
-	uint16_t jmp32_sel;
-};
-_Static_assert(offsetof(struct smp_tramp_params, jmp64_off) == 8, "TP_JMP64");
-_Static_assert(offsetof(struct smp_tramp_params, kcr3) == 16, "TP_KCR3");
-_Static_assert(offsetof(struct smp_tramp_params, alive) == 40, "TP_ALIVE");
-_Static_assert(offsetof(struct smp_tramp_params, gdtr) == 48, "TP_GDTR");
-_Static_assert(offsetof(struct smp_tramp_params, jmp32_off) == 56, "TP_JMP32");
-_Static_assert(sizeof(struct smp_tramp_params) <= 64, "the block is 64 bytes");
-
-extern char smp_tramp_start[], smp_tramp_end[], smp_tramp_params[], smp_tramp_pm32[];
-extern char smp_tramp_gdt[], smp_ap_entry64[], early_pml4[];
-
 static struct percpu bsp;
-static struct percpu *cpus[SMP_MAX_CPUS];
-static unsigned ncpus = 1, nonline = 1, nmadt, nleft_out;
+/* the CPU table, sized from the MADT and allocated from the memory map (no compile-time
+ * limit); the boot CPU alone until then */
+static struct percpu *bsp_only[1] = { &bsp }, **cpus = bsp_only;
+static bool bsp_sel[1], *sel = bsp_sel;
+static unsigned cap = 1, ncpus = 1, nonline = 1, nmadt, nleft_out, nguard_bad;
+static uint32_t guard_bad_id;
 static const char *why_none;
 static struct smp_cpus_req req;
-static bool sel[SMP_MAX_CPUS];
 static struct smp_delays delays;
 uint64_t smp_tramp_pa;
-
-#define OFF(sym) ((uint64_t)((sym) - smp_tramp_start))
-
-static bool wait_until(volatile int *v, int want, volatile uint32_t *v2, uint64_t us)
-{
-	uint64_t t0 = rdtsc(), lim = tsc_hz / 1000000 * us;
-
-	for (;;) {
-		if ((v && *v == want) || (v2 && *v2))
-			return true;
-		if (rdtsc() - t0 > lim)
-			return false;
-		__builtin_ia32_pause();
-	}
-}
-
-static volatile struct smp_tramp_params *tramp_setup(void)
-{
-	uint64_t size = (uint64_t)(smp_tramp_end - smp_tramp_start);
-	struct smp_range avoid[2] = {
-		{ .base = boot_info_addr, .len = boot_info.total_size },
-		{ .base = 0, .len = 0x1000 },
-	};
-	volatile struct smp_tramp_params *tp;
-	const char *why;
-	uint32_t gdt;
-
-	smp_tramp_pa = smp_tramp_place(boot_info.mmap, boot_info.nmmap, size, avoid, 2, &why);
-	if (!smp_tramp_pa) {
-		why_none = why;
-		return NULL;
-	}
-	memcpy((void *)(uintptr_t)smp_tramp_pa, smp_tramp_start, size);
-	tp = (volatile struct smp_tramp_params *)(uintptr_t)(smp_tramp_pa + OFF(smp_tramp_params));
-	tp->early_cr3 = (uint32_t)(uintptr_t)early_pml4;
-	tp->efer = EFER_LME | (cpu.nx ? EFER_NXE : 0);
-	tp->jmp64_off = (uint32_t)(uintptr_t)smp_ap_entry64;
-	tp->jmp64_sel = 0x18;
-	tp->kcr3 = read_cr3();
-	gdt = (uint32_t)(smp_tramp_pa + OFF(smp_tramp_gdt));
-	tp->gdtr[0] = 4 * 8 - 1;	/* four descriptors */
-	tp->gdtr[1] = 0;
-	for (unsigned i = 0; i < 4; i++)
-		tp->gdtr[2 + i] = (uint8_t)(gdt >> (8 * i));
-	tp->jmp32_off = (uint32_t)(smp_tramp_pa + OFF(smp_tramp_pm32));
-	tp->jmp32_sel = 0x08;
-	return tp;
-}
 
 static struct percpu *new_cpu(const struct acpi_cpu *c)
 {
@@ -119,9 +45,8 @@ static struct percpu *new_cpu(const struct acpi_cpu *c)
 	if (!a)
 		return NULL;
 	for (unsigned i = 0; i < 4; i++)
-		if (mm_guard_page(a + l.guard_off[i]))
-			kprintf("# smp: APIC id %u: guard page at %p not unmapped: its stack "
-				"overflows unchecked\n", c->apic_id, (void *)(a + l.guard_off[i]));
+		if (mm_guard_page(a + l.guard_off[i]) && !nguard_bad++)
+			guard_bad_id = c->apic_id;	/* reported once for all (start_all) */
 	pc = (struct percpu *)a;
 	pc->self = pc;
 	pc->cpu = ncpus;
@@ -136,54 +61,45 @@ static struct percpu *new_cpu(const struct acpi_cpu *c)
 	return pc;
 }
 
-static void ipi(uint32_t dest, uint8_t vector, unsigned dm)
+/* One line per reason a CPU did not come online: its CPU numbers and APIC IDs as ranges. */
+static void report_no_answer(void)
 {
-	if (apic_mode() == APIC_XAPIC)
-		apic_write(APIC_ESR, 0);
-	apic_icr_write(apic_icr_encode(apic_mode(), vector, dm, APIC_DEST_NOSHORT, dest));
-	if (apic_mode() == APIC_XAPIC)
-		apic_icr_idle_wait();
-}
+	for (unsigned i = 1; i < ncpus; i++) {
+		const char *why = cpus[i]->why;
+		char cb[96], ib[96];
+		struct ranges rc, ri;
+		bool first = true;
 
-static void start_ap(struct percpu *pc, volatile struct smp_tramp_params *tp)
-{
-	uint8_t vector = (uint8_t)(smp_tramp_pa >> 12);
-
-	tp->stack = pc->stack_top;
-	tp->percpu = (uint64_t)(uintptr_t)pc;
-	tp->alive = 0;
-	pc->state = CPU_STARTING;
-	ipi(pc->apic_id, 0, APIC_DM_INIT);
-	tsc_delay_us(delays.init_us);
-	pc->sipi_tsc = rdtsc();
-	for (unsigned s = 0; s < 2; s++) {
-		ipi(pc->apic_id, vector, APIC_DM_STARTUP);
-		pc->sipis++;
-		if (wait_until(NULL, 0, &tp->alive, delays.sipi_us))
-			break;
+		if (cpus[i]->state != CPU_NO_ANSWER)
+			continue;
+		for (unsigned j = 1; j < i && first; j++)
+			first = !(cpus[j]->state == CPU_NO_ANSWER && cpus[j]->why == why);
+		if (!first)
+			continue;	/* reported with the first CPU of its reason */
+		ranges_init(&rc, cb, sizeof(cb));
+		ranges_init(&ri, ib, sizeof(ib));
+		for (unsigned j = i; j < ncpus; j++)
+			if (cpus[j]->state == CPU_NO_ANSWER && cpus[j]->why == why) {
+				ranges_add(&rc, j);
+				ranges_add(&ri, cpus[j]->apic_id);
+			}
+		ranges_end(&rc);
+		ranges_end(&ri);
+		kprintf("# smp: cpu%s %s (APIC id%s %s) not online after %u ms (%s): left out\n",
+			rc.count > 1 ? "s" : "", cb, ri.count > 1 ? "s" : "", ib,
+			SMP_ONLINE_BOUND_MS, why);
 	}
-	if (wait_until(&pc->state, CPU_ONLINE, NULL, SMP_ONLINE_BOUND_MS * 1000ull)) {
-		pc->online_tsc = rdtsc();
-		nonline++;
-		return;
-	}
-	pc->why = pc->why ? pc->why : tp->alive ? "ran the trampoline but did not reach the kernel"
-						: "did not run the trampoline";
-	ipi(pc->apic_id, 0, APIC_DM_INIT);	/* back to wait-for-SIPI */
-	pc->state = CPU_NO_ANSWER;
-	kprintf("# smp: cpu %u (APIC id %u) not online after %u ms (%s): left out\n",
-		pc->cpu, pc->apic_id, SMP_ONLINE_BOUND_MS, pc->why);
 }
 
 /* inject=ap_silent: one more "enabled" processor at an APIC ID nobody has, so the bounded
  * wait, the report and the leaving-out of a CPU that never answers run for real. */
-static void inject_silent(const struct acpi_madt *m, volatile struct smp_tramp_params *tp)
+static void inject_silent(const struct acpi_madt *m)
 {
 	const char *inj = cmdline_get(&kcmdline, "inject");
 	struct acpi_cpu fake = { .enabled = true, .uid = 0xfe };
 	struct percpu *pc;
 
-	if (!inj || strcmp(inj, "ap_silent") || ncpus == SMP_MAX_CPUS)
+	if (!inj || strcmp(inj, "ap_silent") || ncpus == cap)
 		return;
 	for (unsigned i = 0; i < m->ncpus; i++)
 		if (m->cpu[i].apic_id >= fake.apic_id)
@@ -194,13 +110,58 @@ static void inject_silent(const struct acpi_madt *m, volatile struct smp_tramp_p
 		fake.apic_id);
 	nmadt++;
 	cpus[ncpus++] = pc;
-	start_ap(pc, tp);
+}
+
+/* Processors not started for a limit: counted per reason, one line each (APIC IDs as ranges). */
+struct left_out {
+	const char *why;
+	struct ranges ids;
+	char buf[96];
+};
+
+static void left_out(struct left_out *l, uint32_t apic_id)
+{
+	if (!l->ids.buf)
+		ranges_init(&l->ids, l->buf, sizeof(l->buf));
+	ranges_add(&l->ids, apic_id);
+	nleft_out++;
+}
+
+static void report_left_out(struct left_out *l, unsigned n, const struct acpi_madt *m)
+{
+	for (unsigned i = 0; i < n; i++)
+		if (l[i].ids.count)
+			kprintf("# smp: %u processors left out (%s): APIC ids %s\n", l[i].ids.count,
+				l[i].why, ranges_end(&l[i].ids));
+	if (m->ncpus_dropped || m->ncpus_high)
+		kprintf("# smp: %u processors of the MADT left out: %u without room in its list "
+			"(no memory), %u with an APIC ID of %u or more (the most this kernel, as "
+			"Linux MAX_LOCAL_APIC, records)\n", m->ncpus_dropped + m->ncpus_high,
+			m->ncpus_dropped, m->ncpus_high, ACPI_APIC_ID_LIMIT);
+}
+
+static bool alloc_tables(unsigned n)
+{
+	cpus = kalloc((uint64_t)n * sizeof(*cpus), 4096);
+	sel = kalloc(n, 4096);
+	if (!cpus || !sel) {
+		cpus = bsp_only;
+		sel = bsp_sel;
+		cap = 1;
+		return false;
+	}
+	cap = n;
+	cpus[0] = &bsp;
+	return true;
 }
 
 static void start_all(void)
 {
-	volatile struct smp_tramp_params *tp;
 	const struct acpi_madt *m = &acpi.madt;
+	struct left_out lo[2] = {
+		{ .why = "xAPIC mode reaches APIC IDs up to 254" },
+		{ .why = "no memory for its stack and tables" },
+	};
 
 	if (!acpi.have_madt) {
 		why_none = "no MADT (ACPI tables absent or invalid)";
@@ -217,8 +178,12 @@ static void start_all(void)
 		return;
 	}
 	smp_delays_for(&cpu, &delays);
-	if (nmadt <= 1 || !(tp = tramp_setup()))
+	if (nmadt <= 1 || !(smp_tramp_pa = smp_tramp_setup(&delays, &why_none)))
 		return;
+	if (!alloc_tables(m->ncpus + 2)) {	/* the boot CPU if the MADT lacks it, inject */
+		why_none = "no memory for the CPU table";
+		return;
+	}
 	smp_ap_install();
 	for (unsigned i = 0; i < m->ncpus; i++) {
 		const struct acpi_cpu *c = &m->cpu[i];
@@ -230,26 +195,33 @@ static void start_all(void)
 		}
 		if (!c->enabled)
 			continue;
-		if (ncpus == SMP_MAX_CPUS || (apic_mode() == APIC_XAPIC && c->apic_id > 0xfe) ||
-		    !(pc = new_cpu(c))) {
-			kprintf("# smp: APIC id %u left out (%s)\n", c->apic_id,
-				ncpus == SMP_MAX_CPUS ? "more CPUs than SMP_MAX_CPUS" :
-				c->apic_id > 0xfe ? "xAPIC mode reaches IDs up to 254" : "no memory");
-			nleft_out++;
-			continue;
-		}
-		cpus[ncpus++] = pc;
-		start_ap(pc, tp);
+		if (apic_mode() == APIC_XAPIC && c->apic_id > 0xfe)
+			left_out(&lo[0], c->apic_id);
+		else if (ncpus == cap || !(pc = new_cpu(c)))
+			left_out(&lo[1], c->apic_id);
+		else
+			cpus[ncpus++] = pc;
 	}
-	inject_silent(m, tp);
+	inject_silent(m);
+	report_left_out(lo, 2, m);
+	if (nguard_bad)
+		kprintf("# smp: %u guard pages not unmapped (the first of APIC id %u): those "
+			"stacks overflow unchecked\n", nguard_bad, guard_bad_id);
+	for (unsigned i = 1; i < ncpus; i += SMP_BATCH)
+		nonline += smp_start_batch(cpus + i, ncpus - i < SMP_BATCH ? ncpus - i : SMP_BATCH,
+					   smp_tramp_pa);
+	report_no_answer();
 }
 
 void smp_init(void)
 {
 	const char *arg = cmdline_get(&kcmdline, "cpus"), *why;
-	struct smp_cpu_view v[SMP_MAX_CPUS];
+	struct smp_cpu_view one, *v;
 
-	ncpus = nonline = 1;	/* from scratch: a host test boots it more than once */
+	ncpus = nonline = cap = 1;	/* from scratch: a host test boots it more than once */
+	nguard_bad = 0;
+	cpus = bsp_only;
+	sel = bsp_sel;
 	nmadt = nleft_out = 0;
 	why_none = NULL;
 	smp_tramp_pa = 0;
@@ -265,6 +237,11 @@ void smp_init(void)
 	if (!smp_cpus_parse(arg, &req, &why))
 		kprintf("# warning: cpus=%s: %s; using types\n", arg, why);
 	start_all();
+	v = ncpus > 1 ? kalloc((uint64_t)ncpus * sizeof(*v), 4096) : &one;
+	if (!v) {
+		sel[0] = true;	/* no memory for the view: the boot CPU alone */
+		return;
+	}
 	for (unsigned i = 0; i < ncpus; i++)
 		v[i] = (struct smp_cpu_view){ .online = cpus[i]->state == CPU_ONLINE,
 					      .core_type = cpus[i]->core_type };

@@ -1,14 +1,17 @@
 /*
- * smp_print.c: the header lines about the processors (docs/output.md "smp"): how many came
- * online of those the MADT lists, the topology counts (SDM Vol. 3A 9.9 via smp/topology.c),
- * the core types (CPUID.1AH), how they were started (trampoline page, delays, SIPI -> online
- * per AP, a bench figure under emulation or on hardware alike), and what cpus= selected.
+ * smp_print.c: the header lines about the processors (docs/output.md "smp"), compact at any
+ * CPU count: how many came online of those the MADT lists, the topology as packages x cores
+ * x threads (SDM Vol. 3A 9.9 via smp/topology.c), the NUMA nodes and core types (CPUID.1AH)
+ * with their CPUs as ranges, how they were started (trampoline page, delays, SIPI -> online
+ * as min/mean/max, the CPUs that needed a second SIPI), and what cpus= selected.
  */
 #include "smp/smp.h"
 #include "kernel/console.h"
 #include "kernel/cpu.h"
 #include "kernel/fmt.h"
 #include "kernel/ktap.h"
+#include "kernel/cmdline.h"
+#include "kernel/ranges.h"
 
 #include <stdarg.h>
 
@@ -30,53 +33,124 @@ static void app(char *b, size_t n, size_t *o, const char *fmt, ...)
 		*o = n - 1;
 }
 
+/* CPU numbers of the online CPUs with want(pc) as ranges into b. */
+static const char *cpu_ranges(char *b, size_t n, bool (*want)(const struct percpu *, unsigned),
+			      unsigned arg, unsigned *count)
+{
+	struct ranges r;
+
+	ranges_init(&r, b, n);
+	for (unsigned i = 0; i < smp_cpu_count(); i++)
+		if (smp_cpu(i)->state == CPU_ONLINE && want(smp_cpu(i), arg))
+			ranges_add(&r, i);
+	if (count)
+		*count = r.count;
+	return ranges_end(&r);
+}
+
+static bool of_type(const struct percpu *pc, unsigned type) { return pc->core_type == type; }
+static bool of_node(const struct percpu *pc, unsigned node) { return pc->node == node; }
+
 static void core_types(char *b, size_t n)
 {
-	unsigned p = 0, e = 0, other = 0;
+	static const uint8_t types[] = { 0x40, 0x20 };
+	size_t o = 0;
+	unsigned seen = 0, c;
 
 	if (!cpu.hybrid) {
 		fmt_snprintf(b, n, "one (not hybrid: CPUID.07H:EDX[15] = 0)");
 		return;
 	}
-	for (unsigned i = 0; i < smp_cpu_count(); i++) {
-		const struct percpu *pc = smp_cpu(i);
+	b[0] = '\0';
+	for (unsigned k = 0; k < 2; k++) {
+		char rb[96];
 
-		if (pc->state != CPU_ONLINE)
-			continue;
-		if (pc->core_type == 0x40)
-			p++;
-		else if (pc->core_type == 0x20)
-			e++;
-		else
-			other++;
+		cpu_ranges(rb, sizeof(rb), of_type, types[k], &c);
+		if (c)
+			app(b, n, &o, "%s%s %s", o ? ", " : "", cpu_core_type_name(types[k]), rb);
+		seen += c;
 	}
-	fmt_snprintf(b, n, "P-core %u, E-core %u%s", p, e, other ? ", other" : "");
+	if (seen < smp_online_count())
+		app(b, n, &o, "%sother %u", o ? ", " : "", smp_online_count() - seen);
+}
+
+/* Distinct packages and (package, core) pairs of the online CPUs (SDM Vol. 3A 9.9). */
+static void count_topo(struct topo_counts *c)
+{
+	c->packages = c->cores = c->threads = 0;
+	for (unsigned i = 0; i < smp_cpu_count(); i++) {
+		const struct cpu_topo *a = &smp_cpu(i)->topo;
+		bool new_pkg = true, new_core = true;
+
+		if (smp_cpu(i)->state != CPU_ONLINE)
+			continue;
+		c->threads++;
+		for (unsigned j = 0; j < i && new_core; j++) {
+			const struct cpu_topo *b = &smp_cpu(j)->topo;
+
+			if (smp_cpu(j)->state != CPU_ONLINE || b->package != a->package)
+				continue;
+			new_pkg = false;
+			new_core = b->core != a->core;
+		}
+		c->packages += new_pkg;
+		c->cores += new_core;
+	}
+}
+
+static void nodes(char *b, size_t n)
+{
+	size_t o = 0;
+	unsigned max = 0;
+
+	for (unsigned i = 0; i < smp_cpu_count(); i++)
+		if (smp_cpu(i)->state == CPU_ONLINE && smp_cpu(i)->node > max)
+			max = smp_cpu(i)->node;
+	if (!max) {
+		fmt_snprintf(b, n, "node 0");
+		return;
+	}
+	app(b, n, &o, "nodes");
+	for (unsigned k = 0; k <= max; k++) {
+		char rb[96];
+		unsigned c;
+
+		cpu_ranges(rb, sizeof(rb), of_node, k, &c);
+		if (c)
+			app(b, n, &o, "%s %u: cpus %s", k ? "," : "", k, rb);
+	}
 }
 
 static void topo_line(void)
 {
-	struct cpu_topo t[SMP_MAX_CPUS];
 	struct topo_counts c;
-	unsigned n = 0;
-	char types[64];
+	char types[160], nb[240], shape[96];
 
-	for (unsigned i = 0; i < smp_cpu_count(); i++)
-		if (smp_cpu(i)->state == CPU_ONLINE)
-			t[n++] = smp_cpu(i)->topo;
-	topo_count(t, n, &c);
+	count_topo(&c);
 	core_types(types, sizeof(types));
-	ktap_diag("smp: %u CPUs online of %u in the MADT (%u packages, %u cores, %u threads; "
-		  "core types: %s)", smp_online_count(), smp_madt_count(), c.packages, c.cores,
-		  c.threads, types);
+	nodes(nb, sizeof(nb));
+	if (c.packages && c.cores % c.packages == 0 && c.cores && c.threads % c.cores == 0)
+		fmt_snprintf(shape, sizeof(shape), "%u packages x %u cores x %u threads",
+			     c.packages, c.cores / c.packages, c.threads / c.cores);
+	else
+		fmt_snprintf(shape, sizeof(shape), "%u packages, %u cores, %u threads (not "
+			     "uniform)", c.packages, c.cores, c.threads);
+	ktap_diag("smp: %u CPUs online of %u in the MADT: %s; %s; core types: %s",
+		  smp_online_count(), smp_madt_count(), shape, nb, types);
+}
+
+static bool second_sipi(const struct percpu *pc, unsigned arg)
+{
+	(void)arg;
+	return pc->sipis > 1;
 }
 
 static void start_line(void)
 {
 	const struct smp_delays *d = smp_delays();
-	char b[512] = "";
-	size_t o = 0;
-	uint64_t sum = 0, max = 0;
-	unsigned n = 0;
+	char b[96];
+	uint64_t sum = 0, max = 0, min = ~0ull;
+	unsigned n = 0, maxcpu = 0, twice;
 
 	if (smp_why_none() || smp_cpu_count() == 1) {
 		ktap_diag("smp-start: no AP started: %s", smp_why_none() ? smp_why_none() :
@@ -86,46 +160,51 @@ static void start_line(void)
 	for (unsigned i = 1; i < smp_cpu_count(); i++) {
 		uint64_t us = smp_online_us(i);
 
-		if (!us) {
-			app(b, sizeof(b), &o, " cpu%u -", i);
+		if (!us)
 			continue;
-		}
-		app(b, sizeof(b), &o, " cpu%u %llu", i, (unsigned long long)us);
 		sum += us;
-		max = us > max ? us : max;
+		min = us < min ? us : min;
+		if (us > max) {
+			max = us;
+			maxcpu = i;
+		}
 		n++;
 	}
+	cpu_ranges(b, sizeof(b), second_sipi, 0, &twice);
 	ktap_diag("smp-start: trampoline 0x%llx (SIPI vector 0x%02llx), INIT->SIPI %u us, "
-		  "SIPI->SIPI %u us (%s); SIPI->online us:%s (mean %llu, max %llu)",
+		  "SIPI->SIPI %u us (%s); batches of up to %u APs; SIPI->online us: min %llu, "
+		  "mean %llu, max %llu (cpu%u); second SIPI: %s",
 		  (unsigned long long)smp_tramp_pa, (unsigned long long)(smp_tramp_pa >> 12),
-		  d->init_us, d->sipi_us, d->why, b,
-		  (unsigned long long)(n ? sum / n : 0), (unsigned long long)max);
+		  d->init_us, d->sipi_us, d->why, SMP_BATCH, (unsigned long long)(n ? min : 0),
+		  (unsigned long long)(n ? sum / n : 0), (unsigned long long)max, maxcpu,
+		  twice ? b : "none");
 }
 
+static bool selected(const struct percpu *pc, unsigned arg)
+{
+	(void)arg;
+	return smp_selected(pc->cpu);
+}
+
+/* The boot CPU's line always (tools/pebs-report reads its core type), every online CPU's
+ * with `verbose`; CPUs left out were reported, one line per reason, by smp_boot.c. */
 static void cpu_lines(void)
 {
-	char b[256];
-	size_t o;
+	bool all = cmdline_has(&kcmdline, "verbose");
+	char b[160];
 
-	for (unsigned i = 0; i < smp_cpu_count(); i++) {
+	for (unsigned i = 0; i < (all ? smp_cpu_count() : 1); i++) {
 		const struct percpu *pc = smp_cpu(i);
 		const char *ty = cpu_core_type_name(pc->core_type);
 
-		if (pc->state != CPU_ONLINE) {
-			ktap_diag("smp-cpu: %u apic %u left out: %s (SIPIs %u)", i, pc->apic_id,
-				  pc->why ? pc->why : "not started", pc->sipis);
+		if (pc->state != CPU_ONLINE)
 			continue;
-		}
 		ktap_diag("smp-cpu: %u apic %u package %u core %u thread %u type %s node %u "
 			  "online (SIPIs %u)", i, pc->apic_id, pc->topo.package, pc->topo.core,
 			  pc->topo.thread, *ty ? ty : "-", pc->node, pc->sipis);
 	}
-	o = 0;
-	app(b, sizeof(b), &o, "cpus: %s:", smp_cpus_mode_name(smp_cpus()->mode));
-	for (unsigned i = 0; i < smp_cpu_count(); i++)
-		if (smp_selected(i))
-			app(b, sizeof(b), &o, " %u", i);
-	ktap_diag("%s", b);
+	ktap_diag("cpus: %s: %s", smp_cpus_mode_name(smp_cpus()->mode),
+		  cpu_ranges(b, sizeof(b), selected, 0, NULL));
 }
 
 void smp_print_header(void)

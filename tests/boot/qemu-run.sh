@@ -4,7 +4,9 @@
 # failed, 2 = QEMU or the kernel ended without a verdict (no isa-debug-exit write), 124 = timeout.
 #   qemu-run.sh ISO [--machine q35|pc] [--fw bios|ovmf|ovmf-bios] [--cpu MODEL] [--mem SIZE]
 #               [--smp N] [--numa K] [--timeout S] [--log FILE] [--extra "QEMU ARGS"]
-#               [--accel auto|kvm|tcg] [--netboot DIR] [--dry-run] [-- KERNEL OPTIONS...]
+#               [--accel auto|kvm|tcg] [--netboot DIR] [--qemu BIN] [--dry-run] [-- KERNEL OPTIONS...]
+# --qemu BIN: the QEMU binary (default qemu-system-x86_64 from PATH; scripts/qemu10.sh prints
+# the path of QEMU 10 for the tests that need it).
 # --fw: bios = SeaBIOS, ovmf = OVMF code + variables as pflash, ovmf-bios = OVMF_CODE.fd given
 # as -bios (no variable store, as on QEMU's default `pc` command line).
 # --accel (default auto) prints one line on stderr naming the accelerator and why; `kvm` where
@@ -17,10 +19,11 @@
 set -u
 iso=""
 case ${1:-} in -*) ;; *) iso=${1:-}; shift ;; esac
-machine=q35 fw=bios cpu="" mem=512M smp=1 numa="" timeout=120 log="" extra="" accel=auto dry="" net=""
+qemu_bin=qemu-system-x86_64 machine=q35 fw=bios cpu="" mem=512M smp=1 numa="" timeout=120 log="" extra="" accel=auto dry="" net=""
 while [ $# -gt 0 ]; do
 	case $1 in
 	--netboot) net=$2; shift 2 ;;
+	--qemu) qemu_bin=$2; shift 2 ;;
 	--machine) machine=$2; shift 2 ;;
 	--fw) fw=$2; shift 2 ;;
 	--cpu) cpu=$2; shift 2 ;;
@@ -132,7 +135,7 @@ fi
 
 out=${log:-$work/serial.log}
 # shellcheck disable=SC2206  # $extra: QEMU arguments, split on purpose
-qemu=(qemu-system-x86_64 -machine "$machine" "${cpuargs[@]}" -m "$mem" -smp "$smp" -no-reboot
+qemu=("$qemu_bin" -machine "$machine" "${cpuargs[@]}" -m "$mem" -smp "$smp" -no-reboot
 	-display none -device "isa-debug-exit,iobase=0xf4,iosize=0x04"
 	"${numaargs[@]}" "${fwargs[@]}" "${optargs[@]}" "${bootargs[@]}" -serial stdio -monitor none
 	$extra)

@@ -29,6 +29,7 @@ static const void *map(void *ctx, uint64_t phys, uint64_t len)
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	static struct acpi_info ai;
+	static struct acpi_cpu cpus[ACPI_APIC_ID_LIMIT];	/* every distinct ID fits */
 	uint8_t *copy;
 	struct mem m;
 
@@ -43,8 +44,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	copy[32] = (uint8_t)(0x100 - acpi_checksum(copy, 36));
 	m = (struct mem){ copy, size };
 	acpi_set_log(false);
+	ai.madt.cpu = cpus;
+	ai.madt.cap = ACPI_APIC_ID_LIMIT;
 	acpi_init(&ai, copy, 36, map, &m);
-	if (ai.ntables > ACPI_MAX_TABLES || ai.madt.ncpus > ACPI_MAX_CPUS)
+	if (ai.ntables > ACPI_MAX_TABLES || ai.madt.ncpus > ai.madt.cap || ai.madt.ncpus_dropped)
 		abort();
 	for (unsigned i = 0; i < ai.madt.ncpus; i++)	/* a broadcast ID never names a CPU */
 		if (ai.madt.cpu[i].apic_id == (ai.madt.cpu[i].x2apic ? 0xffffffffu : 0xffu))

@@ -32,7 +32,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
 		/* cpus=: any value parses or says why, and a refused one leaves the default */
 		if (!smp_cpus_parse(cl.opt[i].value, &req, &why) &&
-		    (!why || req.mode != SMP_CPUS_TYPES || req.list))
+		    (!why || req.mode != SMP_CPUS_TYPES || req.nranges))
 			abort();
 		cmdline_parse_u64(cl.opt[i].value, &v);
 		glob_list_match(cl.opt[i].value, cl.opt[i].key);

@@ -33,16 +33,19 @@ static void parse(struct numa_info *n, const char *sig, const uint8_t *data, siz
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	static struct numa_info n;
+	static struct numa_cpu cpus[ACPI_APIC_ID_LIMIT];	/* every distinct ID fits */
 	char line[256];
 	uint64_t b, e;
 
 	if (size > 65536)
 		return 0;
 	memset(&n, 0, sizeof(n));
+	n.cpu = cpus;
+	n.cpu_cap = ACPI_APIC_ID_LIMIT;
 	acpi_set_log(false);
 	parse(&n, "SRAT", data, size);
 	parse(&n, "SLIT", data, size);
-	if (n.nnodes > NUMA_MAX_NODES || n.nmem > NUMA_MAX_MEM || n.ncpu > NUMA_MAX_CPUS ||
+	if (n.nnodes > NUMA_MAX_NODES || n.nmem > NUMA_MAX_MEM || n.ncpu > n.cpu_cap || n.cpu_dropped ||
 	    n.slit_n > NUMA_MAX_LOCAL)
 		abort();
 	for (unsigned a = 0; a <= numa_nodes(&n); a++) {

@@ -152,7 +152,11 @@ void build_image(void)
 
 int acpi_img_setup(void **state)
 {
+	static struct acpi_cpu cpus[64];	/* the MADT's processors (platform/acpi.h) */
+
 	(void)state;
+	ai.madt.cpu = cpus;
+	ai.madt.cap = 64;
 	build_image();
 	stub_console_reset();
 	return 0;

@@ -40,10 +40,12 @@ static void test_madt(void **state)
 	assert_true(m->cpu[2].x2apic);
 }
 
+static struct acpi_cpu cpus[16];
+
 static void test_madt_malformed(void **state)
 {
 	uint8_t t[44 + 8 + 8 + 4];
-	struct acpi_madt m;
+	static struct acpi_madt m = { .cpu = cpus, .cap = 16 };
 
 	(void)state;
 	hdr(t, "APIC", sizeof(t), 4);
@@ -72,7 +74,7 @@ static void test_madt_malformed(void **state)
 static void test_madt_flags_ids(void **state)
 {
 	uint8_t t[44 + 8 + 8 + 16 + 16];
-	struct acpi_madt m;
+	static struct acpi_madt m = { .cpu = cpus, .cap = 16 };
 
 	(void)state;
 	hdr(t, "APIC", sizeof(t), 4);
@@ -99,25 +101,111 @@ static void test_madt_flags_ids(void **state)
 	assert_true(acpi_said("rest ignored"));
 }
 
-/* More processors than cpu[] holds: the rest are counted, none is written past the end. */
+/* One processor entry: type 0 (xAPIC ID < 255) or type 9, enabled, UID = i. */
+static void put_cpu(uint8_t *t, uint32_t *off, uint32_t id, uint32_t uid, bool x2)
+{
+	uint8_t *e = t + *off;
+
+	if (x2) {
+		e[0] = 9; e[1] = 16; put32(e + 4, id); put32(e + 8, 1); put32(e + 12, uid);
+		*off += 16;
+	} else {
+		e[0] = 0; e[1] = 8; e[2] = (uint8_t)uid; e[3] = (uint8_t)id; put32(e + 4, 1);
+		*off += 8;
+	}
+}
+
+/* Many processors (more than 4096, x2APIC IDs past 255): a first parse without storage counts
+ * them, a second into cpu[] of that size keeps every one; too small a cpu[] counts the rest
+ * and says so; nothing is written past cap. */
 static void test_madt_many(void **state)
 {
-	enum { N = ACPI_MAX_CPUS + 5 };
+	enum { N = 5000 };
 	static uint8_t t[44 + N * 16];
+	static struct acpi_cpu big[N + 1];
 	static struct acpi_madt m;
 
 	(void)state;
 	hdr(t, "APIC", sizeof(t), 5);
 	for (unsigned i = 0; i < N; i++) {
-		uint8_t *e = t + 44 + i * 16;
+		uint32_t off = 44 + i * 16;
 
-		e[0] = 9; e[1] = 16; put32(e + 4, 1000 + i); put32(e + 8, 1); put32(e + 12, i);
+		put_cpu(t, &off, 1000 + i, i, true);
 	}
+	m = (struct acpi_madt){ 0 };
+	assert_int_equal(acpi_parse_madt(t, sizeof(t), &m), 0);	/* count only */
+	assert_int_equal(m.ncpus, 0);
+	assert_int_equal(m.ncpus_dropped, N);
+	m.cpu = big;
+	m.cap = m.ncpus_dropped;
+	big[N].apic_id = 0xdeadbeef;
 	assert_int_equal(acpi_parse_madt(t, sizeof(t), &m), 0);
-	assert_int_equal(m.ncpus, ACPI_MAX_CPUS);
-	assert_int_equal(m.ncpus_dropped, 5);
-	assert_int_equal(m.cpu[ACPI_MAX_CPUS - 1].apic_id, 1000 + ACPI_MAX_CPUS - 1);
-	assert_true(acpi_said("not recorded"));
+	assert_int_equal(m.ncpus, N);
+	assert_int_equal(m.ncpus_dropped, 0);
+	assert_int_equal(m.cpu[N - 1].apic_id, 1000 + N - 1);
+	assert_int_equal(m.cpu[4096].uid, 4096);
+	assert_int_equal(big[N].apic_id, 0xdeadbeef);
+	m.cap = 4096;
+	stub_console_reset();
+	assert_int_equal(acpi_parse_madt(t, sizeof(t), &m), 0);
+	assert_int_equal(m.ncpus, 4096);
+	assert_int_equal(m.ncpus_dropped, N - 4096);
+	assert_int_equal(big[4096].apic_id, 1000 + 4096);	/* left as the last parse wrote it */
+	assert_true(acpi_said("lists 5000 usable processors, room for 4096: 904 not recorded"));
+}
+
+/* QEMU's form past 255 CPUs (QEMU hw/i386/acpi-common.c pc_madt_cpu_entry: type 0 below
+ * APIC ID 255, type 9 from 255): 300 processors, IDs 0-299,
+ * every one recorded once, in table order, with its 32-bit ID. */
+static void test_madt_x2apic_300(void **state)
+{
+	enum { N = 300 };
+	static uint8_t t[44 + N * 16];
+	static struct acpi_cpu c[N];
+	static struct acpi_madt m;
+	uint32_t off = 44;
+
+	(void)state;
+	hdr(t, "APIC", 44 + 255 * 8 + (N - 255) * 16, 5);
+	for (unsigned i = 0; i < N; i++)
+		put_cpu(t, &off, i, i, i >= 255);
+	m = (struct acpi_madt){ .cpu = c, .cap = N };
+	assert_int_equal(acpi_parse_madt(t, off, &m), 0);
+	assert_int_equal(m.ncpus, N);
+	assert_int_equal(m.ncpus_dup + m.ncpus_dropped + m.ncpus_invalid, 0);
+	for (unsigned i = 0; i < N; i++) {
+		assert_int_equal(m.cpu[i].apic_id, i);
+		assert_int_equal(m.cpu[i].x2apic, i >= 255);
+	}
+}
+
+/* Hostile lists: the same IDs listed twice (types 0 and 9, and 9 twice), and IDs past the
+ * limit: each recorded once, the repeats and the too-high IDs counted and reported. */
+static void test_madt_dups_high(void **state)
+{
+	static uint8_t t[44 + 64 * 16];
+	static struct acpi_cpu c[64];
+	static struct acpi_madt m;
+	uint32_t off = 44;
+
+	(void)state;
+	hdr(t, "APIC", 44 + 8 * 8 + 11 * 16, 5);
+	for (unsigned i = 0; i < 8; i++)
+		put_cpu(t, &off, i, i, false);
+	for (unsigned i = 0; i < 8; i++)
+		put_cpu(t, &off, i, 100 + i, true);		/* the same 8 as type 9 */
+	put_cpu(t, &off, 7, 200, true);				/* and once more */
+	put_cpu(t, &off, ACPI_APIC_ID_LIMIT, 300, true);
+	put_cpu(t, &off, 0xfffffffeu, 301, true);
+	m = (struct acpi_madt){ .cpu = c, .cap = 64 };
+	stub_console_reset();
+	assert_int_equal(acpi_parse_madt(t, off, &m), 0);
+	assert_int_equal(m.ncpus, 8);
+	assert_int_equal(m.cpu[7].uid, 7);		/* the first entry stays */
+	assert_int_equal(m.ncpus_dup, 9);
+	assert_int_equal(m.ncpus_high, 2);
+	assert_true(acpi_said("9 processor entries repeat an APIC ID"));
+	assert_true(acpi_said("2 processors with APIC IDs >= 32768 left out"));
 }
 
 static void test_spcr_io(void **state)
@@ -280,6 +368,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_madt_malformed, acpi_img_setup, acpi_img_teardown),
 		cmocka_unit_test_setup_teardown(test_madt_flags_ids, acpi_img_setup, acpi_img_teardown),
 		cmocka_unit_test_setup_teardown(test_madt_many, acpi_img_setup, acpi_img_teardown),
+		cmocka_unit_test(test_madt_x2apic_300),
+		cmocka_unit_test(test_madt_dups_high),
 		cmocka_unit_test_setup_teardown(test_spcr_io, acpi_img_setup, acpi_img_teardown),
 		cmocka_unit_test_setup_teardown(test_spcr_variants, acpi_img_setup, acpi_img_teardown),
 		cmocka_unit_test_setup_teardown(test_hpet, acpi_img_setup, acpi_img_teardown),

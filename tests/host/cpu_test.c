@@ -76,6 +76,31 @@ static void test_probe_intel_hybrid(void **state)
 	assert_string_equal(ci.hv_sig, "");
 }
 
+/* The 32-bit x2APIC ID from CPUID 1FH, else 0BH (SDM Vol. 2A CPUID "Extended Topology
+ * Enumeration", subleaf 0 EDX), not CPUID.1:EBX[31:24]: QEMU with 300 CPUs writes the count
+ * 300 (12CH) into EBX[23:16] unclamped, so bit 24 reads 1 (docs/smp.md "APIC IDs"). */
+static void test_probe_x2apic_id(void **state)
+{
+	struct cpu_info ci;
+
+	(void)state;
+	fake_cpuid_clear();
+	cpuid_vendor("GenuineIntel", 0x1f);
+	fake_cpuid_set(1, 0, 0x000806f8, (300u << 16) | 0x0800, 1u << 21, 1u << 9);
+	fake_cpuid_set(0xb, 0, 0, 1, 0x100, 300);	/* SMT level, x2APIC ID 300 */
+	cpu_probe(&ci);
+	assert_int_equal(ci.initial_apic_id, 1);	/* the spill */
+	assert_int_equal(ci.x2apic_id_leaf, 0xb);	/* 1FH lists no level: 0BH */
+	assert_int_equal(ci.x2apic_id, 300);
+	fake_cpuid_set(0x1f, 0, 0, 1, 0x100, 4096);
+	cpu_probe(&ci);
+	assert_int_equal(ci.x2apic_id_leaf, 0x1f);
+	assert_int_equal(ci.x2apic_id, 4096);
+	cpuid_vendor("GenuineIntel", 0xa);	/* neither leaf */
+	cpu_probe(&ci);
+	assert_int_equal(ci.x2apic_id_leaf, 0);
+}
+
 static void test_probe_hypervisor_and_missing_leaves(void **state)
 {
 	struct cpu_info ci;
@@ -163,6 +188,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_signatures),
 		cmocka_unit_test(test_probe_intel_hybrid),
+		cmocka_unit_test(test_probe_x2apic_id),
 		cmocka_unit_test(test_probe_hypervisor_and_missing_leaves),
 		cmocka_unit_test(test_hypervisor_names),
 	};

@@ -29,7 +29,7 @@ static void test_skip_reasons(void **state)
 	assert_string_equal(cpus_plan_skip(&in, b, sizeof(b)), "cpus=bsp: the boot CPU only, "
 			    "whose load tests are load_l1..load_dram");
 	in.mode = SMP_CPUS_TYPES;
-	in.aps = 1;	/* bit 0, the boot CPU, is no AP */
+	in.aps = 0;	/* the boot CPU alone: no AP selected */
 	assert_string_equal(cpus_plan_skip(&in, b, sizeof(b)), "cpus=types: no online CPU of "
 			    "another core type than the boot CPU's (cpus=all runs every CPU)");
 	in.mode = SMP_CPUS_LIST;
@@ -39,13 +39,13 @@ static void test_skip_reasons(void **state)
 
 static void test_runs(void **state)
 {
-	struct cpus_plan_in in = { .online = 4, .mode = SMP_CPUS_TYPES, .aps = 1u << 2 };
+	struct cpus_plan_in in = { .online = 4, .mode = SMP_CPUS_TYPES, .aps = 1 };
 	char b[160];
 
 	(void)state;
 	assert_null(cpus_plan_skip(&in, b, sizeof(b)));
 	in.mode = SMP_CPUS_ALL;
-	in.aps = 0xe;
+	in.aps = 3;
 	assert_null(cpus_plan_skip(&in, b, sizeof(b)));
 	in.online = 1;	/* one CPU online wins over a stale selection */
 	assert_non_null(cpus_plan_skip(&in, b, sizeof(b)));
@@ -62,7 +62,8 @@ static void test_names(void **state)
 	assert_true(cpus_plan_names(63, 3, k, sizeof(k), s, sizeof(s)));
 	assert_string_equal(k, "load_dram@cpu63");
 	assert_string_equal(s, "cpu63_dram_");
-	assert_false(cpus_plan_names(SMP_MAX_CPUS, 0, k, sizeof(k), s, sizeof(s)));
+	assert_true(cpus_plan_names(4095, 0, k, sizeof(k), s, sizeof(s)));	/* no CPU limit */
+	assert_string_equal(k, "load_l1@cpu4095");
 	assert_false(cpus_plan_names(1, 4, k, sizeof(k), s, sizeof(s)));
 	/* truncated, never overrun */
 	assert_true(cpus_plan_names(12, 1, k, 6, s, 4));

@@ -114,6 +114,44 @@ static void test_srat_too_many(void **state)
 	assert_int_equal(numa_node_of_apic(&n, NUMA_MAX_NODES), -1);	/* dropped */
 }
 
+/* 5000 x2APIC affinity structures (ACPI 6.5 5.2.16.3) over two domains, IDs past 255 and
+ * past 4096: a parse without storage counts them, one into cpu[] of that size keeps every
+ * one; an ID listed again in another domain is a conflict (the first claim stays); IDs from
+ * ACPI_APIC_ID_LIMIT up are dropped. */
+static void test_srat_x2apic_many(void **state)
+{
+	enum { N = 5000 };
+	static struct numa_cpu big[N];
+	struct numa_cpu *keep = n.cpu;
+	unsigned cap = n.cpu_cap;
+
+	(void)state;
+	tbl_srat(&tb, 3);
+	for (uint32_t i = 0; i < N; i++)
+		srat_x2apic(&tb, i, i < N / 2 ? 0 : 1, 1);
+	srat_x2apic(&tb, 4999, 0, 1);			/* conflicts with domain 1 */
+	srat_x2apic(&tb, ACPI_APIC_ID_LIMIT + 1, 0, 1);	/* too high */
+	srat_mem(&tb, 0, 1 << 20, 0, 1);
+	n.cpu = NULL;
+	n.cpu_cap = 0;
+	assert_int_equal(tbl_parse_srat(&tb, &n), 0);
+	assert_int_equal(n.ncpu, 0);
+	assert_int_equal(n.cpu_dropped, N);
+	n.cpu = big;
+	n.cpu_cap = n.cpu_dropped;
+	assert_int_equal(tbl_parse_srat(&tb, &n), 0);
+	assert_int_equal(n.ncpu, N);
+	assert_int_equal(n.cpu_dropped, 0);
+	assert_int_equal(n.conflicts, 1);
+	assert_int_equal(n.dropped, 1);
+	assert_int_equal(numa_node_of_apic(&n, 300), 0);
+	assert_int_equal(numa_node_of_apic(&n, 4097), 1);
+	assert_int_equal(numa_node_of_apic(&n, 4999), 1);
+	assert_int_equal(numa_node_cpus(&n, 1), N / 2);
+	n.cpu = keep;
+	n.cpu_cap = cap;
+}
+
 static void test_slit_malformed(void **state)
 {
 	static const uint8_t ok[] = { 10, 21, 21, 10 }, diag[] = { 10, 21, 21, 11 },
@@ -188,7 +226,7 @@ static void test_random_bytes(void **state)
 		tbl_raw(&tb, buf, body);
 		tbl_parse_srat(&tb, &n);
 		assert_true(n.nnodes <= NUMA_MAX_NODES && n.nmem <= NUMA_MAX_MEM &&
-			    n.ncpu <= NUMA_MAX_CPUS);
+			    n.ncpu <= n.cpu_cap);
 		for (unsigned i = 0; i < n.nmem; i++)
 			assert_true(n.mem[i].base < n.mem[i].end && n.mem[i].node < n.nnodes);
 		slit_parse(&tb, &n, body ? buf[0] % 12 : 0, buf, body);
@@ -203,10 +241,15 @@ int main(void)
 		cmocka_unit_test(test_srat_truncated),
 		cmocka_unit_test(test_srat_bad_entries),
 		cmocka_unit_test(test_srat_too_many),
+		cmocka_unit_test(test_srat_x2apic_many),
 		cmocka_unit_test(test_slit_malformed),
 		cmocka_unit_test(test_slit_smaller_than_srat),
 		cmocka_unit_test(test_random_bytes),
 	};
 
+	static struct numa_cpu cpus[64];
+
+	n.cpu = cpus;	/* the CPU affinities' storage (platform/numa.h), kept by every parse */
+	n.cpu_cap = 64;
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -9,7 +9,7 @@
 #include <stdint.h>
 
 struct tbl {
-	uint8_t b[8192];
+	uint8_t b[1 << 18];	/* room for 5000 x2APIC affinity structures */
 	uint32_t len;
 };
 

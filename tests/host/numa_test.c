@@ -20,6 +20,17 @@
 static struct numa_info n;
 static struct tbl tb;
 
+/* Zero n but its CPU storage (platform/numa.h: the caller's, kept by every parse). */
+static void reset_keep_cpus(struct numa_info *x)
+{
+	struct numa_cpu *c = x->cpu;
+	unsigned cap = x->cpu_cap;
+
+	memset(x, 0, sizeof(*x));
+	x->cpu = c;
+	x->cpu_cap = cap;
+}
+
 struct mem {
 	uint8_t *p;
 	size_t n;
@@ -39,7 +50,7 @@ static void test_qemu_two_nodes(void **state)
 	char line[200];
 
 	(void)state;
-	memset(&n, 0, sizeof(n));
+	reset_keep_cpus(&n);
 	srat_qemu_two_nodes(&tb);
 	assert_int_equal(tbl_parse_srat(&tb, &n), 0);
 	assert_true(n.have_srat);
@@ -87,7 +98,7 @@ static void test_no_srat_is_one_node(void **state)
 	char line[64];
 
 	(void)state;
-	memset(&n, 0, sizeof(n));
+	reset_keep_cpus(&n);
 	assert_int_equal(numa_nodes(&n), 1);
 	assert_int_equal(numa_node_of_apic(&n, 77), 0);
 	assert_int_equal(numa_node_of_phys(&n, 1ull << 40), 0);
@@ -135,8 +146,8 @@ static void test_walk_from_rsdp(void **state)
 	static const uint8_t d[] = { 10, 31, 31, 10 };
 	uint8_t *mem = calloc(1, SZ), *t, rsdp[36] = "RSD PTR ";
 	struct mem m = { mem, SZ };
-	struct acpi_info ai;
-	struct tbl x;
+	static struct acpi_info ai;	/* acpi_init keeps the caller's madt.cpu */
+	static struct tbl x;
 
 	(void)state;
 	srat_qemu_two_nodes(&tb);
@@ -183,5 +194,9 @@ int main(void)
 		cmocka_unit_test(test_walk_from_rsdp),
 	};
 
+	static struct numa_cpu cpus[64];
+
+	n.cpu = cpus;	/* the CPU affinities' storage (platform/numa.h), kept by every parse */
+	n.cpu_cap = 64;
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

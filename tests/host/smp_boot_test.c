@@ -13,6 +13,7 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -36,7 +37,7 @@ __asm__(".data\n.balign 16\n"
 	"smp_tramp_start: .fill 0x2d, 1, 0xa5\n"
 	"smp_tramp_pm32: .fill 0x53, 1, 0x5a\n"
 	".balign 8\nsmp_tramp_gdt: .fill 32, 1, 0x11\n"
-	"smp_tramp_params: .fill 64, 1, 0\n"
+	"smp_tramp_params: .fill 80, 1, 0\n"
 	"smp_tramp_end:\n"
 	"smp_ap_entry64: .quad 0\n.balign 4096\nearly_pml4: .fill 4096, 1, 0\n.text\n");
 extern char smp_tramp_start[], smp_tramp_params[], smp_tramp_end[], smp_tramp_gdt[];
@@ -52,14 +53,15 @@ void smp_probe_topology(struct percpu *pc)
 	pc->topo.x2apic_id = pc->apic_id;
 	pc->topo.core = pc->apic_id;
 }
-static void *allocs[64];	/* the AP areas of one boot, freed before the next */
+#define MAXALLOC 1024
+static void *allocs[MAXALLOC];	/* the AP areas of one boot, freed before the next */
 static unsigned nallocs;
-static uintptr_t guards[256];	/* pages smp_boot.c unmapped, in order */
+static uintptr_t guards[4096];	/* pages smp_boot.c unmapped, in order */
 static unsigned nguards;
 
 int mm_guard_page(void *va)
 {
-	if ((uintptr_t)va & 0xfff || nguards == 256)
+	if ((uintptr_t)va & 0xfff || nguards == 4096)
 		return -1;
 	guards[nguards++] = (uintptr_t)va;
 	return 0;
@@ -67,7 +69,8 @@ int mm_guard_page(void *va)
 
 void *kalloc(uint64_t bytes, uint64_t align)
 {
-	void *p = nallocs < 64 ? aligned_alloc(align, bytes) : NULL;
+	/* rounded up as pmm_alloc does (aligned_alloc wants a multiple of the alignment) */
+	void *p = nallocs < MAXALLOC ? aligned_alloc(align, (bytes + align - 1) & ~(align - 1)) : NULL;
 
 	if (p) {
 		memset(p, 0, bytes);
@@ -84,12 +87,13 @@ static void free_allocs(void)
 uint64_t read_cr3(void) { return 0x1000; }
 void tsc_delay_us(uint64_t us) { vclock_advance(us * (tsc_hz / 1000000)); }
 
-enum ap_kind { AP_ONLINE, AP_SECOND_SIPI, AP_ALIVE_ONLY, AP_SILENT };
+enum ap_kind { AP_ONLINE, AP_SECOND_SIPI, AP_ALIVE_ONLY, AP_TAKEN_ONLY, AP_SILENT };
 #define MAXID 0x200
 static enum ap_kind kind[MAXID];
 static char seq[MAXID][16];		/* per APIC id: 'I' INIT, 'S' SIPI */
 static uint64_t t_init[MAXID], t_sipi[MAXID];
 static unsigned sipis[MAXID], vector[MAXID];
+static bool running[MAXID];	/* answered a SIPI since its last INIT */
 
 static void on_ipi(uint64_t icr)
 {
@@ -105,24 +109,53 @@ static void on_ipi(uint64_t icr)
 	if (dm == APIC_DM_INIT) {
 		t_init[id] = vclock.now;
 		sipis[id] = 0;
+		running[id] = false;
 		return;
 	}
 	if (!sipis[id]++)
 		t_sipi[id] = vclock.now;
 	vector[id] = icr & 0xff;
+	/* SDM Vol. 3A 9.4.4.1: a SIPI reaches only a processor in wait-for-SIPI; one that
+	 * already runs ignores it */
+	if (running[id])
+		return;
 	{
-		uint8_t *page = (uint8_t *)(uintptr_t)((uint64_t)vector[id] << 12);
-		volatile uint32_t *alive = (uint32_t *)(page + (smp_tramp_params - smp_tramp_start) + 40);
-		uint64_t pcv;
-		struct percpu *pc;
+		uint8_t *block = (uint8_t *)(uintptr_t)((uint64_t)vector[id] << 12) +
+				 (smp_tramp_params - smp_tramp_start);
+		volatile uint32_t *alive = (uint32_t *)(block + 40);
+		volatile uint32_t *taken = alive + 1;	/* TP_TAKEN: stack and percpu read */
+		uint32_t id_leaf, nslots;
+		uint64_t pcv, slots;
 
-		memcpy(&pcv, page + (smp_tramp_params - smp_tramp_start) + 32, 8);
-		pc = (struct percpu *)(uintptr_t)pcv;
 		if (kind[id] == AP_SILENT || (kind[id] == AP_SECOND_SIPI && sipis[id] < 2))
 			return;
+		running[id] = true;
 		*alive = 1;
-		if (kind[id] != AP_ALIVE_ONLY)
-			pc->state = CPU_ONLINE;
+		if (kind[id] == AP_ALIVE_ONLY)
+			return;
+		memcpy(&id_leaf, block + 76, 4);
+		if (id_leaf) {	/* parallel: the slot of this AP's own x2APIC ID (TP_SLOTS) */
+			memcpy(&slots, block + 64, 8);
+			memcpy(&nslots, block + 72, 4);
+			pcv = 0;
+			for (uint32_t k = 0; k < nslots && !pcv; k++) {
+				uint8_t *s = (uint8_t *)(uintptr_t)slots + 24 * k;
+				uint32_t sid, one = 1;
+
+				memcpy(&sid, s, 4);
+				if (sid == id) {
+					memcpy(s + 4, &one, 4);
+					memcpy(&pcv, s + 16, 8);
+				}
+			}
+			if (!pcv)
+				return;		/* not in the batch: it waits for INIT */
+		} else {
+			memcpy(&pcv, block + 32, 8);
+			*taken = 1;
+		}
+		if (kind[id] != AP_TAKEN_ONLY)
+			((struct percpu *)(uintptr_t)pcv)->state = CPU_ONLINE;
 	}
 }
 
@@ -142,6 +175,8 @@ static int teardown(void **state)
 	return 0;
 }
 
+static struct acpi_cpu madt_cpus[5000];
+
 static void add_cpu(uint32_t id, bool en, bool oc, bool x2)
 {
 	acpi.madt.cpu[acpi.madt.ncpus++] = (struct acpi_cpu){ .apic_id = id, .uid = id,
@@ -153,6 +188,7 @@ static void boot_mode(uint64_t base, const char *cmdline)
 	free_allocs();
 	memset(seq, 0, sizeof(seq));
 	memset(sipis, 0, sizeof(sipis));
+	memset(running, 0, sizeof(running));
 	memset(kind, 0, sizeof(kind));
 	assert_true(env_boot(base, base == X2B, 0, cmdline));
 	cpu.vendor = VENDOR_INTEL;
@@ -161,6 +197,8 @@ static void boot_mode(uint64_t base, const char *cmdline)
 	lm.on_ipi = on_ipi;
 	vclock.step = 50000;	/* 50 us per TSC read: the 500 ms bound is 10000 reads */
 	memset(&acpi, 0, sizeof(acpi));
+	acpi.madt.cpu = madt_cpus;
+	acpi.madt.cap = 5000;
 	acpi.have_madt = true;
 	memset(&boot_info, 0, sizeof(boot_info));
 	boot_info.mmap[0] = (struct mb2_mmap_entry){ .base = 0, .len = 0x9fc00,
@@ -224,7 +262,8 @@ static void test_sequence(void **state)
 						     "(did not run the trampoline): left out"));
 	assert_non_null(strstr(stub_console_text(), "(ran the trampoline but did not reach the "
 						     "kernel)"));
-	assert_non_null(strstr(stub_console_text(), "APIC id 511 left out (xAPIC mode"));
+	assert_non_null(strstr(stub_console_text(), "1 processors left out (xAPIC mode reaches "
+						     "APIC IDs up to 254): APIC ids 511"));
 	assert_true(smp_selected(0) && smp_selected(1) && smp_selected(2) && !smp_selected(3));
 	assert_true(smp_online_us(1) > 0 && smp_online_us(3) == 0);
 	/* every started AP: the page right below its stack and below each IST stack unmapped */
@@ -270,6 +309,95 @@ static void test_x2apic(void **state)
 	assert_int_equal(lm.unfenced_wrmsr, 0);
 }
 
+/* 300 processors in x2APIC mode (QEMU 10 -smp 300): every one started, in batches of
+ * SMP_BATCH: each batch's INITs before its first SIPI and one INIT->SIPI delay per batch, the
+ * next batch's INIT only after the last one's SIPI. The CPUs that do not come online are
+ * reported one line per reason with their CPUs and APIC IDs as ranges, not one line each.
+ * parallel: the boot CPU has CPUID 0BH (an AP finds its slot by its x2APIC ID), else one AP
+ * at a time; the failed APs' bounds then add up (five of 500 ms) where in parallel those
+ * of one batch overlap (three batches hold them). */
+static void run_300(bool parallel)
+{
+	enum { N = 300 };
+	uint64_t t0, bounds = parallel ? 3 : 5;
+	const char *log, *silent = parallel ? "did not take its slot from the trampoline"
+					    : "did not run the trampoline";
+	char want[160];
+
+	boot_mode(X2B, "");
+	cpu.x2apic_id_leaf = parallel ? 0xb : 0;
+	cpu.x2apic_id = 0;
+	for (uint32_t i = 0; i < N; i++)
+		add_cpu(i, true, false, i >= 255);
+	kind[100] = kind[101] = kind[102] = AP_SILENT;
+	kind[250] = AP_TAKEN_ONLY;
+	kind[7] = AP_ALIVE_ONLY;	/* in parallel: not taken, so a second SIPI (ignored) */
+	kind[8] = AP_SECOND_SIPI;
+	t0 = vclock.now;
+	smp_init();
+	assert_int_equal(smp_start_parallel(), parallel);
+	assert_int_equal(smp_madt_count(), N);
+	assert_int_equal(smp_cpu_count(), N);
+	assert_int_equal(smp_online_count(), N - 5);
+	assert_int_equal(smp_left_out(), 0);
+	for (unsigned id = 1; id < N; id++)
+		if (kind[id] == AP_ONLINE)
+			assert_string_equal(seq[id], "IS");
+	assert_string_equal(seq[100], "ISSI");
+	assert_string_equal(seq[250], "ISI");
+	assert_string_equal(seq[7], parallel ? "ISSI" : "ISI");
+	assert_string_equal(seq[8], "ISS");
+	/* batch 1 is CPUs 1-64: every INIT before the first SIPI, one delay for all */
+	assert_true(t_init[SMP_BATCH] < t_sipi[1]);
+	assert_true(t_sipi[1] - t_init[SMP_BATCH] >= 10 * (tsc_hz / 1000000));
+	assert_true(t_init[SMP_BATCH + 1] > t_sipi[SMP_BATCH]);	/* batch 2 after batch 1 */
+	log = stub_console_text();
+	snprintf(want, sizeof(want), "cpus %s (APIC ids %s) not online after 500 ms (%s): left "
+		 "out", parallel ? "7,100-102" : "100-102", parallel ? "7,100-102" : "100-102",
+		 silent);
+	assert_non_null(strstr(log, want));
+	if (!parallel)
+		assert_non_null(strstr(log, "cpu 7 (APIC id 7) not online after 500 ms (ran the "
+					    "trampoline but did not reach the kernel): left out"));
+	assert_non_null(strstr(log, "cpu 250 (APIC id 250) not online after 500 ms (reached the "
+				    "kernel but did not report online): left out"));
+	assert_null(strstr(log, "cpu 101 "));
+	/* the failed APs cost their bounds, the other 295 APs under 100 ms */
+	assert_true(vclock.now - t0 < (bounds * SMP_ONLINE_BOUND_MS + 100) * (tsc_hz / 1000));
+	assert_true(vclock.now - t0 > bounds * SMP_ONLINE_BOUND_MS * (tsc_hz / 1000));
+}
+
+static void test_batches_300_parallel(void **state)
+{
+	(void)state;
+	run_300(true);
+}
+
+static void test_batches_300_serial(void **state)
+{
+	(void)state;
+	run_300(false);
+}
+
+/* xAPIC mode with 300 processors: the 45 it cannot address are left out in one line. */
+static void test_xapic_left_out_one_line(void **state)
+{
+	const char *log;
+
+	(void)state;
+	boot_mode(XB, "");
+	for (uint32_t i = 0; i < 300; i++)
+		add_cpu(i, true, false, i >= 255);
+	smp_init();
+	assert_int_equal(smp_cpu_count(), 255);
+	assert_int_equal(smp_left_out(), 45);
+	assert_int_equal(smp_cpu_count() + smp_left_out(), smp_madt_count());
+	log = stub_console_text();
+	assert_non_null(strstr(log, "# smp: 45 processors left out (xAPIC mode reaches APIC IDs "
+				    "up to 254): APIC ids 255-299\n"));
+	assert_null(strstr(strstr(log, "APIC ids 255-299") + 1, "left out"));
+}
+
 static void test_refusals(void **state)
 {
 	(void)state;
@@ -304,6 +432,9 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_sequence),
 		cmocka_unit_test(test_x2apic),
+		cmocka_unit_test(test_batches_300_parallel),
+		cmocka_unit_test(test_batches_300_serial),
+		cmocka_unit_test(test_xapic_left_out_one_line),
 		cmocka_unit_test(test_refusals),
 	};
 

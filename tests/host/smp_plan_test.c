@@ -103,8 +103,9 @@ static void test_delays(void **state)
 
 static void test_cpus_parse(void **state)
 {
-	static const char *const bad[] = { "x", "2-1", "64", "1,", ",1", "0-", "1-2-3", "types,1",
-					   "-1", "1 2", "99999999999" };
+	static const char *const bad[] = { "x", "2-1", "1048576", "1,", ",1", "0-", "1-2-3",
+					   "types,1", "-1", "1 2", "99999999999",
+					   "1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17" };
 	struct smp_cpus_req r;
 	const char *why;
 
@@ -119,7 +120,15 @@ static void test_cpus_parse(void **state)
 	assert_int_equal(r.mode, SMP_CPUS_ALL);
 	assert_true(smp_cpus_parse("0,2-3,63", &r, &why));
 	assert_int_equal(r.mode, SMP_CPUS_LIST);
-	assert_int_equal(r.list, 0x800000000000000dull);
+	assert_int_equal(r.nranges, 3);
+	assert_true(smp_cpus_named(&r, 0) && smp_cpus_named(&r, 2) && smp_cpus_named(&r, 3) &&
+		    smp_cpus_named(&r, 63));
+	assert_false(smp_cpus_named(&r, 1) || smp_cpus_named(&r, 4) || smp_cpus_named(&r, 64));
+	/* CPU numbers past 64: a 512-CPU machine's */
+	assert_true(smp_cpus_parse("1,300-511,4095", &r, &why));
+	assert_true(smp_cpus_named(&r, 300) && smp_cpus_named(&r, 511) &&
+		    smp_cpus_named(&r, 4095));
+	assert_false(smp_cpus_named(&r, 299) || smp_cpus_named(&r, 512));
 	for (unsigned i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
 		assert_false(smp_cpus_parse(bad[i], &r, &why));
 		assert_int_equal(r.mode, SMP_CPUS_TYPES);
@@ -147,7 +156,8 @@ static void test_select(void **state)
 	assert_int_equal(smp_select(v, 6, &r, sel), 4);
 	r.mode = SMP_CPUS_BSP;
 	assert_int_equal(smp_select(v, 6, &r, sel), 1);
-	r = (struct smp_cpus_req){ .mode = SMP_CPUS_LIST, .list = (1u << 2) | (1u << 4) };
+	r = (struct smp_cpus_req){ .mode = SMP_CPUS_LIST, .nranges = 2,
+				   .range = { { .lo = 2, .hi = 2 }, { .lo = 4, .hi = 4 } } };
 	assert_int_equal(smp_select(v, 6, &r, sel), 2);	/* 2 is offline; 0 always */
 	assert_true(sel[0] && sel[4] && !sel[2]);
 }
