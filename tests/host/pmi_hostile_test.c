@@ -127,13 +127,34 @@ static void sweep_stop(const struct model_cpu *m)
 	}
 }
 
+/*
+ * The rows a sweep runs over: under `make test` one of each programming path (legacy format 1
+ * with the AAK100 reset, format 3, architectural); with
+ * PMI_SWEEP_ALL=1 (`make soak` sets it) every modelled row, which takes minutes under ASan.
+ */
+static const struct model_cpu *const sweep_some[] = {
+	&model_nehalem, &model_skylake, &model_ptl_p, NULL,
+};
+
+static void sweep_rows(void (*fn)(const struct model_cpu *m))
+{
+	const char *all = getenv("PMI_SWEEP_ALL");
+
+	if (!all || strcmp(all, "1")) {
+		for (unsigned c = 0; sweep_some[c]; c++)
+			fn(sweep_some[c]);
+		return;
+	}
+	for (unsigned c = 0; model_cpus[c]; c++)
+		fn(model_cpus[c]);
+	for (unsigned c = 0; model_arch_cpus[c]; c++)
+		fn(model_arch_cpus[c]);
+}
+
 static void test_stop_sweep(void **state)
 {
 	(void)state;
-	for (unsigned c = 0; model_cpus[c]; c++)
-		sweep_stop(model_cpus[c]);
-	for (unsigned c = 0; model_arch_cpus[c]; c++)
-		sweep_stop(model_arch_cpus[c]);
+	sweep_rows(sweep_stop);
 }
 
 /*
@@ -142,12 +163,17 @@ static void test_stop_sweep(void **state)
  */
 static void test_stop_late_sweep(void **state)
 {
-	const struct model_cpu *const cpus[] = { &model_skylake, &model_icelake_sp, &model_ptl_p,
+	const struct model_cpu *const cpus[] = { &model_skylake, &model_ptl_p, &model_icelake_sp,
 						 &model_nehalem };
+	/* every lateness 1..119 on four rows with PMI_SWEEP_ALL=1 (make soak); under make test
+	 * two rows, every lateness up to 8 (inside the first records of the drain) and then
+	 * doubling steps to the end of it */
+	const char *all = getenv("PMI_SWEEP_ALL");
+	bool full = all && !strcmp(all, "1");
 
 	(void)state;
-	for (unsigned c = 0; c < 4; c++) {
-		for (uint64_t j = 1; j < 120; j++) {
+	for (unsigned c = 0; c < (full ? 4u : 2u); c++) {
+		for (uint64_t j = 1; j < 120; j = full || j < 8 ? j + 1 : j * 2) {
 			assert_int_equal(start(cpus[c], 97, 8192), 0);
 			pending_threshold(cpus[c], 97, 1);
 			k.step = true;	/* every record handed over is a step */
@@ -197,11 +223,15 @@ static void sweep_start(const struct model_cpu *m)
 
 static void test_start_sweep(void **state)
 {
+	const char *all = getenv("PMI_SWEEP_ALL");
+
 	(void)state;
-	for (unsigned c = 0; model_cpus[c]; c++)
-		sweep_start(model_cpus[c]);
-	for (unsigned c = 0; model_arch_cpus[c]; c++)
-		sweep_start(model_arch_cpus[c]);
+	if (all && !strcmp(all, "1")) {
+		sweep_rows(sweep_start);
+		return;
+	}
+	sweep_start(&model_skylake);	/* the DS path and the arch path */
+	sweep_start(&model_ptl_p);
 }
 
 /* H13 on its own: STATUS[62] left set before the session (no PMI pending). */
