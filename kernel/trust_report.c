@@ -38,7 +38,7 @@ void trust_header_line(char *b, size_t n)
 			     trust.start_pct % 100);
 	else
 		fmt_snprintf(ap, sizeof(ap), "%s", trust.aperf_vec ? absent(trust.aperf_vec)
-			     : "still");
+			     : "MPERF stopped");
 	fmt_snprintf(b, n, "trust: SMI_COUNT %s, THERM_STATUS %s, PACKAGE_THERM_STATUS %s, "
 		     "APERF/MPERF %s, MCA %u banks %u VAL%s", smi, th, pk, ap, trust.mce_banks,
 		     nval,

@@ -26,7 +26,7 @@ static bool cached_read(uint8_t t)
 bool alike_cause(const struct alike_facts *f, char *b, size_t n)
 {
 	char mt[96] = "memory type not read";
-	const char *platform = f->swallowed ? f->swallowed
+	const char *platform = f->swallowed ? "unknown MSRs do not #GP"
 		: f->hv && f->hv[0] ? f->hv : NULL;
 	bool skip = platform != NULL;
 
@@ -40,8 +40,8 @@ bool alike_cause(const struct alike_facts *f, char *b, size_t n)
 			     (unsigned long long)f->pa, mt, platform ? "; platform: " : "",
 			     platform ? platform : "");
 	else if (f->swallowed)
-		fmt_snprintf(b, n, "buffer %s, yet no cache effect: emulation likely (%s)", mt,
-			     f->swallowed);
+		fmt_snprintf(b, n, "buffer %s, yet no cache effect: emulation likely (unknown "
+			     "MSRs do not #GP)", mt);
 	else if (platform)
 		fmt_snprintf(b, n, "buffer %s, yet no cache effect: under hypervisor %s, the "
 			     "host's memory type and caching are beyond a guest's reach", mt, f->hv);
