@@ -35,8 +35,8 @@ void msr_platform_set(const struct msr_platform *p)
 		return;
 	if (!p->rd_vec && !p->wr_vec)
 		fmt_snprintf(why, sizeof(why), "unknown MSRs do not #GP here (MSR 0x%x reads 0x%llx,"
-			     " a write %s)", MSR_UNIMPLEMENTED, (unsigned long long)p->first,
-			     p->stores ? "reads back" : "is dropped");
+			     " writes %s)", MSR_UNIMPLEMENTED, (unsigned long long)p->first,
+			     p->stores ? "read back" : "dropped");
 	else if (!p->rd_vec)
 		fmt_snprintf(why, sizeof(why), "unknown MSRs do not #GP on RDMSR here (MSR 0x%x "
 			     "reads 0x%llx; WRMSR vector %d)", MSR_UNIMPLEMENTED,

@@ -39,10 +39,9 @@ void trust_header_line(char *b, size_t n)
 	else
 		fmt_snprintf(ap, sizeof(ap), "%s", trust.aperf_vec ? absent(trust.aperf_vec)
 			     : "MPERF stopped");
-	fmt_snprintf(b, n, "trust: SMI_COUNT %s, THERM_STATUS %s, PACKAGE_THERM_STATUS %s, "
-		     "APERF/MPERF %s, MCA %u banks %u VAL%s", smi, th, pk, ap, trust.mce_banks,
-		     nval,
-		     trust.swallowed ? "; zeros unverified (unknown MSRs do not #GP)" : "");
+	fmt_snprintf(b, n, "trust: SMI_COUNT %s, THERM %s, PKG_THERM %s, APERF/MPERF %s, MCA "
+		     "%u banks %u VAL%s", smi, th, pk, ap, trust.mce_banks, nval,
+		     trust.swallowed ? "; unverified (MSRs do not #GP)" : "");
 }
 
 bool trust_mce_final(char *b, size_t n)
