@@ -84,8 +84,10 @@ static void start_ratio(uint64_t window)
 	if (rdmsr_safe(MSR_IA32_MPERF, &m1) || rdmsr_safe(MSR_IA32_APERF, &a1))
 		return;
 	trust.start_pct = ratio_pct(a1 - a0, m1 - m0);
-	if (!trust.start_pct)
+	if (!trust.start_pct) {
 		trust.aperf = false;	/* MPERF does not count: nothing to compare */
+		trust.mperf_still = true;
+	}
 }
 
 uint64_t trust_mce_scan(void)
@@ -127,6 +129,19 @@ void trust_init(uint64_t window)
 	if (trust.aperf)
 		start_ratio(window);
 	trust.mce_at_start = trust_mce_scan();
+}
+
+const char *trust_emulation_hint(void)
+{
+	if (trust.aperf_vec > 0)
+		return "IA32_MPERF #GPs though CPUID.06H:ECX[0]=1";
+	if (trust.mperf_still)
+		return "IA32_MPERF does not count though CPUID.06H:ECX[0]=1";
+	if (trust.therm_vec > 0)
+		return "IA32_THERM_STATUS #GPs though CPUID.01H:EDX[22]=1";
+	if (trust.pkg_vec > 0)
+		return "IA32_PACKAGE_THERM_STATUS #GPs though CPUID.06H:EAX[6]=1";
+	return NULL;
 }
 
 void trust_begin(void)

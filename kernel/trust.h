@@ -44,6 +44,7 @@ struct trust_state {
 	unsigned mce_banks;
 	const char *swallowed;		/* msr_platform_swallows() at init: zeros prove little */
 	unsigned start_pct;		/* APERF/MPERF x100 over the start window; 0: not known */
+	bool mperf_still;		/* MPERF read fine but did not count over the window */
 	uint64_t mce_at_start;		/* banks with VAL set at the start (bit i) */
 	uint64_t smi_start, therm_start, pkg_start;	/* what the first reads gave */
 	int smi_vec, therm_vec, pkg_vec, aperf_vec, mce_vec;	/* fault vectors, -1: absent */
@@ -65,6 +66,12 @@ extern struct trust_state trust;
 /* Which signals are there, clear the thermal logs, measure the start ratio over `window`
  * TSC ticks, scan the MCA banks. After kernel/tsc.c and msr_platform_probe. */
 void trust_init(uint64_t window);
+/* A sign that the CPU is emulated, which real hardware never shows: an MSR that CPUID
+ * advertises faults (IA32_MPERF with CPUID.06H:ECX[0], IA32_THERM_STATUS with
+ * CPUID.01H:EDX[22], IA32_PACKAGE_THERM_STATUS with CPUID.06H:EAX[6]), or MPERF does not
+ * count in C0 (SDM Vol. 3B 15.2: it counts at a fixed rate while the core runs). NULL if
+ * none. */
+const char *trust_emulation_hint(void);
 /* The header line ("trust: ..."), one line, without "# ". */
 void trust_header_line(char *b, size_t n);
 /* A test starts: clear the thermal logs, snapshot the counters. */

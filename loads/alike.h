@@ -22,6 +22,7 @@ struct alike_facts {
 	uint64_t pa;		/* the buffer's physical address */
 	int mt_fault;		/* a memory-type register read faulted: its vector */
 	const char *swallowed;	/* msr_platform_swallows(), or NULL */
+	const char *emu_hint;	/* trust_emulation_hint(), or NULL */
 	const char *hv;		/* cpu_hv_name(): "" on bare metal */
 };
 

@@ -20,6 +20,7 @@
 #include "kernel/mm_internal.h"
 #include "kernel/msr_platform.h"
 #include "kernel/pgtable.h"
+#include "kernel/trust.h"
 #include "loads/alike.h"
 #include "tests/model/platform_model.h"
 
@@ -69,6 +70,7 @@ static int setup(void **state)
 	pm_reset();
 	cpu_probe(&cpu);
 	msr_platform_set(&p);
+	trust_init(1000000);
 	return 0;
 }
 
@@ -204,6 +206,29 @@ static void test_cause(void **state)
 	assert_non_null(strstr(b, "CR0.CD=1"));
 }
 
+/* Bochs with ignore_bad_msrs=0: MSRs #GP as they should, but MPERF, which CPUID.06H:ECX[0]
+ * advertises, never counts (or an advertised MSR #GPs): emulation, SKIP, named. */
+static void test_cause_emulation_hint(void **state)
+{
+	char b[240];
+
+	(void)state;
+	pm.mperf_still = true;
+	trust_init(1000000);
+	assert_true(kload_alike_cause((void *)(uintptr_t)VA_WB, b, sizeof(b)));
+	assert_string_equal(b, "buffer WB (MTRR WB variable range 0, PAT 0 WB), yet no cache "
+			    "effect: emulation likely (IA32_MPERF does not count though "
+			    "CPUID.06H:ECX[0]=1)");
+	pm.mperf_still = false;
+	pm.has_therm = false;	/* CPUID.01H:EDX[22] stays set: the MSR #GPs */
+	trust_init(1000000);
+	assert_true(kload_alike_cause((void *)(uintptr_t)VA_WB, b, sizeof(b)));
+	assert_non_null(strstr(b, "(IA32_THERM_STATUS #GPs though CPUID.01H:EDX[22]=1)"));
+	pm.has_therm = true;
+	trust_init(1000000);
+	assert_false(kload_alike_cause((void *)(uintptr_t)VA_WB, b, sizeof(b)));
+}
+
 static void test_cause_hypervisor(void **state)
 {
 	struct alike_facts f = { .have_mt = true, .hv = "KVM" };
@@ -229,6 +254,7 @@ int main(void)
 		cmocka_unit_test_setup(test_buffer_type, setup),
 		cmocka_unit_test_setup(test_alike, setup),
 		cmocka_unit_test_setup(test_cause, setup),
+		cmocka_unit_test_setup(test_cause_emulation_hint, setup),
 		cmocka_unit_test_setup(test_cause_hypervisor, setup),
 	};
 

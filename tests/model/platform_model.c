@@ -126,9 +126,9 @@ static int msr_read(uint32_t msr, uint64_t *v)
 	else if (msr == MSR_IA32_PACKAGE_THERM_STATUS && pm.has_pkg_therm)
 		*v = pm.pkg_log;
 	else if (msr == MSR_IA32_MPERF && pm.has_aperf)
-		*v = vclock.now;
+		*v = pm.mperf_still ? 0 : vclock.now;
 	else if (msr == MSR_IA32_APERF && pm.has_aperf)
-		*v = aperf();
+		*v = pm.mperf_still ? 0 : aperf();
 	else if (msr == MSR_IA32_MCG_CAP && pm.has_mca)
 		*v = pm.mce_banks;
 	else if (msr >= MSR_IA32_MC0_STATUS && msr < MSR_IA32_MC0_STATUS + 4 * pm.mce_banks &&

@@ -42,6 +42,7 @@ struct platform_model {
 	bool therm_fired, pkg_fired;
 	/* effective clock: APERF/MPERF x100, `drift_pct` from vclock time drift_at on */
 	unsigned ratio_pct, drift_pct;
+	bool mperf_still;		/* APERF and MPERF read 0 and never count (Bochs) */
 	uint64_t drift_at;
 	/* machine checks */
 	unsigned mce_banks;
