@@ -52,6 +52,6 @@ bool alike_cause(const struct alike_facts *f, char *b, size_t n)
 			     "host's memory type and caching are beyond a guest's reach", mt, f->hv);
 	else
 		fmt_snprintf(b, n, "buffer %s, caches on, no hypervisor bit: no cause the kernel "
-			     "can read (an emulator that hides itself?)", mt);
+			     "can read", mt);
 	return skip;
 }
