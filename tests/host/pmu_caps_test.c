@@ -14,7 +14,6 @@
 
 #include "kernel/cmdline.h"
 #include "kernel/cpu.h"
-#include "kernel/msr_platform.h"
 #include "model/pmu_model.h"
 #include "model/pmu_fixture.h"
 #include "pebs/caps.h"
@@ -213,31 +212,6 @@ static void test_count_inst_retired(void **state)
 	pmu_fixture_assert_clean();
 }
 
-/* On a platform that swallows unknown MSRs (kernel/msr_platform.h) the load-latency MSR's
- * clean read proves nothing: the header warns with the probe's reason; where MSRs #GP as the
- * SDM says, no warning. */
-static void test_ldlat_guess(void **state)
-{
-	struct msr_platform p = { .mode = MSRP_SWALLOWS };
-
-	(void)state;
-	msr_platform_set(&p);
-	probe(&model_skylake);
-	assert_non_null(caps.ldlat_guess);
-	stub_console_reset();
-	pebs_caps_print(&caps);
-	assert_non_null(strstr(stub_console_text(), "# warning: pmu: MSR_PEBS_LD_LAT_THRESHOLD read "
-			       "without #GP is no proof here: unknown MSRs do not #GP here"));
-	p.mode = MSRP_FAULTS;
-	msr_platform_set(&p);
-	probe(&model_skylake);
-	assert_null(caps.ldlat_guess);
-	stub_console_reset();
-	pebs_caps_print(&caps);
-	assert_null(strstr(stub_console_text(), "warning"));
-	pmu_fixture_assert_clean();
-}
-
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -246,7 +220,6 @@ int main(void)
 		cmocka_unit_test(test_skip_reasons),
 		cmocka_unit_test(test_cmdline_keys),
 		cmocka_unit_test(test_count_inst_retired),
-		cmocka_unit_test(test_ldlat_guess),
 	};
 	int r = cmocka_run_group_tests(tests, NULL, NULL);
 
