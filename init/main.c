@@ -17,6 +17,8 @@
 #include "kernel/mb2.h"
 #include "kernel/mm.h"
 #include "kernel/mm_internal.h"
+#include "kernel/msr_platform.h"
+#include "kernel/trust.h"
 #include "platform/numa.h"
 #include "platform/platform.h"
 #include "platform/serial.h"
@@ -113,6 +115,10 @@ static void print_header(void)
 		  cpu.invariant_tsc ? ", invariant" : "");
 	ktap_diag("paging: %s pages, NX %s", cpu.page1g ? "1 GiB" : "2 MiB",
 		  cpu.nx ? "on" : "unavailable");
+	if (msr_platform_header_line(line, sizeof(line)))
+		ktap_diag("%s", line);
+	trust_header_line(line, sizeof(line));
+	ktap_diag("%s", line);
 	apic_print_header();
 	smp_print_header();
 	print_boot_phases();
@@ -158,6 +164,8 @@ void kmain(uint32_t magic, uint64_t info)
 	phase_tsc[PH_TSC] = rdtsc();
 	tsc_init();
 	phase_tsc[PH_TSC_DONE] = rdtsc();
+	msr_platform_probe();	/* do unknown MSRs #GP here? (kernel/msr_platform.h) */
+	trust_init(tsc_hz / 1000);	/* SMIs, throttling, APERF/MPERF, MCA (kernel/trust.h) */
 	if (!mm_init(&boot_info, info, why, sizeof(why)))
 		run_fatal(why);
 	platform_late_setup(&boot_info);

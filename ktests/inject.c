@@ -2,7 +2,11 @@
  * inject.c: test `inject` (on request: tests=inject inject=WHAT): deliberately breaks a rule
  * so the boot tests can prove each defence works. Each case says what must happen:
  *   gp_msr  #GP from a model-specific MSR through rdmsr_safe: recovered, test passes
- *           (SKIPped under QEMU TCG, whose unknown MSRs read 0 instead of faulting)
+ *           (SKIPped where unknown MSRs read 0 instead of faulting: kernel/msr_platform.h)
+ *   smi     an SMI through the APM control port 0xB2 (QEMU hw/isa/apm.c, ICH9/PIIX4 APMC:
+ *           an SMI when the firmware enabled APMC_EN, as SeaBIOS's SMM set-up does): the
+ *           test's `# trust:` line counts it (kernel/trust.h); under a hypervisor only, since
+ *           on hardware what a write there does is the firmware's
  *   gp      #GP from a non-canonical read through read64_safe: recovered, test passes
  *   ud      unexpected #UD: register dump, test reported `not ok ... # exception`, run goes on
  *   pf      unexpected #PF (read of an unmapped page): same
@@ -15,7 +19,9 @@
 #include "kernel/cpu.h"
 #include "kernel/extable.h"
 #include "kernel/hw.h"
+#include "kernel/msr_platform.h"
 #include "kernel/traps.h"
+#include "kernel/trust.h"
 
 #include <string.h>
 
@@ -44,8 +50,8 @@ enum kt_result test_inject(struct ktest *t)
 	if (!strcmp(what, "gp_msr")) {
 		int vec;
 
-		if (!strcmp(cpu.hv_sig, "TCGTCGTCGTCG"))
-			return kt_skip(t, "QEMU TCG does not #GP on unknown MSRs (use inject=gp)");
+		if (msr_platform_swallows())
+			return kt_skip(t, "%s (use inject=gp)", msr_platform_swallows());
 		vec = rdmsr_safe(0xdeadbeefu, &v);
 		kt_check(t, vec == VEC_GP, "rdmsr_safe_recovered_gp # vector %d", vec);
 		return kt_verdict(t);
@@ -54,6 +60,23 @@ enum kt_result test_inject(struct ktest *t)
 		int vec = read64_safe(0x8000000000000000ull, &v);
 
 		kt_check(t, vec == VEC_GP, "read64_safe_recovered_gp # vector %d", vec);
+		return kt_verdict(t);
+	}
+	if (!strcmp(what, "smi")) {
+		struct trust_moved m;
+
+		if (!cpu.hypervisor)
+			return kt_skip(t, "inject=smi only under a hypervisor: on hardware a write "
+				       "to port 0xB2 is a firmware command");
+		if (!trust.smi)
+			return kt_skip(t, "no MSR_SMI_COUNT to count it (SMI_COUNT %s)",
+				       trust.smi_vec < 0 ? "not on this model" : "#GP");
+		if (!trust.smi_start)	/* SMM set-up itself takes SMIs (SMBASE relocation) */
+			return kt_skip(t, "MSR_SMI_COUNT 0 since reset: the firmware set up no SMM "
+				       "to answer port 0xB2");
+		outb(0xb2, 0x00);	/* no command SeaBIOS's handle_smi or ACPI acts on */
+		trust_moved_now(&m);
+		kt_check(t, m.smis >= 1, "smi_counted # %llu SMI", (unsigned long long)m.smis);
 		return kt_verdict(t);
 	}
 	if (!strcmp(what, "ud"))
@@ -67,7 +90,7 @@ enum kt_result test_inject(struct ktest *t)
 	} else if (!strcmp(what, "stack"))
 		sink = recurse(0);
 	else
-		return kt_skip(t, "unknown inject=%s (gp_msr gp ud pf de stack)", what);
+		return kt_skip(t, "unknown inject=%s (gp_msr gp smi ud pf de stack)", what);
 	kt_check(t, false, "injected_fault_taken # inject=%s returned", what);
 	return KT_FAIL;
 }

@@ -5,7 +5,9 @@
  * is held by kernel/ktap.c (started here, printed by ktap_result), so what it printed before
  * a fault or a watchdog expiry comes out with its block, in order. An unknown NMI
  * (kernel/nmi.h) does not end a test: the test judges its own results, and its block says
- * how many NMIs landed in it and where (`# nmi:`, docs/output.md).
+ * how many NMIs landed in it and where (`# nmi:`, docs/output.md). Each test is bracketed by
+ * the trust signals (kernel/trust.h): one `# trust:` line in its block when an SMI,
+ * throttling or a clock change happened during it, nothing when clean.
  */
 #include "ktests/run.h"
 #include "apic/apic.h"
@@ -17,6 +19,7 @@
 #include "kernel/mm_internal.h"
 #include "kernel/nmi.h"
 #include "kernel/traps.h"
+#include "kernel/trust.h"
 #include "kernel/tsc.h"
 
 #include <string.h>
@@ -81,6 +84,7 @@ static enum kt_result run_one(struct ktest *t, unsigned number, char *why, unsig
 	ktap_test_start(t, number);
 	nmis = nmi_count();
 	nmi_set_context(t->desc->name);
+	trust_begin();
 	mm_mark(&mark);
 	vec1 = kjmp_set(&jmp);
 	if (vec1 == 0) {
@@ -107,6 +111,12 @@ static enum kt_result run_one(struct ktest *t, unsigned number, char *why, unsig
 
 		nmi_describe(nmis, 3, d, sizeof(d));
 		kt_info(t, "nmi: %s; the test judged its results as measured", d);
+	}
+	{
+		char line[200];
+
+		if (trust_end(line, sizeof(line)))
+			kt_info(t, "%s", line);
 	}
 	mm_release(&mark);
 	return r;
@@ -182,6 +192,8 @@ void ktests_run(void)
 		kprintf("# nmi: %llu unknown NMI%s in this run (%s), reported and gone on from\n",
 			(unsigned long long)nmi_count(), nmi_count() == 1 ? "" : "s", c);
 	}
+	if (trust_mce_final(times, sizeof(times)))
+		kprintf("# %s\n", times);
 	ktap_totals();
 	run_exit(ktap_get_totals()->fail != 0);
 }

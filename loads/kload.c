@@ -11,6 +11,7 @@
 #include "kernel/cpu.h"
 #include "kernel/fmt.h"
 #include "kernel/idt.h"
+#include "kernel/trust.h"
 #include "kernel/tsc.h"
 #include "loads/steady.h"
 
@@ -75,7 +76,9 @@ const struct timing_plan *kload_timing(void)
 
 const char *kload_timing_unjudgeable(void)
 {
-	return kload_timing()->unjudged;
+	const char *why = kload_timing()->unjudged;
+
+	return why ? why : trust_spoiled();	/* SMIs, throttling, clock moves: kernel/trust.h */
 }
 
 uint64_t kload_ws_cap(uint64_t want, const char **note)
@@ -156,7 +159,7 @@ static int time_it(struct load_run *r)
 	 * STEADY_REMEASURE times) where timing is judged, and stays marked if it stays noisy. */
 	cfg.warm_max_ticks = cfg.budget_ticks;
 	cfg.warm_max_laps = cfg.warm_max_steps ? STEADY_PAST_LLC_LAPS : 0;
-	if (kload_timing_unjudgeable())		/* nothing is judged: the rule's minimum */
+	if (kload_timing()->unjudged)		/* nothing is judged: the rule's minimum */
 		cfg.warm_max_laps = 2;
 	r->remeasured = 0;
 	for (;;) {
@@ -166,7 +169,7 @@ static int time_it(struct load_run *r)
 		}
 		r->noisy = steady_noisy(r->res.tsc_min_x100, r->res.tsc_max_x100,
 					r->res.tsc_med_x100);
-		if (!r->noisy || r->remeasured >= STEADY_REMEASURE || kload_timing_unjudgeable())
+		if (!r->noisy || r->remeasured >= STEADY_REMEASURE || kload_timing()->unjudged)
 			break;
 		r->remeasured++;
 	}
