@@ -65,8 +65,6 @@ void lb_warm_cfg(const struct lb_warm *w, uint64_t size, struct chase_cfg *cfg)
 
 bool lb_warm_note(struct lb_warm *w, uint64_t size, uint64_t nodes, const struct chase_result *r)
 {
-	uint64_t mean_x100;
-
 	if (!r->tsc_med_x100)
 		return false;
 	if (!w->l1_x100 || size < w->l1_size) {
@@ -76,13 +74,10 @@ bool lb_warm_note(struct lb_warm *w, uint64_t size, uint64_t nodes, const struct
 		}
 		return false;
 	}
-	/* only full single laps tell cold from warm; only exactly two say "nothing gained" */
+	/* only a size warmed in full laps (below the mark, a chain of at least one unit) */
 	if ((w->past && size >= w->past) || nodes < STEADY_MIN_UNIT)
 		return false;
-	mean_x100 = r->warm_laps ? r->warm_ticks * 100 / (r->warm_laps *
-		((nodes + CHASE_UNROLL - 1) / CHASE_UNROLL * CHASE_UNROLL)) : 0;
-	if (r->warm_laps != 2 || mean_x100 * 100 > (uint64_t)LB_PAST_PCT * r->tsc_med_x100 ||
-	    r->tsc_med_x100 < (uint64_t)LB_PAST_X * w->l1_x100) {
+	if (r->tsc_med_x100 < (uint64_t)LB_PAST_X * w->l1_x100) {
 		w->streak = 0;
 		return false;
 	}

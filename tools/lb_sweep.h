@@ -13,14 +13,12 @@
  * successive laps agree (loads/steady.h), unless the sweep has already measured that a smaller
  * size lies past every cache: then in laps capped at LB_WARM_PAST_STEPS loads and at most
  * STEADY_PAST_LLC_LAPS of them, since no lap can warm a working set that does not fit. A size
- * is past every cache when, warmed in full laps, its first (cold) lap was no slower than its
- * warm figure (the two warm-up laps' mean within LB_PAST_PCT of the timed median: touching it
- * again gained nothing) and its loads take at least LB_PAST_X times the smallest size's (DRAM
- * is 20-100x L1 on every part of docs/latency-method.md §6, no L3 is above about 30x: a size
- * that stayed warm in a cache because everything fits is not taken for memory). One such
- * measurement can be noise (a neighbour thrashing the L3 makes an L3 size look like DRAM,
- * cold and warm alike): LB_PAST_CONFIRM measurements in a row, of sizes that do not
- * decrease, set the mark at the first of them.
+ * is past every cache when, warmed in full laps, its loads still take at least LB_PAST_X
+ * times those of a 16 KiB chain (L1 everywhere) measured first: DRAM is 20-100x L1 on every
+ * part of docs/latency-method.md §6 and 60x or more on every part measured there, no L3 is
+ * above about 30x; a larger working set fits no better. One such measurement can be noise (a
+ * neighbour thrashing the L3 makes an L3 size look like DRAM): LB_PAST_CONFIRM measurements
+ * in a row, of sizes that do not decrease, set the mark at the first of them.
  */
 #ifndef TOOLS_LB_SWEEP_H
 #define TOOLS_LB_SWEEP_H
@@ -35,8 +33,7 @@
 					 * and the program: under 2 GiB) */
 #define LB_WARM_PAST_STEPS (16u << 10)	/* warm-up lap past every cache, loads: enough
 					 * for the TLB and page-walk caches, all it can warm */
-#define LB_PAST_PCT 110u		/* cold lap within 10 % of warm: nothing to warm */
-#define LB_PAST_X 40u			/* ... and at least 40x the smallest size's loads */
+#define LB_PAST_X 40u			/* warmed, still 40x the 16 KiB chain's loads */
 #define LB_L1_PROBE (64u << 10)		/* the smallest size counts as L1 up to this */
 #define LB_PAST_CONFIRM 2u		/* measurements in a row, sizes not decreasing */
 

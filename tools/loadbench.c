@@ -313,13 +313,13 @@ int main(int argc, char **argv)
 		(unsigned long long)(hz / 1000), ccline);
 	fprintf(info, "# method: random cyclic chain over every 64 B line, seed %llu+i; per size and "
 		"round: laps until two successive laps agree within %u%% (>= 2 laps of >= %u loads, "
-		"64K-load laps past every cache as measured: a size whose cold lap was within %u%% "
-		"of its warm figure at >= %ux the smallest size's; bound %u laps (%u past every "
+		"16K-load laps past every cache as measured: from the first of %u sizes in a row "
+		"that stayed >= %ux a 16K chain's loads when warmed; bound %u laps (%u past every "
 		"cache) or %u ms: warm-bound), a re-warm lap before "
 		"each rep up to 2 MiB, the fastest of %u reps (preemption only adds time); %u "
 		"interleaved rounds, median of those; spread > %u%%: re-measured up to %u times, "
 		"then marked noisy; %u ms timed per size; interrupts not controlled (user space)\n",
-		(unsigned long long)o.seed, STEADY_TOL_PCT, STEADY_MIN_UNIT, LB_PAST_PCT - 100,
+		(unsigned long long)o.seed, STEADY_TOL_PCT, STEADY_MIN_UNIT, LB_PAST_CONFIRM,
 		LB_PAST_X, STEADY_MAX_LAPS, STEADY_PAST_LLC_LAPS, WARM_BOUND_MS, o.reps, o.rounds,
 		STEADY_SPREAD_PCT, STEADY_REMEASURE, o.budget_ms);
 
@@ -346,8 +346,8 @@ int main(int argc, char **argv)
 	if (warm_state.past) {
 		char a[24], b[24], c[24];
 
-		fprintf(info, "# warm-up: past every cache from %s as measured (cold laps as fast "
-			"as warm, %llux the %s loads, %u times in a row): short warm-ups from there; "
+		fprintf(info, "# warm-up: past every cache from %s as measured (warmed, still %llux "
+			"the %s chain's loads, %u times in a row): short warm-ups from there; "
 			"CPUID's L3: %s\n", geometry_size_str(warm_state.past, a, sizeof(a)),
 			(unsigned long long)(past_x100 / (warm_state.l1_x100 ? warm_state.l1_x100 : 1)),
 			geometry_size_str(warm_state.l1_size, b, sizeof(b)), LB_PAST_CONFIRM,

@@ -3,9 +3,9 @@
  * driven through chase_measure on the virtual clock (tests/model/vclock.h): the default sweep
  * under a CPUID that claims a 480 MiB L3 is cut to the memory cap with its reason, one that
  * fits is not; a size is taken as past every cache only after LB_PAST_CONFIRM full-lap
- * measurements in a row whose cold lap was as fast as warm at DRAM-like latency (not after one
- * noisy one, not for a warm cache-sized set, not for a set whose first lap was cold), and from
- * there on its warm-up runs capped laps, whatever CPUID says.
+ * measurements in a row that stayed at DRAM-like latency when warmed (not after one noisy one,
+ * not for a set that warms into a cache), and from there on its warm-up runs capped laps,
+ * whatever CPUID says.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -110,22 +110,22 @@ static void test_past_every_cache(void **state)
 	(void)state;
 	build();
 	l1(&w);
-	/* A set in the L3, cold at first: 400 -> 60 -> 60 ticks a step; never "past". */
+	/* A set in the L3, cold at first: 400 -> 60 -> 60 ticks a step, 30x L1: not "past". */
 	measure(&w, 4 * MIB, cold, 3, 0, &r);
 	assert_int_equal(r.warm_laps, 3);
 	r.tsc_med_x100 = 6000;
 	assert_false(lb_warm_note(&w, 4 * MIB, ch.nodes, &r));
-	/* A set that stayed warm (everything fits): cold = warm, but 15x L1, not DRAM. */
+	/* A set that stayed warm (everything fits): 15x L1, not DRAM. */
 	measure(&w, 8 * MIB, l3warm, 2, 0, &r);
 	r.tsc_med_x100 = 3000;
 	assert_false(lb_warm_note(&w, 8 * MIB, ch.nodes, &r));
-	/* DRAM-like: the cold lap is as fast as warm, 200x L1. Once is not enough... */
+	/* DRAM-like: warmed, still 200x L1. Once is not enough... */
 	measure(&w, 16 * MIB, dram, 2, 0, &r);
 	assert_int_equal(r.warm_laps, 2);
 	r.tsc_med_x100 = 40000;
 	assert_false(lb_warm_note(&w, 16 * MIB, ch.nodes, &r));
 	assert_int_equal(w.past, 0);
-	/* ... a cold set in between breaks the run ... */
+	/* ... a set that warms into a cache in between breaks the run ... */
 	measure(&w, 24 * MIB, cold, 3, 0, &r);
 	r.tsc_med_x100 = 6000;
 	assert_false(lb_warm_note(&w, 24 * MIB, ch.nodes, &r));
