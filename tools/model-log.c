@@ -111,6 +111,9 @@ static void header(const struct mcpu *m, const struct cpu_info *ci, const struct
 	ktap_plan(m->ecore ? 5 : 4);
 	ktap_diag("output-format: %u", OUTPUT_FORMAT);
 	ktap_diag("pebs-kernel model-log");
+	/* docs/output.md: every report treats a log with this line as simulated, no machine's */
+	ktap_diag("simulated: model-log, the PMU model of %s: records from the model, chain and "
+		  "time lines synthesized; no hardware ran this", m->amd ? m->amd->name : m->mc->name);
 	ktap_diag("cmdline: model-log %s", cmd);
 	ktap_diag("cpu: %s %02X_%02XH stepping %u \"%s (PMU model)\"", ci->vendor_str, ci->family,
 		  ci->model, ci->stepping, m->amd ? m->amd->name : m->mc->name);

@@ -75,6 +75,12 @@ def _problems(doc, quiet):
             sys.stderr.write("%s: %s\n" % (doc["source"], r))
 
 
+def _wrote(files):
+    """Say which files --plots wrote (stderr: stdout may be the JSON document)."""
+    sys.stderr.write("pebs-report: wrote %d plot file(s)%s\n" % (
+        len(files), ": " + ", ".join(files) if files else " (nothing to plot)"))
+
+
 def _fleet(a):
     from . import fleet
     doc = fleet.load_dir(a.fleet, a.decoder)
@@ -88,7 +94,7 @@ def _fleet(a):
             fleet.write_csv(doc, a.csv)
         if a.plots:
             from . import plots
-            plots.plot_fleet(doc, a.plots)
+            _wrote(plots.plot_fleet(doc, a.plots))
     return doc["status"]
 
 
@@ -108,8 +114,6 @@ def main(argv=None):
         docs.append(doc)
     status = max(d["status"] for d in docs)
     if len(docs) == 2:
-        if any("tests" not in d for d in docs):
-            return 2
         text, res = compare.compare(*docs)
         if a.json:
             json.dump({"a": docs[0], "b": docs[1], "compare": res}, sys.stdout, indent=1,
@@ -117,7 +121,7 @@ def main(argv=None):
             sys.stdout.write("\n")
         else:
             sys.stdout.write(text)
-        return status
+        return 2 if res["no_data"] else status
     doc = docs[0]
     if a.json:
         json.dump(doc, sys.stdout, indent=1, sort_keys=True)
@@ -129,5 +133,5 @@ def main(argv=None):
             report.write_csv(doc, a.csv)
         if a.plots:
             from . import plots
-            plots.plot_all(doc, a.plots)
+            _wrote(plots.plot_all(doc, a.plots))
     return status
