@@ -10,6 +10,8 @@ USAGE = """pebs-report [options] LOG            summary of one serial log ('-' =
        pebs-report [options] A.log B.log    side-by-side comparison of two runs
        pebs-report --fleet DIR [--json] [--csv DIR] [--plots DIR]
                                             one row per machine of a lab (docs/lab.md)
+       pebs-report --extract DIR LOG        each kernel's dump=raw records into
+                                            DIR/<kernel>.bin, for build/host/pebs-decode
 exit status: 0 all passed or skipped, 1 a failure (or a run that ended early) in a log,
 2 unreadable input (no file, or no KTAP in it); --fleet: 0 every machine passed with an
 intact log and no outlier, 1 otherwise, 2 no directory or no log in it"""
@@ -26,6 +28,9 @@ def _args(argv):
                     "levels/histogram .csv into DIR")
     ap.add_argument("--plots", metavar="DIR", help="write latency-curve and per-kernel "
                     "histogram plots (PNG and SVG) into DIR")
+    ap.add_argument("--extract", metavar="DIR", help="write each kernel's raw PEBS records "
+                    "(dump=raw lines, CRC-checked) to DIR/<kernel>.bin and print the "
+                    "pebs-decode command for each")
     ap.add_argument("--subtests", action="store_true", help="list every subtest, not only "
                     "failed ones")
     ap.add_argument("--decoder", metavar="PATH", help="pebs-decode binary (default "
@@ -40,6 +45,8 @@ def _args(argv):
         ap.error("a LOG, two to compare, or --fleet DIR")
     if len(a.logs) > 2:
         ap.error("one log, or two to compare")
+    if a.extract and len(a.logs) != 1:
+        ap.error("--extract DIR takes one LOG")
     return a
 
 
@@ -98,8 +105,29 @@ def _fleet(a):
     return doc["status"]
 
 
+def _extract(a):
+    from . import rawdump
+    try:
+        done = rawdump.extract_files(a.logs[0], a.extract)
+    except OSError as e:
+        sys.stderr.write("pebs-report: %s: cannot read: %s\n" % (a.logs[0], e.strerror or e))
+        return 2
+    if not done:
+        sys.stderr.write("pebs-report: %s: no dump=raw lines (boot with dump=raw to get "
+                         "them)\n" % a.logs[0])
+        return 2
+    dec = os.path.relpath(rawdump.default_decoder())
+    for kernel, f, n, bad, missing, args in done:
+        sys.stdout.write("%s: %d records -> %s%s\n  %s %s %s\n" % (
+            kernel, n, f, " (%d CRC errors, %d missing: left out)" % (len(bad), len(missing))
+            if bad or missing else "", dec, " ".join(args), f))
+    return 1 if any(d[3] or d[4] for d in done) else 0
+
+
 def main(argv=None):
     a = _args(sys.argv[1:] if argv is None else argv)
+    if a.extract:
+        return _extract(a)
     if a.plots:
         _matplotlib_or_reexec()
     if a.fleet:
