@@ -52,7 +52,6 @@ def _runs(a, b, w, res):
         w("Runs")
         for n, c in notes:
             w("  %s: %s" % (n, c))
-        res["runs"] = {"a": a.get("run") or runkind.kind(a), "b": b.get("run") or runkind.kind(b)}
         if runkind.not_a_machine(a) and runkind.not_a_machine(b):
             w("  neither run is a machine's measurement: the deltas below compare emulators "
               "or models, not hardware")
@@ -63,7 +62,9 @@ def _runs(a, b, w, res):
 def compare(a, b):
     """Returns (text, dict)."""
     out, res = [], {"header": [], "verdicts": [], "timing": [], "levels": [], "curve": [],
-                    "no_data": [], "ws_differ": []}
+                    "no_data": [], "ws_differ": [],
+                    "runs": {"a": a.get("run") or runkind.kind(a),
+                             "b": b.get("run") or runkind.kind(b)}}
     w = out.append
     w("pebs-report compare: A=%s  B=%s" % (a["source"], b["source"]))
     w("")
