@@ -14,7 +14,8 @@ model-log_SRCS := tools/model-log.c tools/model_log_pebs.c loads/kpebs_ktap.c pe
 	tests/model/pmu_model.c tests/model/violations.c tests/model/pmu_model_msr.c tests/model/pmu_model_run.c tests/model/pmu_model_record.c \
 	tests/model/pmu_model_cpus.c tests/model/pmu_model_arch.c tests/model/pmu_model_cpus_arch.c \
 	tests/model/arch_rec_build.c \
-	tools/model_log_ibs.c tools/model_log_hw.c tools/model_log_loads.c loads/kibs_report.c pebs/ibs.c pebs/ibs_caps.c \
+	tools/model_log_ibs.c tools/model_log_hw.c tools/model_log_loads.c tools/model_log_special.c \
+	loads/pv_xsrc.c loads/xcore_expect.c loads/kibs_report.c pebs/ibs.c pebs/ibs_caps.c \
 	pebs/ibs_measure.c pebs/ibs_decode.c pebs/ibs_tables.c apic/apic_ops.c apic/apic_eilvt.c \
 	apic/apic_enc.c tests/model/ibs_model.c tests/model/ibs_model_run.c tests/model/vclock.c
 # AMD parts: every seam call goes through tools/model_log_hw.c to the IBS or the PMU model
