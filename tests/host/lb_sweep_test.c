@@ -51,23 +51,18 @@ static void test_default_sizes(void **state)
 }
 
 static struct chain ch;
-static uint8_t *buf;
-static uint32_t *scratch;
 
-/* A 4096-node chain (256 KiB): each full warm-up lap is one timed unit. */
+/* A 4096-node chain (256 KiB) in static storage: each full warm-up lap is one timed unit. */
 static void build(void)
 {
-	struct chain_params p = { .bytes = 256 << 10, .stride = 64, .line = 64, .page = 4096,
-				  .seed = 5, .vary_slot = true };
+	static uint8_t mem[256 << 10] __attribute__((aligned(4096)));
+	static uint32_t tmp[(256 << 10) / 64 * 2];
+	const struct chain_params p = { .bytes = sizeof(mem), .stride = 64, .line = 64,
+					.page = 4096, .seed = 5, .vary_slot = true };
 
-	if (!buf) {
-		buf = aligned_alloc(4096, p.bytes);
-		scratch = malloc(chain_scratch_bytes(&p));
-		assert_non_null(buf);
-		assert_non_null(scratch);
-		memset(buf, 0, p.bytes);
-		assert_int_equal(chain_build(&ch, buf, &p, scratch), 0);
-	}
+	assert_true(chain_scratch_bytes(&p) <= sizeof(tmp));
+	if (!ch.nodes)
+		assert_int_equal(chain_build(&ch, mem, &p, tmp), 0);
 	assert_int_equal(ch.nodes, STEADY_MIN_UNIT);
 }
 
@@ -91,6 +86,16 @@ static void measure(struct lb_warm *w, uint64_t size, const uint64_t *lap_per_st
 	assert_int_equal(chase_measure(&ch, &cfg, r), 0);
 }
 
+/* Measure `size` with those warm-up laps, its timed figure `med_x100` (TSC x100 a load), and
+ * let the rule learn from it. */
+static bool note(struct lb_warm *w, uint64_t size, const uint64_t *laps, unsigned n,
+		 uint64_t med_x100, struct chase_result *r)
+{
+	measure(w, size, laps, n, 0, r);
+	r->tsc_med_x100 = med_x100;
+	return lb_warm_note(w, size, ch.nodes, r);
+}
+
 /* L1 reference: 2 ticks a load. */
 static void l1(struct lb_warm *w)
 {
@@ -111,31 +116,19 @@ static void test_past_every_cache(void **state)
 	build();
 	l1(&w);
 	/* A set in the L3, cold at first: 400 -> 60 -> 60 ticks a step, 30x L1: not "past". */
-	measure(&w, 4 * MIB, cold, 3, 0, &r);
+	assert_false(note(&w, 4 * MIB, cold, 3, 6000, &r));
 	assert_int_equal(r.warm_laps, 3);
-	r.tsc_med_x100 = 6000;
-	assert_false(lb_warm_note(&w, 4 * MIB, ch.nodes, &r));
 	/* A set that stayed warm (everything fits): 15x L1, not DRAM. */
-	measure(&w, 8 * MIB, l3warm, 2, 0, &r);
-	r.tsc_med_x100 = 3000;
-	assert_false(lb_warm_note(&w, 8 * MIB, ch.nodes, &r));
+	assert_false(note(&w, 8 * MIB, l3warm, 2, 3000, &r));
 	/* DRAM-like: warmed, still 200x L1. Once is not enough... */
-	measure(&w, 16 * MIB, dram, 2, 0, &r);
+	assert_false(note(&w, 16 * MIB, dram, 2, 40000, &r));
 	assert_int_equal(r.warm_laps, 2);
-	r.tsc_med_x100 = 40000;
-	assert_false(lb_warm_note(&w, 16 * MIB, ch.nodes, &r));
 	assert_int_equal(w.past, 0);
 	/* ... a set that warms into a cache in between breaks the run ... */
-	measure(&w, 24 * MIB, cold, 3, 0, &r);
-	r.tsc_med_x100 = 6000;
-	assert_false(lb_warm_note(&w, 24 * MIB, ch.nodes, &r));
+	assert_false(note(&w, 24 * MIB, cold, 3, 6000, &r));
 	/* ... twice in a row, sizes not decreasing: the mark is the first of them. */
-	measure(&w, 32 * MIB, dram, 2, 0, &r);
-	r.tsc_med_x100 = 40000;
-	assert_false(lb_warm_note(&w, 32 * MIB, ch.nodes, &r));
-	measure(&w, 64 * MIB, dram, 2, 0, &r);
-	r.tsc_med_x100 = 41000;
-	assert_true(lb_warm_note(&w, 64 * MIB, ch.nodes, &r));
+	assert_false(note(&w, 32 * MIB, dram, 2, 40000, &r));
+	assert_true(note(&w, 64 * MIB, dram, 2, 41000, &r));
 	assert_int_equal(w.past, 32 * MIB);
 	/* From there on: capped laps (LB_WARM_PAST_STEPS) and at most STEADY_PAST_LLC_LAPS; below
 	 * it full laps, as before. */
