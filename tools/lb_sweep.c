@@ -88,6 +88,6 @@ bool lb_warm_note(struct lb_warm *w, uint64_t size, uint64_t nodes, const struct
 	w->last = size;
 	if (w->streak < LB_PAST_CONFIRM)
 		return false;
-	w->past = w->first;
+	w->past = w->last;	/* the confirming size: the earlier one may have been noise */
 	return true;
 }

@@ -18,7 +18,7 @@
  * part of docs/latency-method.md §6 and 60x or more on every part measured there, no L3 is
  * above about 30x; a larger working set fits no better. One such measurement can be noise (a
  * neighbour thrashing the L3 makes an L3 size look like DRAM): LB_PAST_CONFIRM measurements
- * in a row, of sizes that do not decrease, set the mark at the first of them.
+ * in a row, of sizes that do not decrease, set the mark at the last of them.
  */
 #ifndef TOOLS_LB_SWEEP_H
 #define TOOLS_LB_SWEEP_H

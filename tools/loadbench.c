@@ -313,7 +313,7 @@ int main(int argc, char **argv)
 		(unsigned long long)(hz / 1000), ccline);
 	fprintf(info, "# method: random cyclic chain over every 64 B line, seed %llu+i; per size and "
 		"round: laps until two successive laps agree within %u%% (>= 2 laps of >= %u loads, "
-		"16K-load laps past every cache as measured: from the first of %u sizes in a row "
+		"16K-load laps past every cache as measured: from the last of %u sizes in a row "
 		"that stayed >= %ux a 16K chain's loads when warmed; bound %u laps (%u past every "
 		"cache) or %u ms: warm-bound), a re-warm lap before "
 		"each rep up to 2 MiB, the fastest of %u reps (preemption only adds time); %u "

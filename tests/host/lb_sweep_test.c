@@ -126,12 +126,13 @@ static void test_past_every_cache(void **state)
 	assert_int_equal(w.past, 0);
 	/* ... a set that warms into a cache in between breaks the run ... */
 	assert_false(note(&w, 24 * MIB, cold, 3, 6000, &r));
-	/* ... twice in a row, sizes not decreasing: the mark is the first of them. */
+	/* ... twice in a row, sizes not decreasing: the mark is the second (the first may have
+	 * been noise). */
 	assert_false(note(&w, 32 * MIB, dram, 2, 40000, &r));
 	assert_true(note(&w, 64 * MIB, dram, 2, 41000, &r));
-	assert_int_equal(w.past, 32 * MIB);
+	assert_int_equal(w.past, 64 * MIB);
 	/* From there on: capped laps (LB_WARM_PAST_STEPS) and at most STEADY_PAST_LLC_LAPS; below
-	 * it full laps, as before. */
+	 * it full laps, as before (32M too: it was measured only once). */
 	{
 		const uint64_t never[] = { 400, 300, 400, 300, 400 };
 		struct chase_cfg cfg = { 0 };
@@ -143,7 +144,7 @@ static void test_past_every_cache(void **state)
 		lb_warm_cfg(&w, 128 * MIB, &cfg);
 		assert_int_equal(cfg.warm_max_steps, LB_WARM_PAST_STEPS);
 		assert_int_equal(cfg.warm_max_laps, STEADY_PAST_LLC_LAPS);
-		lb_warm_cfg(&w, 16 * MIB, &cfg);
+		lb_warm_cfg(&w, 32 * MIB, &cfg);
 		assert_int_equal(cfg.warm_max_steps, 0);
 		assert_int_equal(cfg.warm_max_laps, 0);
 	}
