@@ -65,11 +65,11 @@ void lb_warm_cfg(const struct lb_warm *w, uint64_t size, struct chase_cfg *cfg)
 
 bool lb_warm_note(struct lb_warm *w, uint64_t size, uint64_t nodes, const struct chase_result *r)
 {
-	if (!r->tsc_med_x100)
+	if (!r->tsc_min_x100)
 		return false;
 	if (!w->l1_x100 || size < w->l1_size) {
 		if (size <= LB_L1_PROBE) {
-			w->l1_x100 = r->tsc_med_x100;
+			w->l1_x100 = r->tsc_min_x100;
 			w->l1_size = size;
 		}
 		return false;
@@ -77,7 +77,7 @@ bool lb_warm_note(struct lb_warm *w, uint64_t size, uint64_t nodes, const struct
 	/* only a size warmed in full laps (below the mark, a chain of at least one unit) */
 	if ((w->past && size >= w->past) || nodes < STEADY_MIN_UNIT)
 		return false;
-	if (r->tsc_med_x100 < (uint64_t)LB_PAST_X * w->l1_x100) {
+	if (r->tsc_min_x100 < (uint64_t)LB_PAST_X * w->l1_x100) {
 		w->streak = 0;
 		return false;
 	}

@@ -14,7 +14,8 @@
  * size lies past every cache: then in laps capped at LB_WARM_PAST_STEPS loads and at most
  * STEADY_PAST_LLC_LAPS of them, since no lap can warm a working set that does not fit. A size
  * is past every cache when, warmed in full laps, its loads still take at least LB_PAST_X
- * times those of a 16 KiB chain (L1 everywhere) measured first: DRAM is 20-100x L1 on every
+ * times those of a 16 KiB chain (L1 everywhere) measured first, both read from the fastest
+ * repetition (on a busy machine most repetitions are preempted; that only adds time): DRAM is 20-100x L1 on every
  * part of docs/latency-method.md §6 and 60x or more on every part measured there, no L3 is
  * above about 30x; a larger working set fits no better. One such measurement can be noise (a
  * neighbour thrashing the L3 makes an L3 size look like DRAM): LB_PAST_CONFIRM measurements

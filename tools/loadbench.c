@@ -125,7 +125,7 @@ static int measure_one(const struct opts *o, struct point *pt, unsigned rd, uint
 	if (chase_measure(&pt->c, &cfg, &r))
 		return -1;
 	if (lb_warm_note(&warm_state, size, pt->c.nodes, &r))
-		past_x100 = r.tsc_med_x100;
+		past_x100 = r.tsc_min_x100;
 	pt->round_x100[rd] = r.tsc_min_x100;
 	pt->steps += r.steps_per_rep * r.reps;
 	pt->warm_bound += r.warm_bound;

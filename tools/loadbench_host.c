@@ -132,7 +132,7 @@ void lb_core_per_tsc(const struct cpu_info *ci, uint64_t hz, struct cc_result *r
 			    .family = ci->family, .model = ci->model, .tsc_hz = hz };
 	struct cpuid_regs q;
 
-	if (c.intel && ci->max_leaf >= 0x16) {
+	if (ci->max_leaf >= 0x16) {	/* some AMD VMs list the leaf, all zero: absent */
 		cpuid_count(0x16, 0, &q);	/* SDM Vol. 2A: EAX base, EBX max MHz; 0 = absent */
 		c.base_mhz = q.eax & 0xffff;
 		c.max_mhz = q.ebx & 0xffff;
