@@ -55,6 +55,24 @@ struct ml_mixrow { struct ml_part p[3]; };
 const struct ml_mixrow *ml_mix_row(enum ml_mix m, unsigned k);
 /* Draw the part of a row one load comes from (seeded generator). */
 unsigned ml_draw(const struct ml_mixrow *mx);
+
+/* model_log_feed.c: the records fed to the PMU model, in chunks (a pebs_cost work function). */
+struct ml_feed {
+	uint16_t event;		/* the model's event the loads (or stores) count on; 0: ll_event */
+	const struct ml_mixrow *mx;
+	uint64_t code[3];
+	unsigned lo[3], hi[3];
+	uint64_t events_left;
+	uint64_t fed;		/* events fed so far: the cost's step count */
+};
+bool ml_work(void *ctx);
+/* The data-source code for level l and kind `want` (event ev) in c's decoder table: false
+ * when it has none; ml_code_for: a plain hit at l for loads, or exit 2 naming the level. */
+bool ml_find_code(const struct pebs_caps *c, enum pebs_event ev, enum pebs_level l,
+		  enum ml_want want, uint64_t *out);
+uint64_t ml_code_for(const struct pebs_caps *c, enum pebs_level l);
+/* The target level of kernel k (load_l1..load_dram). */
+enum pebs_level ml_target_of(unsigned k);
 /* Modelled latency range of a level, core cycles (0, 0 when the level has none); RAM scaled by
  * o->ram_pct. */
 void ml_lat_range(enum pebs_level l, const struct ml_opts *o, unsigned *lo, unsigned *hi);

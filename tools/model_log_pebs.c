@@ -5,10 +5,10 @@
  * the driver's PMI into the aggregate; loads/kpebs_print.c prints the `pebs`, `lvl`, `hist`,
  * `dump`, `raw`/`rec` lines; loads/pebs_verdict.c judges (pebs_source, pebs_latency,
  * pebs_rises), and a failed verdict appends pebs/agg_print.c's full table (`|` lines), as
- * kpebs.c does. Only the workload differs: the records' data sources (per level, found through
- * the decoder's own table) and latencies (uniform in a per-level range) are drawn from the
- * seeded generator per the mix. Ranges: published load-to-use latencies
- * (docs/latency-method.md §6).
+ * kpebs.c does. Only the workload differs (model_log_feed.c): the records' data sources (per
+ * level, found through the decoder's own table) and latencies (uniform in a per-level range)
+ * are drawn from the seeded generator per the mix. Also the steps of the other kernels
+ * (ml_pebs_target, ml_xcore_pebs) for model_log_special.c.
  */
 #include "tools/model_log.h"
 #include "kernel/console.h"
@@ -29,184 +29,15 @@
 #include <string.h>
 
 #define DUMP_RECORDS 280	/* fits PEBS_DUMP_BYTES at the largest record (Skylake 192 B) */
-#define BATCH 8			/* events fed with one drawn data source and latency */
-#define CHUNK_EVENTS (256 * BATCH)	/* events one work chunk feeds */
+#define CHUNK_EVENTS (256 * 8)	/* events one work chunk feeds (model_log_feed.c) */
 #define BASE_CHUNKS 8		/* unarmed chunks timed for the cost (as kpebs.c) */
 
-
-/* [mix][kernel]: percent of loads per level; kernels load_l1, load_l2, load_l3, load_dram */
-static const struct ml_mixrow mixes[3][4] = {
-	[ML_CLEAN] = { { { { 93, PEBS_LVL_L1 }, { 7, PEBS_LVL_LFB } } },
-		       { { { 88, PEBS_LVL_L2 }, { 8, PEBS_LVL_L1 }, { 4, PEBS_LVL_L3 } } },
-		       { { { 85, PEBS_LVL_L3 }, { 10, PEBS_LVL_L2 }, { 5, PEBS_LVL_RAM } } },
-		       { { { 86, PEBS_LVL_RAM }, { 9, PEBS_LVL_L3 }, { 5, PEBS_LVL_L2 } } } },
-	[ML_MIXED] = { { { { 93, PEBS_LVL_L1 }, { 7, PEBS_LVL_LFB } } },
-		       { { { 88, PEBS_LVL_L2 }, { 8, PEBS_LVL_L1 }, { 4, PEBS_LVL_L3 } } },
-		       { { { 85, PEBS_LVL_L3 }, { 10, PEBS_LVL_L2 }, { 5, PEBS_LVL_RAM } } },
-		       { { { 55, PEBS_LVL_L3 }, { 45, PEBS_LVL_RAM } } } },
-	[ML_L1] = { { { { 95, PEBS_LVL_L1 }, { 5, PEBS_LVL_L2 } } },
-		    { { { 95, PEBS_LVL_L1 }, { 5, PEBS_LVL_L2 } } },
-		    { { { 95, PEBS_LVL_L1 }, { 5, PEBS_LVL_L2 } } },
-		    { { { 95, PEBS_LVL_L1 }, { 5, PEBS_LVL_L2 } } } },
-};
-
-/* Latency range per level, core cycles. */
-static const struct { enum pebs_level lvl; unsigned lo, hi; } lat_range[] = {
-	{ PEBS_LVL_L1, 4, 6 }, { PEBS_LVL_LFB, 7, 20 }, { PEBS_LVL_L2, 12, 18 },
-	{ PEBS_LVL_L3, 40, 80 }, { PEBS_LVL_RAM, 180, 420 },
-};
-
-static const enum pebs_level target_of[4] = { PEBS_LVL_L1, PEBS_LVL_L2, PEBS_LVL_L3,
-					      PEBS_LVL_RAM };
-
-static uint64_t rng_state = 1;
 static struct pebs_measure boot_meas;	/* as in kpebs.c: static, not on the stack */
 static uint8_t dump_buf[PEBS_DUMP_BYTES];
 static uint64_t level_p50[4];
 static bool level_have[4];
 static unsigned level_cpu;	/* the CPU level_p50/level_have belong to */
 
-void ml_srand(uint64_t seed)
-{
-	rng_state = seed * 0x9e3779b97f4a7c15ull + 1;
-}
-
-uint64_t ml_rand(void)
-{
-	rng_state ^= rng_state >> 12;
-	rng_state ^= rng_state << 25;
-	rng_state ^= rng_state >> 27;
-	return rng_state * 0x2545f4914f6cdd1dull;
-}
-
-const struct ml_mixrow *ml_mix_row(enum ml_mix m, unsigned k)
-{
-	return &mixes[m][k];
-}
-
-unsigned ml_draw(const struct ml_mixrow *mx)
-{
-	unsigned r = (unsigned)(ml_rand() % 100), i = 0;
-
-	while (i < 2 && mx->p[i + 1].pct && r >= mx->p[i].pct)
-		r -= mx->p[i++].pct;
-	return i;
-}
-
-/* A level's latency range, RAM scaled by o->ram_pct (a slower memory system). */
-void ml_lat_range(enum pebs_level l, const struct ml_opts *o, unsigned *lo, unsigned *hi)
-{
-	unsigned pct = l == PEBS_LVL_RAM ? o->ram_pct : 100;
-
-	*lo = *hi = 0;
-	for (unsigned i = 0; i < sizeof(lat_range) / sizeof(lat_range[0]); i++)
-		if (lat_range[i].lvl == l) {
-			*lo = lat_range[i].lo * pct / 100;
-			*hi = lat_range[i].hi * pct / 100;
-		}
-}
-
-uint64_t ml_target_lat_x100(unsigned k, const struct ml_opts *o)
-{
-	unsigned lo, hi;
-
-	ml_lat_range(target_of[k], o, &lo, &hi);
-	return (lo + hi) * 50ull;
-}
-
-/* The data-source code the model writes for a level (and a kind of hit: plain, STLB miss,
- * remote, snoop Hit, snoop HitM): found through the decoder's table for this CPU, not
- * hard-coded. Returns false when the table has none. */
-static bool find_code(const struct pebs_caps *c, enum pebs_event ev, enum pebs_level l,
-		      enum ml_want want, uint64_t *out)
-{
-	const struct pebs_model *pm = pebs_model_lookup(c->family, c->model,
-							pebs_measure_core(c));
-	struct pebs_dsrc d;
-
-	for (uint64_t code = 0; pm && code < 4096; code++) {
-		bool ok;
-
-		pebs_dsrc_decode(pm, ev, code, &d);
-		if (ev == PEBS_EV_STORE) {	/* a store's status: L1 hit or not (pv_store) */
-			if (d.hit == (l == PEBS_LVL_L1 ? PEBS_YES : PEBS_NO) &&
-			    d.stlb_miss != PEBS_YES && d.locked != PEBS_YES) {
-				*out = code;
-				return true;
-			}
-			continue;
-		}
-		if (d.reserved || d.level != l)
-			continue;
-		switch (want) {
-		case ML_W_STLB:
-			ok = d.stlb_miss == PEBS_YES;
-			break;
-		case ML_W_REMOTE:
-			ok = d.remote == PEBS_YES && d.stlb_miss != PEBS_YES;
-			break;
-		case ML_W_SNOOP:
-			ok = d.snoop == PEBS_SNOOP_HIT && d.stlb_miss != PEBS_YES;
-			break;
-		case ML_W_HITM:
-			ok = d.snoop == PEBS_SNOOP_HITM && d.stlb_miss != PEBS_YES;
-			break;
-		default:
-			ok = d.stlb_miss != PEBS_YES && d.hit == PEBS_YES && d.remote != PEBS_YES;
-		}
-		if (ok) {
-			*out = code;
-			return true;
-		}
-	}
-	return false;
-}
-
-bool ml_has_code(const struct pebs_caps *c, enum pebs_level l, enum ml_want want)
-{
-	uint64_t code;
-
-	return find_code(c, PEBS_EV_LOAD, l, want, &code);
-}
-
-static uint64_t code_for(const struct pebs_caps *c, enum pebs_level l)
-{
-	uint64_t code;
-
-	if (find_code(c, PEBS_EV_LOAD, l, ML_W_HIT, &code))
-		return code;
-	fprintf(stderr, "model-log: no data-source code for level %u\n", l);
-	exit(2);
-}
-
-struct feed {
-	uint16_t event;		/* the model's event the loads (or stores) count on */
-	const struct ml_mixrow *mx;
-	uint64_t code[3];
-	unsigned lo[3], hi[3];
-	uint64_t events_left;
-	uint64_t fed;		/* events fed so far: the cost's step count */
-};
-
-/* One chunk of "workload": 256 batches, each with a drawn level and latency. */
-static bool work(void *ctx)
-{
-	struct feed *f = ctx;
-	const struct model_cpu *mc = model_cpu();
-
-	for (unsigned b = 0; b < 256 && f->events_left; b++) {
-		unsigned i = ml_draw(f->mx);
-		struct model_load ld = { .addr = 0x40000000 + (ml_rand() % 65536) * 64,
-					 .ip = 0x401000 + 4 * (ml_rand() % 3) };
-
-		ld.dsrc = f->code[i];
-		ld.lat = f->lo[i] + ml_rand() % (f->hi[i] - f->lo[i] + 1);
-		model_feed(f->event ? f->event : mc->ll_event, BATCH, &ld);
-		f->fed += BATCH;
-		f->events_left = f->events_left > BATCH ? f->events_left - BATCH : 0;
-	}
-	return f->events_left > 0;
-}
 
 /* A verdict, its subtest named with o->sub's prefix; a failure also shows the whole table. */
 static void judge(struct ktest *t, const struct ml_opts *o, const struct pebs_measure *m,
@@ -226,7 +57,7 @@ static uint64_t model_clock(void *ctx)
 
 struct ml_armed {
 	struct pebs_measure_cfg *cfg;
-	struct feed *f;
+	struct ml_feed *f;
 	const struct pebs_caps *c;
 	struct pebs_cpu *pc;	/* per-CPU run: that CPU's state (pebs_cpu_measure) */
 	struct pebs_measure *m;
@@ -253,14 +84,14 @@ static int armed(void *ctx, uint64_t sav, uint64_t *records, uint64_t *pmis, uin
  * prints it before its verdicts. NULL when the measurement failed (the subtest says why). */
 static struct pebs_measure *measure(struct ktest *t, const char *name, const struct pebs_caps *c,
 				    const struct ml_opts *o, uint64_t timed_x100, int lvl,
-				    bool store, struct feed *f, struct pebs_cost *cost)
+				    bool store, struct ml_feed *f, struct pebs_cost *cost)
 {
 	uint64_t want = o->dump != ML_DUMP_NONE ? DUMP_RECORDS : PEBS_MEASURE_RECORDS;
 	uint64_t tick_per_load = timed_x100 / 110 ? timed_x100 / 110 : 1;	/* TSC = core/1.10 */
-	static struct feed bf;
-	struct pebs_cost_run base = { .work = work, .ctx = &bf, .clock = model_clock,
+	static struct ml_feed bf;
+	struct pebs_cost_run base = { .work = ml_work, .ctx = &bf, .clock = model_clock,
 				      .step_count = &bf.fed };
-	struct pebs_cost_run run = { .work = work, .ctx = f, .clock = model_clock,
+	struct pebs_cost_run run = { .work = ml_work, .ctx = f, .clock = model_clock,
 				     .step_count = &f->fed };
 	struct pebs_measure_cfg cfg = { .work = pebs_cost_chunk, .work_ctx = &run,
 					.target_records = want };
@@ -292,10 +123,10 @@ static struct pebs_measure *measure(struct ktest *t, const char *name, const str
 void ml_pebs_step(struct ktest *t, unsigned k, const char *name, const struct pebs_caps *c,
 		  const struct ml_opts *o, uint64_t timed_x100)
 {
-	struct feed f = { .mx = &mixes[o->mix][k] };
+	struct ml_feed f = { .mx = ml_mix_row(o->mix, k) };
 	struct pebs_measure *m;
 	struct pebs_cost cost;
-	enum pebs_level lvl = target_of[k];
+	enum pebs_level lvl = ml_target_of(k);
 	char d[200], b[48];
 
 	if (level_cpu != o->cpu) {	/* pebs_rises compares levels of one CPU */
@@ -303,7 +134,7 @@ void ml_pebs_step(struct ktest *t, unsigned k, const char *name, const struct pe
 		level_cpu = o->cpu;
 	}
 	for (unsigned i = 0; i < 3 && f.mx->p[i].pct; i++) {
-		f.code[i] = code_for(c, f.mx->p[i].lvl);
+		f.code[i] = ml_code_for(c, f.mx->p[i].lvl);
 		ml_lat_range(f.mx->p[i].lvl, o, &f.lo[i], &f.hi[i]);
 	}
 	m = measure(t, name, c, o, timed_x100, (int)lvl, false, &f, &cost);
@@ -330,12 +161,12 @@ void ml_pebs_step(struct ktest *t, unsigned k, const char *name, const struct pe
 }
 
 /* f's codes and latency ranges for the parts of mx, for event ev; false: a part has none. */
-static bool setup(struct feed *f, const struct pebs_caps *c, const struct ml_opts *o,
+static bool setup(struct ml_feed *f, const struct pebs_caps *c, const struct ml_opts *o,
 		  enum pebs_event ev, const struct ml_mixrow *mx)
 {
 	f->mx = mx;
 	for (unsigned i = 0; i < 3 && mx->p[i].pct; i++) {
-		if (!find_code(c, ev, mx->p[i].lvl, mx->p[i].want, &f->code[i]))
+		if (!ml_find_code(c, ev, mx->p[i].lvl, mx->p[i].want, &f->code[i]))
 			return false;
 		ml_lat_range(mx->p[i].lvl, o, &f->lo[i], &f->hi[i]);
 		if (!f->hi[i])
@@ -350,7 +181,7 @@ bool ml_pebs_target(struct ktest *t, const char *name, const struct pebs_caps *c
 {
 	static const int lv[] = { [TGT_LFB] = PEBS_LVL_LFB, [TGT_STORE] = -1, [TGT_STLB] = -1,
 				  [TGT_REMOTE] = PEBS_LVL_RAM };
-	struct feed f = { 0 };
+	struct ml_feed f = { 0 };
 	struct pebs_measure *m;
 	struct pebs_cost cost;
 	char d[200];
@@ -384,8 +215,8 @@ bool ml_pebs_target(struct ktest *t, const char *name, const struct pebs_caps *c
 void ml_xcore_pebs(struct ktest *t, const char *name, const struct pebs_caps *c,
 		   const struct ml_opts *o, int kind, const struct ml_mixrow *mx)
 {
-	struct feed f = { 0 };
-	struct pebs_cost_run run = { .work = work, .ctx = &f, .clock = model_clock,
+	struct ml_feed f = { 0 };
+	struct pebs_cost_run run = { .work = ml_work, .ctx = &f, .clock = model_clock,
 				     .step_count = &f.fed };
 	struct pebs_measure_cfg cfg = { .work = pebs_cost_chunk, .work_ctx = &run };
 	char d[200];
