@@ -23,7 +23,7 @@ uint64_t lb_resident_bytes(const uint64_t *sizes, unsigned n)
 }
 
 /* Bytes as K, M or G, rounded to the nearest (a sweep size is rarely a round number). */
-static const char *human(uint64_t b, char *buf, size_t n)
+const char *lb_size_str(uint64_t b, char *buf, size_t n)
 {
 	if (b >= 10ull << 30)
 		snprintf(buf, n, "%.1fG", (double)b / (1ull << 30));
@@ -49,9 +49,9 @@ unsigned lb_default_sizes(uint64_t l3, unsigned ppo, uint64_t cap, uint64_t *out
 		k--;
 	if (k < all)
 		snprintf(why, n, "sizes up to %s (4x CPUID's L3 of %s) would keep %s resident; "
-			 "the sweep stops at %s, under --max-mem %s", human(out[all - 1], a, sizeof(a)),
-			 human(l3, b, sizeof(b)), human(want, c, sizeof(c)),
-			 human(out[k - 1], d, sizeof(d)), human(cap, e, sizeof(e)));
+			 "the sweep stops at %s, under --max-mem %s", lb_size_str(out[all - 1], a, sizeof(a)),
+			 lb_size_str(l3, b, sizeof(b)), lb_size_str(want, c, sizeof(c)),
+			 lb_size_str(out[k - 1], d, sizeof(d)), lb_size_str(cap, e, sizeof(e)));
 	return k;
 }
 

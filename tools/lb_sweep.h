@@ -38,6 +38,9 @@
 #define LB_L1_PROBE (64u << 10)		/* the smallest size counts as L1 up to this */
 #define LB_PAST_CONFIRM 2u		/* measurements in a row, sizes not decreasing */
 
+/* Bytes as "215M", "10.9G", "24K": rounded to the nearest unit (a sweep size is rarely round). */
+const char *lb_size_str(uint64_t b, char *buf, size_t n);
+
 /* Bytes all chains of `sizes` occupy (each rounded up to 2 MiB) plus the build scratch. */
 uint64_t lb_resident_bytes(const uint64_t *sizes, unsigned n);
 

@@ -72,7 +72,7 @@ static void show_progress(const struct opts *o, uint64_t size, unsigned rd, uint
 	if (!progress)
 		return;
 	fprintf(stderr, "\r\033[Kloadbench: %u/%u measurements, round %u/%u, size %s, %llu s",
-		++done_steps, all_steps, rd + 1, o->rounds, geometry_size_str(size, b, sizeof(b)),
+		++done_steps, all_steps, rd + 1, o->rounds, lb_size_str(size, b, sizeof(b)),
 		(unsigned long long)((rdtsc_ordered() - t_start) / hz));
 	fflush(stderr);
 }
@@ -200,8 +200,8 @@ int main(int argc, char **argv)
 		fprintf(stderr, "loadbench: these sizes keep %s resident (every chain at once, so "
 			"the rounds can interleave), over the cap of %s: measure fewer or smaller "
 			"sizes, or raise it with --max-mem\n",
-			geometry_size_str(lb_resident_bytes(o.sizes, o.nsizes), a, sizeof(a)),
-			geometry_size_str(o.max_mem, b, sizeof(b)));
+			lb_size_str(lb_resident_bytes(o.sizes, o.nsizes), a, sizeof(a)),
+			lb_size_str(o.max_mem, b, sizeof(b)));
 		return 2;
 	}
 
@@ -259,7 +259,7 @@ int main(int argc, char **argv)
 
 		fprintf(info, "# warm-up: past every cache from %s as measured (warmed, still %llux "
 			"the %s chain's loads, %u times in a row): short warm-ups from there; "
-			"CPUID's L3: %s\n", geometry_size_str(warm_state.past, a, sizeof(a)),
+			"CPUID's L3: %s\n", lb_size_str(warm_state.past, a, sizeof(a)),
 			(unsigned long long)(past_x100 / (warm_state.l1_x100 ? warm_state.l1_x100 : 1)),
 			geometry_size_str(warm_state.l1_size, b, sizeof(b)), LB_PAST_CONFIRM,
 			geometry_size_str(g.l3.size, c, sizeof(c)));
