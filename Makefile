@@ -44,7 +44,7 @@ HOST_CFLAGS := -std=gnu11 -g -O1 -I. -Itests -fno-omit-frame-pointer \
 TOOL_CFLAGS := -std=gnu11 -g -O2 -I. $(HOST_WARN) -MMD -MP
 CMOCKA_LIBS := -lcmocka
 
-.PHONY: all iso netboot run test test-host test-repeat test-boot test-matrix bench fuzz clean deps deps-test soak
+.PHONY: all tools iso netboot run test test-host test-repeat test-boot test-matrix bench fuzz clean deps deps-test soak
 all: $(KELF) host
 
 deps:
@@ -140,6 +140,9 @@ $(BUILD)/host/%: $$($$*_SRCS)
 	$(Q)$(HOSTCC) $(TOOL_CFLAGS) $($*_CFLAGS) -MF $@.d -o $@ $($*_SRCS) $($*_LIBS)
 
 host: $(HOST_TEST_BINS) $(HOST_TOOL_BINS)
+
+# `make tools`: only the host programs (build/host/*), none of the unit tests.
+tools: $(HOST_TOOL_BINS)
 
 # `make test`: everything, through one TAP harness (prove) with one summary line.
 # Test files run TEST_JOBS at a time (default 2: at most two QEMU boots at once), the boot

@@ -19,34 +19,22 @@
 #include "loads/geometry.h"
 #include "loads/plan.h"
 #include "loads/steady.h"
+#include "tools/coreclk.h"
 #include "tools/loadbench_args.h"
 #include "tools/loadbench_host.h"
 #include "tools/loadbench_pebs.h"
+#include "tools/loadbench_print.h"
+#include "tools/lb_sweep.h"
 
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
-#define WARM_PAST_L3 (64u << 10)	/* warm-up steps for working sets past CPUID's L3 */
 #define REWARM_STEPS (32u << 10)	/* re-warm laps up to 2 MiB working sets (< 1 ms each) */
 #define WARM_BOUND_MS 50u		/* warm-up bound per size and round (loads/steady.h) */
 
-static void put_x100(FILE *f, uint64_t v)
-{
-	fprintf(f, "%llu.%02llu", (unsigned long long)(v / 100), (unsigned long long)(v % 100));
-}
-
-/* One size: its chain and the median TSC ticks per load of each round. */
-struct point {
-	struct chain c;
-	uint64_t round_x100[MAX_ROUNDS];
-	uint64_t med_x100, min_x100, max_x100, steps;
-	unsigned warm_bound;	/* rounds (of the last measurement) whose warm-up hit the bound */
-	uint64_t warm_ticks;	/* all its warm-up laps, every measurement */
-	unsigned remeasured;	/* extra measurements for a spread > STEADY_SPREAD_PCT */
-	bool noisy;		/* still spread beyond it after them */
-};
 
 static uint64_t align_2m(uint64_t x)
 {
@@ -69,20 +57,61 @@ static int build_all(const struct opts *o, struct point *pt, uint8_t *base, uint
 	return 0;
 }
 
-/* One size, one round: warmed until steady (loads/steady.h), then the fastest of the reps. */
+/* The sweep's state: what the measurement has learnt about the caches (tools/lb_sweep.h),
+ * and the progress line on a terminal. */
+static struct lb_warm warm_state;
+static uint64_t past_x100;		/* when the mark moved: that size's TSC/load x100 */
+static bool progress;
+static unsigned done_steps, all_steps;
+static uint64_t t_start;
+
+static void show_progress(const struct opts *o, uint64_t size, unsigned rd, uint64_t hz)
+{
+	char b[24];
+
+	if (!progress)
+		return;
+	fprintf(stderr, "\r\033[Kloadbench: %u/%u measurements, round %u/%u, size %s, %llu s",
+		++done_steps, all_steps, rd + 1, o->rounds, lb_size_str(size, b, sizeof(b)),
+		(unsigned long long)((rdtsc_ordered() - t_start) / hz));
+	fflush(stderr);
+}
+
+/* The reference the "past every cache" rule compares with (tools/lb_sweep.h): a 16 KiB
+ * chain, L1 on every x86 core, measured once before the sweep (a few ms). */
+static int l1_probe(const struct opts *o, uint64_t hz, uint32_t *scratch)
+{
+	static uint8_t mem[16 << 10] __attribute__((aligned(4096)));
+	struct chain_params p = { .bytes = sizeof(mem), .stride = 64, .line = 64, .page = 4096,
+				  .seed = o->seed, .vary_slot = true };
+	struct chase_cfg cfg = { .kind = CHASE_LOAD, .reps = 5, .budget_ticks = hz / 1000 * 2,
+				 .min_steps = 2 * CHASE_UNROLL, .rewarm_steps = REWARM_STEPS };
+	struct chase_result r;
+	struct chain c;
+
+	if (chain_build(&c, mem, &p, scratch) || chase_measure(&c, &cfg, &r))
+		return -1;
+	lb_warm_note(&warm_state, sizeof(mem), c.nodes, &r);
+	return 0;
+}
+
+/* One size, one round: warmed until steady (loads/steady.h, tools/lb_sweep.h), then the
+ * fastest of the reps. */
 static int measure_one(const struct opts *o, struct point *pt, unsigned rd, uint64_t hz,
-		       uint64_t size, uint64_t l3)
+		       uint64_t size)
 {
 	struct chase_cfg cfg = { .kind = CHASE_LOAD, .reps = o->reps,
 				 .budget_ticks = hz / 1000 * o->budget_ms / o->rounds,
 				 .min_steps = 2 * CHASE_UNROLL, .rewarm_steps = REWARM_STEPS,
-				 .warm_max_steps = size > l3 ? WARM_PAST_L3 : 0,
-				 .warm_max_ticks = hz / 1000 * WARM_BOUND_MS,
-				 .warm_max_laps = size > l3 ? STEADY_PAST_LLC_LAPS : 0 };
+				 .warm_max_ticks = hz / 1000 * WARM_BOUND_MS };
 	struct chase_result r;
 
+	show_progress(o, size, rd, hz);
+	lb_warm_cfg(&warm_state, size, &cfg);
 	if (chase_measure(&pt->c, &cfg, &r))
 		return -1;
+	if (lb_warm_note(&warm_state, size, pt->c.nodes, &r))
+		past_x100 = r.tsc_min_x100;
 	pt->round_x100[rd] = r.tsc_min_x100;
 	pt->steps += r.steps_per_rep * r.reps;
 	pt->warm_bound += r.warm_bound;
@@ -105,13 +134,14 @@ static void summarise(const struct opts *o, struct point *pt)
  * tenants hits one round of a size, not all its repetitions. A size whose rounds still
  * spread beyond STEADY_SPREAD_PCT is measured again (all its rounds, up to STEADY_REMEASURE
  * times) and keeps the noisy mark if it stays so. */
-static int measure_all(const struct opts *o, struct point *pt, uint64_t hz, uint64_t l3)
+static int measure_all(const struct opts *o, struct point *pt, uint64_t hz)
 {
+	all_steps = o->rounds * o->nsizes;
 	for (unsigned rd = 0; rd < o->rounds; rd++) {
 		for (unsigned k = 0; k < o->nsizes; k++) {
 			unsigned i = rd % 2 ? o->nsizes - 1 - k : k;
 
-			if (measure_one(o, &pt[i], rd, hz, o->sizes[i], l3))
+			if (measure_one(o, &pt[i], rd, hz, o->sizes[i]))
 				return -1;
 		}
 	}
@@ -120,8 +150,9 @@ static int measure_all(const struct opts *o, struct point *pt, uint64_t hz, uint
 		while (pt[i].noisy && pt[i].remeasured < STEADY_REMEASURE) {
 			pt[i].remeasured++;
 			pt[i].warm_bound = 0;
+			all_steps += o->rounds;
 			for (unsigned rd = 0; rd < o->rounds; rd++)
-				if (measure_one(o, &pt[i], rd, hz, o->sizes[i], l3))
+				if (measure_one(o, &pt[i], rd, hz, o->sizes[i]))
 					return -1;
 			summarise(o, &pt[i]);
 		}
@@ -129,90 +160,19 @@ static int measure_all(const struct opts *o, struct point *pt, uint64_t hz, uint
 	return 0;
 }
 
-static void print_point(const struct opts *o, const struct point *pt, uint64_t size, uint64_t hz,
-			uint64_t cpt)
-{
-	uint64_t ns = chase_ns_x100(pt->med_x100, hz), cyc = pt->med_x100 * cpt / 1000;
-	uint64_t spread = steady_spread_pct(pt->min_x100, pt->max_x100, pt->med_x100);
-
-	if (o->json) {
-		printf("{\"size_bytes\":%llu,\"ns_per_load\":", (unsigned long long)size);
-		put_x100(stdout, ns);
-		printf(",\"tsc_per_load\":");
-		put_x100(stdout, pt->med_x100);
-		printf(",\"cycles_per_load_est\":");
-		put_x100(stdout, cyc);
-		printf(",\"tsc_min\":");
-		put_x100(stdout, pt->min_x100);
-		printf(",\"tsc_max\":");
-		put_x100(stdout, pt->max_x100);
-		printf(",\"rounds\":%u,\"reps\":%u,\"loads\":%llu,\"spread_pct\":%llu,"
-		       "\"remeasured\":%u,\"noisy\":%s,\"warm_bound\":%u}\n", o->rounds, o->reps,
-		       (unsigned long long)pt->steps, (unsigned long long)spread, pt->remeasured,
-		       pt->noisy ? "true" : "false", pt->warm_bound);
-		return;
-	}
-	printf("  %12llu", (unsigned long long)size);
-	for (int k = 0; k < 5; k++) {
-		uint64_t v = k == 0 ? ns : k == 1 ? pt->med_x100 : k == 2 ? cyc :
-			     k == 3 ? pt->min_x100 : pt->max_x100;
-
-		printf(" %*llu.%02llu", k < 2 ? 9 : 7, (unsigned long long)(v / 100),
-		       (unsigned long long)(v % 100));
-	}
-	printf(" %7llu%%%s%s\n", (unsigned long long)spread, pt->noisy ? " noisy" : "",
-	       pt->warm_bound ? " warm-bound" : "");
-}
-
-/*
- * Per level: the median of the sweep points inside the level's window (L1 up to L1d/2, L2
- * 2x L1d..L2/4, L3 2x L2..4x L2, DRAM from 2x L3: inside each plateau by CPUID, away from
- * the edges where a shared VM's effective sizes move), and the point nearest the working
- * set the kernel tests use (loads/plan.c).
- */
-static void print_levels(const struct opts *o, const struct point *pt, const struct cache_geometry *g,
-			 uint64_t hz, FILE *info)
-{
-	const uint64_t lo[LOAD_NLEVELS] = { 0, 2 * g->l1d.size, 2 * g->l2.size, 2 * g->l3.size };
-	const uint64_t hi[LOAD_NLEVELS] = { g->l1d.size / 2, g->l2.size / 4, 4 * g->l2.size,
-					    UINT64_MAX };
-
-	for (int l = 0; l < LOAD_NLEVELS; l++) {
-		uint64_t want = load_ws((enum load_level)l, g), bestd = UINT64_MAX, v[MAX_SIZES];
-		unsigned best = 0, n = 0;
-		char a[24], b[24], c[24], e[24];
-
-		for (unsigned i = 0; i < o->nsizes; i++) {
-			uint64_t d = o->sizes[i] > want ? o->sizes[i] - want : want - o->sizes[i];
-
-			if (d < bestd)
-				bestd = d, best = i;
-			if (o->sizes[i] >= lo[l] && o->sizes[i] <= hi[l])
-				v[n++] = pt[i].med_x100;
-		}
-		fprintf(info, "# level %-4s plateau ", load_level_name((enum load_level)l));
-		if (n)
-			put_x100(info, chase_ns_x100(chase_median(v, n), hz));
-		else
-			fprintf(info, "-");
-		fprintf(info, " ns (median of %u points in %s..%s); at %s (plan %s): ", n,
-			geometry_size_str(lo[l], a, sizeof(a)),
-			hi[l] == UINT64_MAX ? "" : geometry_size_str(hi[l], b, sizeof(b)),
-			geometry_size_str(o->sizes[best], c, sizeof(c)),
-			geometry_size_str(want, e, sizeof(e)));
-		put_x100(info, chase_ns_x100(pt[best].med_x100, hz));
-		fprintf(info, " ns\n");
-	}
-}
 
 int main(int argc, char **argv)
 {
-	struct opts o = { .ppo = 4, .reps = 7, .rounds = 5, .budget_ms = 40, .seed = 1, .huge = true };
+	struct opts o = { .ppo = 4, .reps = 7, .rounds = 5, .budget_ms = 40, .seed = 1, .huge = true,
+			  .max_mem = LB_MEM_CAP };
 	static struct point pt[MAX_SIZES];
 	struct cache_geometry g;
 	struct lb_buf buf;
 	uint64_t hz, cpt, total = 0, max = 0, t_all, t_build, warm = 0;
 	unsigned remeasured = 0;
+	char capped[320] = "";
+	struct cc_result cc;
+	char ccline[320];
 	uint32_t *scratch;
 	FILE *info;
 
@@ -228,34 +188,51 @@ int main(int argc, char **argv)
 	cpu_probe(&cpu);
 	geometry_probe(&g, &cpu);
 	if (!o.nsizes)
-		o.nsizes = load_sweep_sizes(16 << 10, 4 * g.l3.size, o.ppo, o.sizes, MAX_SIZES);
+		o.nsizes = lb_default_sizes(g.l3.size, o.ppo, o.max_mem, o.sizes, MAX_SIZES, capped,
+					    sizeof(capped));
 	for (unsigned i = 0; i < o.nsizes; i++) {
 		total += align_2m(o.sizes[i]);
 		max = o.sizes[i] > max ? o.sizes[i] : max;
 	}
+	if (lb_resident_bytes(o.sizes, o.nsizes) > o.max_mem) {
+		char a[24], b[24];
+
+		fprintf(stderr, "loadbench: these sizes keep %s resident (every chain at once, so "
+			"the rounds can interleave), over the cap of %s: measure fewer or smaller "
+			"sizes, or raise it with --max-mem\n",
+			lb_size_str(lb_resident_bytes(o.sizes, o.nsizes), a, sizeof(a)),
+			lb_size_str(o.max_mem, b, sizeof(b)));
+		return 2;
+	}
 
 	fprintf(info, "# loadbench: %s\n", cpu.brand[0] ? cpu.brand : cpu.vendor_str);
 	geometry_print(&g);
-	scratch = malloc(chain_scratch_bytes(&(struct chain_params){ .bytes = max, .stride = 64 }));
+	if (capped[0])
+		fprintf(info, "# memory cap: %s\n", capped);
+	scratch = malloc(chain_scratch_bytes(&(struct chain_params){ .bytes = max > (16 << 10) ? max : 16 << 10, .stride = 64 }));
 	if (!scratch || lb_buf_map(&buf, total, o.huge)) {
 		fprintf(stderr, "loadbench: cannot map %llu bytes\n", (unsigned long long)total);
 		return 1;
 	}
 	lb_pin_cpu();
 	hz = lb_tsc_hz(50);
-	cpt = lb_core_per_tsc_x1000();
+	lb_core_per_tsc(&cpu, hz, &cc);
+	cpt = cc.ratio_x1000;
+	cc_describe(&cc, ccline, sizeof(ccline));
 	fprintf(info, "# pages: %s\n", buf.pages);
-	fprintf(info, "# tsc: %llu kHz (vs CLOCK_MONOTONIC); core/tsc %llu.%03llu "
-		"(dependent-ADD estimate, not a counter)\n", (unsigned long long)(hz / 1000),
-		(unsigned long long)(cpt / 1000), (unsigned long long)(cpt % 1000));
+	fprintf(info, "# tsc: %llu kHz (vs CLOCK_MONOTONIC); core/tsc %s\n",
+		(unsigned long long)(hz / 1000), ccline);
 	fprintf(info, "# method: random cyclic chain over every 64 B line, seed %llu+i; per size and "
 		"round: laps until two successive laps agree within %u%% (>= 2 laps of >= %u loads, "
-		"64K-load laps past L3; bound %u laps (%u past L3) or %u ms: warm-bound), a re-warm lap before "
+		"16K-load laps past every cache as measured: from the last of %u sizes in a row "
+		"that stayed >= %ux a 16K chain's loads when warmed; bound %u laps (%u past every "
+		"cache) or %u ms: warm-bound), a re-warm lap before "
 		"each rep up to 2 MiB, the fastest of %u reps (preemption only adds time); %u "
 		"interleaved rounds, median of those; spread > %u%%: re-measured up to %u times, "
 		"then marked noisy; %u ms timed per size; interrupts not controlled (user space)\n",
-		(unsigned long long)o.seed, STEADY_TOL_PCT, STEADY_MIN_UNIT, STEADY_MAX_LAPS,
-		STEADY_PAST_LLC_LAPS, WARM_BOUND_MS, o.reps, o.rounds, STEADY_SPREAD_PCT, STEADY_REMEASURE, o.budget_ms);
+		(unsigned long long)o.seed, STEADY_TOL_PCT, STEADY_MIN_UNIT, LB_PAST_CONFIRM,
+		LB_PAST_X, STEADY_MAX_LAPS, STEADY_PAST_LLC_LAPS, WARM_BOUND_MS, o.reps, o.rounds,
+		STEADY_SPREAD_PCT, STEADY_REMEASURE, o.budget_ms);
 
 	t_build = rdtsc_ordered();
 	if (build_all(&o, pt, buf.base, scratch)) {
@@ -264,17 +241,37 @@ int main(int argc, char **argv)
 	}
 	t_all = rdtsc_ordered();
 	t_build = t_all - t_build;
-	if (measure_all(&o, pt, hz, g.l3.size)) {
+	if (l1_probe(&o, hz, scratch)) {
+		fprintf(stderr, "loadbench: the 16 KiB reference chain failed\n");
+		return 1;
+	}
+	progress = isatty(2);
+	t_start = t_all;
+	if (measure_all(&o, pt, hz)) {
 		fprintf(stderr, "loadbench: measurement failed\n");
 		return 1;
 	}
 	t_all = rdtsc_ordered() - t_all;
+	if (progress)
+		fprintf(stderr, "\r\033[K");
+	if (warm_state.past) {
+		char a[24], b[24], c[24];
+
+		fprintf(info, "# warm-up: past every cache from %s as measured (warmed, still %llux "
+			"the %s chain's loads, %u times in a row): short warm-ups from there; "
+			"CPUID's L3: %s\n", lb_size_str(warm_state.past, a, sizeof(a)),
+			(unsigned long long)(past_x100 / (warm_state.l1_x100 ? warm_state.l1_x100 : 1)),
+			geometry_size_str(warm_state.l1_size, b, sizeof(b)), LB_PAST_CONFIRM,
+			geometry_size_str(g.l3.size, c, sizeof(c)));
+	} else {
+		fprintf(info, "# warm-up: no size measured past every cache: full laps everywhere\n");
+	}
 	if (!o.json)
 		fprintf(info, "# %12s %12s %12s %10s %10s %10s %8s\n", "size_bytes", "ns_per_load",
 			"tsc_per_load", "cyc(est)", "tsc_min", "tsc_max", "spread");
 	for (unsigned i = 0; i < o.nsizes; i++)
-		print_point(&o, &pt[i], o.sizes[i], hz, cpt);
-	print_levels(&o, pt, &g, hz, info);
+		lb_print_point(&o, &pt[i], o.sizes[i], hz, cpt);
+	lb_print_levels(&o, pt, &g, hz, info);
 	for (unsigned i = 0; i < o.nsizes; i++) {
 		warm += pt[i].warm_ticks;
 		remeasured += pt[i].remeasured != 0;

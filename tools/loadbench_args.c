@@ -12,9 +12,12 @@
 void lb_usage(FILE *f)
 {
 	fprintf(f, "usage: loadbench [--sizes 16K,256K,8M,256M] [--json] [--ppo N] [--reps N]\n"
-		   "                 [--rounds N] [--budget-ms N] [--seed N] [--no-huge]\n"
+		   "                 [--rounds N] [--budget-ms N] [--seed N] [--no-huge] [--max-mem SIZE]\n"
 		   "       loadbench --pebs [--seed N] [--no-huge]\n"
-		   "  --sizes     working sets (K/M/G = 2^10/2^20/2^30), default: 16K..4x L3\n"
+		   "  --sizes     working sets (K/M/G = 2^10/2^20/2^30), default: 16K..4x L3, cut\n"
+		   "              to fit --max-mem (the cut and its reason are printed)\n"
+		   "  --max-mem   all chains together at most (default 1536M; they stay resident\n"
+		   "              at once); --sizes over it are refused\n"
 		   "  --json      JSON Lines: size_bytes, ns_per_load, tsc_per_load, ...\n"
 		   "  --ppo       sweep points per octave (1,2,4,8,16; default 4)\n"
 		   "  --reps      timed repetitions per size and round, fastest kept (default 7)\n"
@@ -75,6 +78,8 @@ int lb_parse_args(int argc, char **argv, struct opts *o)
 			o->rounds = (unsigned)n, i++;
 		} else if (!strcmp(a, "--budget-ms") && parse_num(v, 1, 60000, &n)) {
 			o->budget_ms = (unsigned)n, i++;
+		} else if (!strcmp(a, "--max-mem") && parse_num(v, 1ull << 20, 1ull << 40, &n)) {
+			o->max_mem = n, i++;
 		} else if (!strcmp(a, "--seed") && parse_num(v, 0, UINT64_MAX, &n)) {
 			o->seed = n, i++;
 		} else {

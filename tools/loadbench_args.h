@@ -16,6 +16,7 @@ struct opts {
 	uint64_t sizes[MAX_SIZES];
 	unsigned nsizes, ppo, reps, rounds, budget_ms;
 	uint64_t seed;
+	uint64_t max_mem;	/* chains resident at once, at most (tools/lb_sweep.h) */
 	bool json, huge, pebs;
 };
 

@@ -4,17 +4,23 @@
  */
 #define _GNU_SOURCE
 #include "tools/loadbench_host.h"
+#include "kernel/cpu.h"
+#include "tools/coreclk.h"
 #include "kernel/console.h"
 #include "kernel/fmt.h"
 #include "kernel/hw.h"
 #include "kernel/tsc.h"
 
 #include <cpuid.h>
+#include <errno.h>
+#include <linux/perf_event.h>
 #include <sched.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/syscall.h>
+#include <unistd.h>
 #include <time.h>
 #include <x86intrin.h>
 
@@ -77,22 +83,64 @@ uint64_t lb_tsc_hz(unsigned ms)
 	return (uint64_t)((unsigned __int128)(t1 - t0) * 1000000000ull / (n1 - n0));
 }
 
-uint64_t lb_core_per_tsc_x1000(void)
+/* n dependent IMUL r64 (tools/coreclk.h: 3 core cycles each on the documented cores). */
+static void imul_chain(void *ctx, uint64_t n)
 {
-	uint64_t best = 0;
+	uint64_t x = 3, one = 1;
 
-	/* Best of 5 (a preempted run only reads slower): 2 M dependent ADDs each. */
-	for (int rep = 0; rep < 5; rep++) {
-		uint64_t x = 0, t0 = rdtsc_ordered(), t1;
+	(void)ctx;
+	for (uint64_t i = 0; i < n; i += 64)
+		__asm__ volatile(".rept 64\n\timul %1, %0\n\t.endr" : "+r"(x) : "r"(one));
+}
 
-		for (int i = 0; i < 62500; i++)
-			__asm__ volatile(
-				".rept 32\n\tadd $1, %0\n\t.endr" : "+r"(x));
-		t1 = rdtsc_ordered();
-		if (t1 > t0 && 2000000ull * 1000 / (t1 - t0) > best)
-			best = 2000000ull * 1000 / (t1 - t0);
+static int cycles_fd = -1;
+
+/* perf_event_open(2): PERF_TYPE_HARDWARE / PERF_COUNT_HW_CPU_CYCLES on this thread, user
+ * space only (what perf_event_paranoid 2 allows), counting from now. */
+static int cycles_open(void *ctx, char *why, size_t n)
+{
+	struct perf_event_attr a = { .type = PERF_TYPE_HARDWARE, .size = sizeof(a),
+				     .config = PERF_COUNT_HW_CPU_CYCLES, .exclude_kernel = 1,
+				     .exclude_hv = 1 };
+
+	(void)ctx;
+	cycles_fd = (int)syscall(__NR_perf_event_open, &a, 0, -1, -1, 0);
+	if (cycles_fd < 0) {
+		snprintf(why, n, "perf_event_open(cycles): %s%s", strerror(errno),
+			 errno == ENOENT || errno == EOPNOTSUPP ? " (no PMU: a VM without a vPMU?)" :
+			 errno == EACCES || errno == EPERM ? " (perf_event_paranoid)" : "");
+		return -1;
 	}
-	return best;
+	return 0;
+}
+
+static uint64_t cycles_read(void *ctx)
+{
+	uint64_t v = 0;
+
+	(void)ctx;
+	if (read(cycles_fd, &v, sizeof(v)) != (ssize_t)sizeof(v))
+		return 0;
+	return v;
+}
+
+void lb_core_per_tsc(const struct cpu_info *ci, uint64_t hz, struct cc_result *r)
+{
+	const struct cc_ops ops = { .imul_chain = imul_chain, .cycles_open = cycles_open,
+				    .cycles_read = cycles_read };
+	struct cc_cpu c = { .intel = ci->vendor == VENDOR_INTEL, .amd = ci->vendor == VENDOR_AMD,
+			    .family = ci->family, .model = ci->model, .tsc_hz = hz };
+	struct cpuid_regs q;
+
+	if (ci->max_leaf >= 0x16) {	/* some AMD VMs list the leaf, all zero: absent */
+		cpuid_count(0x16, 0, &q);	/* SDM Vol. 2A: EAX base, EBX max MHz; 0 = absent */
+		c.base_mhz = q.eax & 0xffff;
+		c.max_mhz = q.ebx & 0xffff;
+	}
+	cc_estimate(&ops, &c, r);
+	if (cycles_fd >= 0)
+		close(cycles_fd);
+	cycles_fd = -1;
 }
 
 void lb_pin_cpu(void)

@@ -18,9 +18,11 @@ void lb_console_init(void);
 /* TSC ticks per second, measured against CLOCK_MONOTONIC over `ms`. */
 uint64_t lb_tsc_hz(unsigned ms);
 
-/* Core clock estimate: x1000 core cycles per TSC tick from a dependent-ADD chain
- * (one ADD retires per core cycle), not a hardware counter. */
-uint64_t lb_core_per_tsc_x1000(void);
+/* Core cycles per TSC tick (tools/coreclk.h): perf's cycles counter where this process may
+ * open it, else a dependent IMUL chain; judged against CPUID 16H (Intel) or the AMD rule. */
+struct cc_result;
+struct cpu_info;
+void lb_core_per_tsc(const struct cpu_info *ci, uint64_t hz, struct cc_result *r);
 
 struct lb_buf {
 	void *base;

@@ -18,8 +18,11 @@
  * the PEBS step through CPU 1's own struct pebs_cpu, decoded with its core type). Also
  * SYNTHESIZED there: the `smp-cpu` / `cpus` header lines and both CPUs' cache geometry (the
  * P-core's published sizes, which the kernel too takes from the boot CPU).
+ * --kernels all: also the other load kernels after load_dram, in the kernel's order: load_lfb,
+ * load_store, load_stlb, load_remote, load_snoop, load_hitm (tools/model_log_special.c; Intel
+ * parts); default `levels`: load_l1..load_dram only (what the fixtures were made from).
  * Usage: model-log --cpu haswell|skylake|icelake_sp|sapphire_rapids|zen3|zen4|alderlake
- *                  [--seed N]
+ *                  [--seed N] [--kernels levels|all]
  *                  [--mix clean|mixed|l1] [--dump none|raw|decoded] [--sav N]
  *                  [--assist-ns N] [--pmi-ns N] [--ram-pct N] > file.log
  * --assist-ns / --pmi-ns: what the model's virtual clock charges per PEBS assist (default 20)
@@ -82,7 +85,7 @@ static void usage(void)
 {
 	fprintf(stderr, "usage: model-log --cpu haswell|skylake|icelake_sp|sapphire_rapids|zen3|zen4|"
 		"alderlake "
-		"[--seed N] [--mix clean|mixed|l1] [--dump none|raw|decoded] [--sav N] "
+		"[--seed N] [--kernels levels|all] [--mix clean|mixed|l1] [--dump none|raw|decoded] [--sav N] "
 		"[--assist-ns N] [--pmi-ns N] [--ram-pct 50..400]\n");
 	exit(2);
 }
@@ -98,7 +101,7 @@ static int pick(const char *v, const char *const *names, unsigned n)
 
 static void header(const struct mcpu *m, const struct cpu_info *ci, const struct pebs_caps *c,
 		   const struct ibs_caps *ic, const struct cache_geometry *g, char *const *argv,
-		   int argc)
+		   int argc, bool all)
 {
 	static struct pmu_cycles cyc;
 	char cmd[256] = "", b[200];
@@ -108,9 +111,12 @@ static void header(const struct mcpu *m, const struct cpu_info *ci, const struct
 			 argv[i]);
 	/* main.c: version and plan lines, then print_header() order and formats */
 	ktap_begin();
-	ktap_plan(m->ecore ? 5 : 4);
+	ktap_plan((m->ecore ? 5 : 4) + (all ? 6 : 0));
 	ktap_diag("output-format: %u", OUTPUT_FORMAT);
 	ktap_diag("pebs-kernel model-log");
+	/* docs/output.md: every report treats a log with this line as simulated, no machine's */
+	ktap_diag("simulated: model-log, the PMU model of %s: records from the model, chain and "
+		  "time lines synthesized; no hardware ran this", m->amd ? m->amd->name : m->mc->name);
 	ktap_diag("cmdline: model-log %s", cmd);
 	ktap_diag("cpu: %s %02X_%02XH stepping %u \"%s (PMU model)\"", ci->vendor_str, ci->family,
 		  ci->model, ci->stepping, m->amd ? m->amd->name : m->mc->name);
@@ -146,6 +152,9 @@ int main(int argc, char **argv)
 					       "sapphire_rapids", "zen3", "zen4", "alderlake" };
 	static const char *const mix_ids[] = { "clean", "mixed", "l1" };
 	static const char *const dump_ids[] = { "none", "raw", "decoded" };
+	static const char *const kernel_ids[] = { "levels", "all" };
+	bool all = false;
+	unsigned next = 5;
 	struct ml_opts o = { .mix = ML_CLEAN, .dump = ML_DUMP_NONE, .seed = 1, .sav = 1009,
 			     .assist_ns = 20, .pmi_ns = 2000, .ram_pct = 100 };
 	const struct mcpu *m = NULL;
@@ -164,6 +173,8 @@ int main(int argc, char **argv)
 			m = &cpus[pick(v, cpu_ids, 7)];
 		else if (!strcmp(argv[i], "--seed"))
 			o.seed = strtoull(v, NULL, 0);
+		else if (!strcmp(argv[i], "--kernels"))
+			all = pick(v, kernel_ids, 2) == 1;
 		else if (!strcmp(argv[i], "--mix"))
 			o.mix = (enum ml_mix)pick(v, mix_ids, 3);
 		else if (!strcmp(argv[i], "--dump"))
@@ -180,8 +191,12 @@ int main(int argc, char **argv)
 		else
 			usage();
 	}
-	if (!m)
+	if (!m || (all && m->amd)) {
+		if (m)
+			fprintf(stderr, "model-log: --kernels all: Intel parts only (the IBS path "
+				"models load_l1..load_dram)\n");
 		usage();
+	}
 	ml_srand(o.seed);
 	o.tsc_khz = m->tsc_khz;
 	ml_amd = m->amd != NULL;
@@ -203,7 +218,7 @@ int main(int argc, char **argv)
 	level(&g.l2, m->l2, m->w2);
 	level(&g.l3, m->l3, m->w3);
 	console_register(&out);
-	header(m, &ci, &caps, &ibs, &g, argv, argc);
+	header(m, &ci, &caps, &ibs, &g, argv, argc, all);
 	for (unsigned k = 0; k < 4; k++) {
 		const struct ktest_desc desc = { .name = knames[k], .needs = NEED_NONE };
 		struct ktest t = { .desc = &desc };
@@ -230,8 +245,10 @@ int main(int argc, char **argv)
 				 load_step_margin_pct[k], X100(ns[k - 1]));
 		ktap_result(&t, k + 1, kt_verdict(&t), NULL);
 	}
+	if (all)
+		next = ml_special_tests(next, m->tsc_khz, &caps, &g, &o);
 	if (m->ecore)
-		ml_ecore_test(m->tsc_khz, &g, &o);
+		ml_ecore_test(next, m->tsc_khz, &g, &o);
 	ktap_totals();
 	kprintf("# EXIT: STATUS=%d\n", ktap_get_totals()->fail ? 1 : 0);	/* kernel/exit.c */
 	for (unsigned i = 0; i < ibs_model_violation_count(); i++)

@@ -4,7 +4,7 @@
 # for the KTAP and `#` lines; for AMD parts the IBS driver, decoder and model (tools/model_log_ibs.c).
 HOST_TOOLS += model-log
 model-log_CFLAGS := -Itests
-model-log_SRCS := tools/model-log.c tools/model_log_pebs.c loads/kpebs_ktap.c pebs/percpu.c \
+model-log_SRCS := tools/model-log.c tools/model_log_pebs.c tools/model_log_feed.c loads/kpebs_ktap.c pebs/percpu.c \
 	pebs/measure.c pebs/cntr_snap.c pebs/cycles.c loads/pebs_verdict.c loads/pebs_cost.c loads/kpebs_print.c \
 	pebs/aggbuf.c sample/aggregate.c sample/agg_print.c pebs/record_print.c pebs/datasrc.c pebs/pmu_tables.c pebs/datasrc_pantherc.c pebs/datasrc_tables.c \
 	sample/names.c pebs/record.c pebs/arch_record.c \
@@ -14,7 +14,8 @@ model-log_SRCS := tools/model-log.c tools/model_log_pebs.c loads/kpebs_ktap.c pe
 	tests/model/pmu_model.c tests/model/violations.c tests/model/pmu_model_msr.c tests/model/pmu_model_hostile.c tests/model/pmu_model_run.c tests/model/pmu_model_pmi.c tests/model/pmu_model_record.c \
 	tests/model/pmu_model_cpus.c tests/model/pmu_model_arch.c tests/model/pmu_model_cpus_arch.c \
 	tests/model/arch_rec_build.c \
-	tools/model_log_ibs.c tools/model_log_hw.c tools/model_log_loads.c loads/kibs_report.c ibs/ibs.c ibs/ibs_caps.c ibs/amd_zen.c \
+	tools/model_log_ibs.c tools/model_log_hw.c tools/model_log_loads.c tools/model_log_special.c \
+	loads/pv_xsrc.c loads/xcore_expect.c loads/kibs_report.c ibs/ibs.c ibs/ibs_caps.c ibs/amd_zen.c \
 	ibs/ibs_measure.c ibs/ibs_decode.c ibs/ibs_tables.c apic/apic_ops.c apic/apic_eilvt.c \
 	apic/apic_enc.c tests/model/ibs_model.c tests/model/ibs_model_run.c tests/model/vclock.c
 # AMD parts: every seam call goes through tools/model_log_hw.c to the IBS or the PMU model

@@ -25,6 +25,8 @@ enum ml_mix {
 
 enum ml_dump { ML_DUMP_NONE, ML_DUMP_RAW, ML_DUMP_DECODED };
 
+struct cache_geometry;
+
 struct ml_opts {
 	enum ml_mix mix;
 	enum ml_dump dump;
@@ -45,12 +47,32 @@ struct ml_opts {
 uint64_t ml_rand(void);
 void ml_srand(uint64_t seed);
 
-/* A mix's row for kernel k: percent of loads per level (at most three parts). */
-struct ml_part { unsigned pct; enum pebs_level lvl; };
+/* A mix's row for kernel k: percent of loads per level (at most three parts); `want` picks
+ * the data-source code among that level's (enum ml_want). */
+enum ml_want { ML_W_HIT, ML_W_STLB, ML_W_REMOTE, ML_W_SNOOP, ML_W_HITM };
+struct ml_part { unsigned pct; enum pebs_level lvl; enum ml_want want; };
 struct ml_mixrow { struct ml_part p[3]; };
 const struct ml_mixrow *ml_mix_row(enum ml_mix m, unsigned k);
 /* Draw the part of a row one load comes from (seeded generator). */
 unsigned ml_draw(const struct ml_mixrow *mx);
+
+/* model_log_feed.c: the records fed to the PMU model, in chunks (a pebs_cost work function). */
+struct ml_feed {
+	uint16_t event;		/* the model's event the loads (or stores) count on; 0: ll_event */
+	const struct ml_mixrow *mx;
+	uint64_t code[3];
+	unsigned lo[3], hi[3];
+	uint64_t events_left;
+	uint64_t fed;		/* events fed so far: the cost's step count */
+};
+bool ml_work(void *ctx);
+/* The data-source code for level l and kind `want` (event ev) in c's decoder table: false
+ * when it has none; ml_code_for: a plain hit at l for loads, or exit 2 naming the level. */
+bool ml_find_code(const struct pebs_caps *c, enum pebs_event ev, enum pebs_level l,
+		  enum ml_want want, uint64_t *out);
+uint64_t ml_code_for(const struct pebs_caps *c, enum pebs_level l);
+/* The target level of kernel k (load_l1..load_dram). */
+enum pebs_level ml_target_of(unsigned k);
 /* Modelled latency range of a level, core cycles (0, 0 when the level has none); RAM scaled by
  * o->ram_pct. */
 void ml_lat_range(enum pebs_level l, const struct ml_opts *o, unsigned *lo, unsigned *hi);
@@ -68,6 +90,22 @@ uint64_t ml_target_lat_x100(unsigned k, const struct ml_opts *o);
 void ml_pebs_step(struct ktest *t, unsigned k, const char *name, const struct pebs_caps *c,
 		  const struct ml_opts *o, uint64_t timed_x100);
 
+/* The PEBS step of one of the other kernels (loads/kload.h targets TGT_LFB, TGT_STORE,
+ * TGT_STLB, TGT_REMOTE, as loads/kpebs.c step_run judges them) with the records of `mx`
+ * (model_log_special.c). Returns false when the model's table has no code for a part. */
+bool ml_pebs_target(struct ktest *t, const char *name, const struct pebs_caps *c,
+		    const struct ml_opts *o, uint64_t timed_x100, int tg,
+		    const struct ml_mixrow *mx);
+/* The PEBS step of load_snoop / load_hitm (loads/xcore_pebs.c): kind XCORE_SNOOP/HITM. */
+void ml_xcore_pebs(struct ktest *t, const char *name, const struct pebs_caps *c,
+		   const struct ml_opts *o, int kind, const struct ml_mixrow *mx);
+/* Does this CPU's data-source table have a code for `want` at level l (load event)? */
+bool ml_has_code(const struct pebs_caps *c, enum pebs_level l, enum ml_want want);
+/* model_log_special.c: tests load_lfb .. load_hitm after load_dram; returns the next test
+ * number. */
+unsigned ml_special_tests(unsigned first, uint64_t tsc_khz, const struct pebs_caps *c,
+			  const struct cache_geometry *g, const struct ml_opts *o);
+
 /* The same step on a modelled AMD part, through IBS (model_log_ibs.c, loads/kibs_report.c). */
 void ml_ibs_step(struct ktest *t, unsigned k, const char *name, const struct ibs_caps *c,
 		 const struct ml_opts *o, uint64_t timed_x100);
@@ -79,10 +117,14 @@ extern bool ml_amd;
 #define X100(v) (unsigned long long)((v) / 100), (unsigned long long)((v) % 100)
 
 /* model_log_loads.c: kernel k's synthesized `chain` and `time` lines (returns core
- * cycles/load x100), and test 5 load_cpus on the hybrid model's E-core (CPU 1). */
-struct cache_geometry;
+ * cycles/load x100), and test `num` load_cpus on the hybrid model's E-core (CPU 1). */
 uint64_t ml_timing(struct ktest *t, unsigned k, const char *name, uint64_t tsc_khz, uint64_t ws,
 		   const struct ml_opts *o);
-void ml_ecore_test(uint64_t tsc_khz, const struct cache_geometry *g, const struct ml_opts *bo);
+/* The same lines for a kernel of `core_x100` cycles a `unit` (load, step8, ldst: loads/kload.c)
+ * over ws at `stride`/`pages`. */
+void ml_timing_lines(struct ktest *t, const char *name, uint64_t tsc_khz, uint64_t ws,
+		     unsigned stride, const char *pages, const char *unit, uint64_t core_x100);
+void ml_ecore_test(unsigned num, uint64_t tsc_khz, const struct cache_geometry *g,
+		   const struct ml_opts *bo);
 
 #endif

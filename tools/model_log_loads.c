@@ -1,7 +1,7 @@
 /*
  * model_log_loads.c: model-log's load kernels around the PEBS step: the synthesized `chain`
  * and `time` lines (no chain is built, nothing is timed; see model-log.c) and, for the hybrid
- * model, test 5 load_cpus on the E-core as ktests/load_cpus.c runs it on an AP.
+ * model, test load_cpus on the E-core as ktests/load_cpus.c runs it on an AP.
  */
 #include "tools/model_log.h"
 #include "loads/geometry.h"
@@ -12,27 +12,35 @@
 
 /* The `chain` and `time` lines (loads/kload.c load_run_print formats) of kernel `name`,
  * synthesized. */
+void ml_timing_lines(struct ktest *t, const char *name, uint64_t tsc_khz, uint64_t ws,
+		     unsigned stride, const char *pages, const char *unit, uint64_t core)
+{
+	uint64_t tsc = core * 100 / 110, ns = tsc * 1000000 / tsc_khz;
+	uint64_t nodes = ws / stride, steps = nodes * 4 > 200000 ? 200000 : nodes * 4;
+	char w[24];
+
+	kt_info(t, "%s: chain ws=%s pages=%s nodes=%llu stride=%u walk=%llu/%llu rules=held "
+		"build_ms=%llu", name, geometry_size_str(ws, w, sizeof(w)), pages,
+		(unsigned long long)nodes, stride, (unsigned long long)nodes,
+		(unsigned long long)nodes, (unsigned long long)(ws >> 22));
+	kt_info(t, "%s: time unit=%s tsc=%llu.%02llu min=%llu.%02llu max=%llu.%02llu "
+		"ns=%llu.%02llu core=%llu.%02llu ratio=1.10 steps=%llu ms=%llu", name, unit,
+		X100(tsc), X100(tsc * 98 / 100), X100(tsc * 105 / 100), X100(ns), X100(core),
+		(unsigned long long)steps, (unsigned long long)(steps * 9 * ns / 100 / 1000000));
+}
+
 uint64_t ml_timing(struct ktest *t, unsigned k, const char *name, uint64_t tsc_khz, uint64_t ws,
 		   const struct ml_opts *o)
 {
 	uint64_t core = ml_target_lat_x100(k, o) * (97 + ml_rand() % 7) / 100;
-	uint64_t tsc = core * 100 / 110, ns = tsc * 1000000 / tsc_khz;
-	uint64_t steps = ws / 64 * 4 > 200000 ? 200000 : ws / 64 * 4;
-	char w[24];
 
-	kt_info(t, "%s: chain ws=%s pages=2M nodes=%llu stride=64 walk=%llu/%llu rules=held "
-		"build_ms=%llu", name, geometry_size_str(ws, w, sizeof(w)),
-		(unsigned long long)(ws / 64), (unsigned long long)(ws / 64),
-		(unsigned long long)(ws / 64), (unsigned long long)(ws >> 22));
-	kt_info(t, "%s: time unit=load tsc=%llu.%02llu min=%llu.%02llu max=%llu.%02llu "
-		"ns=%llu.%02llu core=%llu.%02llu ratio=1.10 steps=%llu ms=%llu", name,
-		X100(tsc), X100(tsc * 98 / 100), X100(tsc * 105 / 100), X100(ns), X100(core),
-		(unsigned long long)steps, (unsigned long long)(steps * 9 * ns / 100 / 1000000));
+	ml_timing_lines(t, name, tsc_khz, ws, 64, "2M", "load", core);
 	return core;
 }
 
-/* Test 5, load_cpus, on the E-core (CPU 1), as ktests/load_cpus.c runs it on an AP. */
-void ml_ecore_test(uint64_t tsc_khz, const struct cache_geometry *g, const struct ml_opts *bo)
+/* Test `num`, load_cpus, on the E-core (CPU 1), as ktests/load_cpus.c runs it on an AP. */
+void ml_ecore_test(unsigned num, uint64_t tsc_khz, const struct cache_geometry *g,
+		   const struct ml_opts *bo)
 {
 	static const char *const lv[4] = { "l1", "l2", "l3", "dram" };
 	static struct pebs_cpu pc;	/* ~30 KiB: not on the stack */
@@ -43,7 +51,7 @@ void ml_ecore_test(uint64_t tsc_khz, const struct cache_geometry *g, const struc
 	uint64_t ns[4];
 	char name[32], sub[32];
 
-	ktap_test_start(&t, 5);
+	ktap_test_start(&t, num);
 	model_select(1);
 	pebs_cpu_init(&pc);
 	pm = pebs_model_lookup(pc.caps.family, pc.caps.model, pebs_cpu_core(&pc));
@@ -68,6 +76,6 @@ void ml_ecore_test(uint64_t tsc_khz, const struct cache_geometry *g, const struc
 				 load_level_name((enum load_level)(k - 1)), X100(ns[k]),
 				 load_step_margin_pct[k], X100(ns[k - 1]));
 	}
-	ktap_result(&t, 5, kt_verdict(&t), NULL);
+	ktap_result(&t, num, kt_verdict(&t), NULL);
 	model_select(0);
 }

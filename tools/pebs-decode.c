@@ -2,21 +2,26 @@
  * pebs-decode: decode raw PEBS records captured on another machine, with the same pebs/
  * decoder the kernel uses (record.c walker, datasrc.c tables; SDM Vol 3B ch.18 PEBS records).
  *
- *   pebs-decode --cpu FF_MM [--core p|e] [--format N|arch] [--event load|store] [--summary] FILE|-
- *   pebs-decode --vendor amd --cpu FF_MM [--dsrc legacy|ext] [--summary] FILE|-
+ *   pebs-decode --cpu FF_MM [--core p|e] [--format N|arch] [--event load|store]
+ *               [--summary [--json]] FILE|-
+ *   pebs-decode --vendor amd --cpu FF_MM [--dsrc legacy|ext] [--summary [--json]] FILE|-
+ *   pebs-decode --help
  *
  * --vendor amd reads AMD IBS op samples (docs/ibs.md "Dump layout", 64 bytes each) through
  * ibs/ibs_decode.c (tools/pebs_decode_ibs.c); --dsrc overrides the family row's DataSrc table
  * (CPUID 8000_001BH:EAX[11] decides it on the machine).
  *
- * One JSON object per record per line on stdout. Exit 0 when every record decoded, 1 when any
+ * One JSON object per record per line on stdout; with --summary only the per-level table
+ * instead (on stdout), with --summary --json both: the records on stdout, the table on stderr
+ * (tools/pebs-report reads them so). A log's `dump=raw` lines become record files with
+ * `tools/pebs-report --extract DIR LOG`. Exit 0 when every record decoded, 1 when any
  * record had an error (the first one is also named on stderr with its byte offset), 2 for bad
  * arguments or an unreadable file (one line on stderr). --format arch is format 0xF
  * (architectural PEBS, pebs/arch_record.c; docs/arch-pebs.md), also implied by --cpu for the
  * models that report it.
- * --summary adds the per-level latency table (pebs_agg_print, perf names) on stderr, and for
- * records with counter snapshots (format 6, arch) the core cycles per sampled window per
- * level (pebs/cntr_snap.c).
+ * --summary: the per-level latency table (pebs_agg_print, perf names), and for records with
+ * counter snapshots (format 6, arch) the core cycles per sampled window per level
+ * (pebs/cntr_snap.c).
  */
 #include <errno.h>
 #include <stdio.h>
@@ -36,13 +41,37 @@
 
 static const char *prog = "pebs-decode";
 
+#define USAGE "[--vendor intel|amd] --cpu FF_MM [--core p|e] [--format N|arch] " \
+	"[--event load|store] [--dsrc legacy|ext] [--summary [--json]] FILE|-"
+
 static void usage_exit(const char *msg, const char *arg)
 {
-	fprintf(stderr, "%s: %s%s%s (usage: %s [--vendor intel|amd] --cpu FF_MM [--core p|e] "
-		"[--format N|arch] [--event load|store] [--dsrc legacy|ext] [--summary] FILE|-)\n",
-		prog, msg, arg ? ": " : "", arg ? arg : "", prog);
+	fprintf(stderr, "%s: %s%s%s (usage: %s " USAGE "; --help)\n", prog, msg,
+		arg ? ": " : "", arg ? arg : "", prog);
 	exit(2);
 }
+
+static void help(void)
+{
+	printf("usage: %s " USAGE "\n"
+	       "Decode raw PEBS records (or AMD IBS op samples) with the kernel's own decoder.\n"
+	       "  --cpu FF_MM      DisplayFamily_DisplayModel in hex, e.g. 06_55 (the dump line's cpu=)\n"
+	       "  --core p|e       core type on hybrid parts\n"
+	       "  --format N|arch  PEBS record format (PERF_CAPABILITIES[11:8]); default: the model's\n"
+	       "  --event load|store  the sampled event (data-source encoding)\n"
+	       "  --vendor amd     IBS op samples, 64 bytes each; --dsrc legacy|ext overrides the table\n"
+	       "  --summary        only the per-level latency table, on stdout\n"
+	       "  --json           with --summary: the records as JSON lines on stdout, the table on stderr\n"
+	       "  FILE|-           the records (stdin: -); from a log's dump=raw lines:\n"
+	       "                   tools/pebs-report --extract DIR run.log\n"
+	       "Output: one JSON object per record per line. Exit 0 every record decoded, 1 a record\n"
+	       "had an error, 2 bad arguments or an unreadable file.\n", prog);
+	exit(0);
+}
+
+/* Where --summary writes: stdout alone, stderr beside the JSON records (--summary --json). */
+static FILE *sum_out;
+static bool records_out = true;
 
 static int parse_hex(const char *s, size_t n, unsigned max, unsigned *out)
 {
@@ -109,16 +138,23 @@ static unsigned char *read_all(const char *path, size_t *len)
 	return buf;
 }
 
-static void stderr_sink(void *ctx, const char *str, size_t n)
+static void sum_sink(void *ctx, const char *str, size_t n)
 {
 	(void)ctx;
-	fwrite(str, 1, n, stderr);
+	fwrite(str, 1, n, sum_out);
 }
 
-static void stderr_line(void *ctx, const char *line)
+static void sum_line(void *ctx, const char *line)
 {
 	(void)ctx;
-	fprintf(stderr, "%s\n", line);
+	fprintf(sum_out, "%s\n", line);
+}
+
+/* The record sink of both decoders: a JSON line unless --summary alone. */
+static void out_record(const struct pebs_record *r, const struct pebs_dsrc *d)
+{
+	if (records_out)
+		pd_print_record(r, d);
 }
 
 static int decode_amd(unsigned fam, unsigned mod, int dsrc, const char *file, bool summary)
@@ -134,9 +170,9 @@ static int decode_amd(unsigned fam, unsigned mod, int dsrc, const char *file, bo
 	buf = read_all(file, &len);
 	pebs_agg_init(&agg);
 	rc = pebs_decode_ibs(buf, len, f, dsrc < 0 ? f->table == IBS_DS_EXT : dsrc == 1,
-			     pd_print_record, &agg);
+			     out_record, &agg);
 	if (summary)
-		pebs_agg_print(&agg, stderr_sink, NULL);
+		pebs_agg_print(&agg, sum_sink, NULL);
 	free(buf);
 	return fflush(stdout) ? 2 : rc;
 }
@@ -147,14 +183,20 @@ int main(int argc, char **argv)
 	enum pebs_core core = PEBS_CORE_ANY;
 	enum pebs_event ev = PEBS_EV_LOAD;
 	int format = -1, dsrc = -1;
-	bool summary = false, amd = false;
+	bool summary = false, amd = false, json = false;
 
 	for (int i = 1; i < argc; i++) {
 		const char *a = argv[i];
 		const char *val = i + 1 < argc ? argv[i + 1] : NULL;
 
+		if (!strcmp(a, "--help") || !strcmp(a, "-h"))
+			help();
 		if (!strcmp(a, "--summary")) {
 			summary = true;
+			continue;
+		}
+		if (!strcmp(a, "--json")) {
+			json = true;
 			continue;
 		}
 		if (!strcmp(a, "-") || a[0] != '-') {
@@ -209,6 +251,8 @@ int main(int argc, char **argv)
 		usage_exit("--cpu FF_MM is required", NULL);
 	if (file == NULL)
 		usage_exit("no input file (use - for stdin)", NULL);
+	records_out = !summary || json;
+	sum_out = json ? stderr : stdout;
 
 	const char *us = strchr(cpu, '_');
 	unsigned fam, mod;
@@ -246,7 +290,7 @@ int main(int argc, char **argv)
 	pebs_walk_init(&w, buf, len, (unsigned)format, m->split_latency ? PEBS_WALK_SPLIT_LATENCY : 0);
 	while (pebs_walk_next(&w, &r)) {
 		pebs_dsrc_decode((r.valid & PEBS_F_AUX) ? m : NULL, ev, r.aux, &d);
-		pd_print_record(&r, &d);
+		out_record(&r, &d);
 		pebs_agg_add(&agg, &r, &d);
 		pebs_cntr_agg_add(&cagg, &r, d.level);
 		if (r.err && rc == 0)
@@ -256,9 +300,9 @@ int main(int argc, char **argv)
 			rc = 1;
 	}
 	if (summary)
-		pebs_agg_print(&agg, stderr_sink, NULL);
+		pebs_agg_print(&agg, sum_sink, NULL);
 	if (summary && cagg.records != cagg.no_cycles)
-		pebs_cntr_agg_lines(&cagg, "pebs", stderr_line, NULL);
+		pebs_cntr_agg_lines(&cagg, "pebs", sum_line, NULL);
 	free(buf);
 	if (fflush(stdout) != 0)
 		return 2;

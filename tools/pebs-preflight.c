@@ -90,12 +90,48 @@ static const struct pf_msr_def *undecided(const char *why)
 	return NULL;
 }
 
+/* Offline (--cpuid): an MSR that is neither given nor in the dump is "not given" (there was
+ * nothing to read); live it is "not read" (no /dev/cpu/N/msr, no permission). */
+static bool offline;
+
+static const char *unread_word(void)
+{
+	return offline ? "not given" : "not read";
+}
+
+/* A header line of the kernel's probe (pebs/caps_print.c, pebs/cycles.c) as the preflight
+ * prints it: the probe reports an MSR that was not read as a fault with vector -1 (the value
+ * rdmsr_safe returns here for it), which is none: say "not given"/"not read". The PEBS line
+ * "load latency: " carries the load-latency reason itself (the probe prints it empty). */
+static void fix_line(char *b, size_t n, const struct pebs_caps *c)
+{
+	static const char fault[] = "rdmsr fault (vector -1)", ll[] = "load latency: ";
+	char *p, tmp[256];
+	const char *why;
+
+	while ((p = strstr(b, fault))) {
+		snprintf(tmp, sizeof(tmp), "%.*s%s%s", (int)(p - b), b, unread_word(),
+			 p + sizeof(fault) - 1);
+		snprintf(b, n, "%s", tmp);
+	}
+	if ((p = strstr(b, " (not read)")) && offline) {
+		snprintf(tmp, sizeof(tmp), "%.*s (not given)%s", (int)(p - b), b, p + 11);
+		snprintf(b, n, "%s", tmp);
+	}
+	p = strstr(b, ll);
+	if (p && !p[sizeof(ll) - 1] && !pebs_caps_ll_ok(c, &why)) {
+		snprintf(tmp, sizeof(tmp), "%s%s", b, why);
+		snprintf(b, n, "%s", tmp);
+		fix_line(b, n, c);
+	}
+}
+
 static void reason(const char *what, const char *why)
 {
 	const struct pf_msr_def *d = undecided(why);
 
 	if (d)
-		kprintf("%s undecided: %s not read", what, d->name);
+		kprintf("%s undecided: %s %s", what, d->name, unread_word());
 	else
 		kprintf("%s SKIP %s", what, why);
 }
@@ -176,7 +212,13 @@ static void block(const char *what)
 			"CPUID.16H base %llu kHz\n", (unsigned long long)(tsc_hz / 1000));
 	else
 		kprintf("# tsc: measured at boot (PIT calibration; no CPUID.15H crystal clock)\n");
-	pebs_caps_print(&pebs_caps);
+	for (unsigned i = 0; pebs_caps_line(&pebs_caps, i, b, sizeof(b)); i++) {
+		/* the kernel's filter (pebs_caps_print): no PMU, no all-zero lines 2-4 */
+		if (!pebs_caps_pmu_ok(&pebs_caps, NULL) && i >= 2 && i <= 4)
+			continue;
+		fix_line(b, sizeof(b), &pebs_caps);
+		kprintf("# %s\n", b);
+	}
 	ibs_caps_probe(&ic, &cpu);	/* per block: not the kernel's once-only copy */
 	if (cpu.vendor == VENDOR_AMD)
 		ibs_caps_print(&ic);	/* init/main.c prints it on AMD, after the pebs lines */
@@ -184,12 +226,18 @@ static void block(const char *what)
 		kprintf("# %s\n", b);
 	rc = pmu_cycles_init(&cyc, &pebs_caps);
 	pmu_cycles_header_line(&cyc, rc, b, sizeof(b));
+	fix_line(b, sizeof(b), &pebs_caps);
 	kprintf("# %s\n", b);
-	for (unsigned i = 0; i < PF_NMSR; i++)
+	for (unsigned i = 0; i < PF_NMSR; i++) {
 		if (pf_hw_unread() & 1u << i)
-			kprintf("# not read: %s (0x%x): %s; give it with --msr %s=VALUE\n",
+			kprintf("# %s: %s (0x%x): %s; give it with --msr %s=VALUE\n", unread_word(),
 				pf_msr_defs[i].name, pf_msr_defs[i].msr, pf_msr_defs[i].decides,
 				pf_msr_defs[i].name);
+		if (pf_hw_assumed() & 1u << i)
+			kprintf("# assumed: %s (0x%x) present, as on every model whose table row has "
+				"a load-latency event, outside a hypervisor; give it with --msr %s=VALUE\n",
+				pf_msr_defs[i].name, pf_msr_defs[i].msr, pf_msr_defs[i].name);
+	}
 	kprintf("# preflight: not known before a boot: the memory map, boot loader, APIC, ACPI, "
 		"console and framebuffer lines\n");
 	plan(&ic);
@@ -222,6 +270,7 @@ static int run_dump(const char *path)
 		return 2;
 	}
 	free(text);
+	offline = true;
 	for (unsigned i = 0; i < d.ncpus; i++) {
 		uint8_t ct;
 

@@ -39,7 +39,7 @@ static unsigned dump_cpu, live_cpu;
 static int msr_fd = -1;
 static bool given[PF_NMSR];
 static uint64_t given_val[PF_NMSR];
-static unsigned unread;
+static unsigned unread, assumed;
 static char source[96] = "none";
 static struct {
 	uint32_t msr;
@@ -59,7 +59,7 @@ void pf_hw_use_dump(const struct cpuid_dump *d, unsigned cpu)
 {
 	dump = d;
 	dump_cpu = cpu;
-	unread = 0;
+	unread = assumed = 0;
 	nshadow = 0;
 	snprintf(source, sizeof(source), "--msr and the dump's MSR lines");
 }
@@ -71,7 +71,7 @@ int pf_hw_use_live(unsigned cpu, char *err, size_t n)
 
 	dump = NULL;
 	live_cpu = cpu;
-	unread = 0;
+	unread = assumed = 0;
 	nshadow = 0;
 	CPU_ZERO(&set);
 	CPU_SET(cpu, &set);
@@ -142,6 +142,24 @@ unsigned pf_hw_unread(void)
 	return unread;
 }
 
+unsigned pf_hw_assumed(void)
+{
+	return assumed;
+}
+
+/* Offline, not given, not in the dump: MSR_PEBS_LD_LAT_THRESHOLD exists on bare metal on every
+ * model the kernel asks it of (preflight_hw.h); under a hypervisor (CPUID.1:ECX[31], SDM Vol. 2A
+ * CPUID "not used", reserved for hypervisors by convention) it may fault, so not assumed. */
+static bool assume_present(uint32_t msr)
+{
+	struct cpuid_regs r;
+
+	if (!dump || msr != MSR_PEBS_LD_LAT_THRESHOLD)
+		return false;
+	cpuid_dump_get(dump, dump_cpu, 1, 0, &r);
+	return !(r.ecx & 1u << 31);
+}
+
 void cpuid_count(uint32_t leaf, uint32_t subleaf, struct cpuid_regs *r)
 {
 	if (dump) {
@@ -190,6 +208,10 @@ int rdmsr_safe(uint32_t msr, uint64_t *val)
 	    (msr == MSR_IA32_BIOS_SIGN_ID && sysfs_microcode(val)))
 		return 0;
 	*val = 0;
+	if (assume_present(msr)) {
+		assumed |= 1u << i;
+		return 0;
+	}
 	unread |= 1u << i;
 	return -1;
 }

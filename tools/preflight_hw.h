@@ -40,5 +40,11 @@ void pf_hw_clear_msrs(void);
 const char *pf_hw_msr_source(void);
 /* Bit i set: pf_msr_defs[i] was asked for and was not available. Cleared by pf_hw_use_*. */
 unsigned pf_hw_unread(void);
+/* Bit i set: pf_msr_defs[i] was not given offline and its presence was assumed (only
+ * MSR_PEBS_LD_LAT_THRESHOLD: the kernel reads it only on a model whose table row has a
+ * load-latency event, and every such model has the MSR, SDM Vol. 4 "MSRs in Processors Based on
+ * Intel Microarchitecture Code Name Nehalem" onwards; only a hypervisor can make it fault, so a
+ * dump whose CPUID.1:ECX[31] says hypervisor is left undecided). Cleared by pf_hw_use_*. */
+unsigned pf_hw_assumed(void);
 
 #endif

@@ -34,13 +34,16 @@ def run(args):
     return p.returncode, p.stdout.decode("utf-8", "replace"), p.stderr.decode("utf-8", "replace")
 
 
-def model(path, args):
+def model(path, args, simulated=False):
+    """A model-log log standing in for a real machine's (as generate.py writes them): its
+    `# simulated:` line removed, unless `simulated` keeps it."""
     p = subprocess.run(["build/host/model-log"] + args, capture_output=True, timeout=120)
     if p.returncode:
         sys.exit(print("Bail out! model-log %s: %s (`make host` builds it)" % (args, p.stderr))
                  or 1)
+    out = p.stdout if simulated else re.sub(rb"(?m)^# simulated: .*\n", b"", p.stdout)
     with open(path, "wb") as f:
-        f.write(p.stdout.replace(b"\n", b"\r\n"))
+        f.write(out.replace(b"\n", b"\r\n"))
 
 
 def time_ns(path, kernel):
@@ -158,11 +161,30 @@ for pct, flagged in (("130", True), ("105", False)):
     ok(o == ([("skl-slow", "DRAM")] if flagged else []),
        "RAM at %s%%: %s" % (pct, "flagged" if flagged else "not flagged"), o)
 
+# issue 29 item 7: logs marked simulated (model-log's own header) are never judged as
+# machines: the same planted slow-RAM Skylake among four others is no outlier, and every row
+# says "(sim)"
+d = tmp + "/sim"
+os.makedirs(d)
+for i in range(4):
+    model(d + "/skl-s%d.log" % i, ["--cpu", "skylake", "--seed", str(70 + i)], simulated=True)
+model(d + "/skl-slow.log", ["--cpu", "skylake", "--seed", "79", "--ram-pct", "150"],
+      simulated=True)
+rc, out, _ = run(["--fleet", d, "--json"])
+js = json.loads(out)
+ok(all(r["simulated"] and not r["outliers"] for r in js["machines"]) and
+   not any(g["judged"] for g in js["models"]),
+   "simulated logs: rows marked simulated, no outlier judged (not real machines)",
+   [(r["machine"], r["simulated"], r["outliers"]) for r in js["machines"]])
+rc, out, _ = run(["--fleet", d])
+ok(out.count("PASS (sim)") == 5 and "simulated runs (model-log) are not judged" in out,
+   "simulated logs: '(sim)' in the table, the rule says so", out[-1500:])
+
 # the committed model logs are what generate.py's model-log arguments print today
 gen = open(FIX + "/generate.py").read()
 for m in ("skl-04", "icx-03", "hsw-01"):
     args = re.search(r'"%s": (\[[^\]]*\])' % m, gen).group(1)
-    model(tmp + "/regen.log", json.loads(args))
+    model(tmp + "/regen.log", json.loads(args))  # the simulated line removed, as generate.py
     have = open(os.path.join(FIX, m + ".log"), "rb").read()
     have = have[have.index(b"KTAP version 1"):]
     ok(have == open(tmp + "/regen.log", "rb").read(), "%s.log = model-log %s" % (m, args))

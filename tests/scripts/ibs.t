@@ -107,7 +107,7 @@ def dec(args, data):
 
 buf = (sample(LD) + sample(LD | DCMISS, lat=13) + sample(LD | DCMISS | L2MISS, code=1, lat=50) +
        sample(LD | DCMISS | L2MISS, code=8, rmt=1, lat=600) + sample(ST | DCMISS) + sample(0))
-rc, recs, err = dec(["--cpu", "19_11", "--summary"], buf)
+rc, recs, err = dec(["--cpu", "19_11", "--summary", "--json"], buf)  # records + table
 lv = [r["level"] for r in recs]
 ok(rc == 0 and lv == ["L1", "L2", "L3", "CXL", "L2", None],
    "zen4: L1 L2 L3 CXL, a store that hit L2 (L2Miss clear), a non-memory op",
@@ -116,7 +116,7 @@ ok([r["latency"] for r in recs[:4]] == [None, 13, 50, 600], "latency only on DC 
    [r["latency"] for r in recs])
 ok(recs[3]["remote"] is True and recs[0]["addr"] == "0x1000" and recs[0]["ip"] == "0x401000",
    "remote CXL, address and RIP", recs[3])
-ok("CXL" in err and "L3" in err, "--summary prints the per-level table", err)
+ok("CXL" in err and "L3" in err, "--summary --json prints the per-level table on stderr", err)
 rc, recs, err = dec(["--cpu", "19_21"], sample(LD | DCMISS | L2MISS, code=2, lat=45) +
                     sample(LD | DCMISS | L2MISS, code=4, lat=90) +
                     sample(LD | DCMISS | L2MISS, code=3, rmt=1, lat=400))

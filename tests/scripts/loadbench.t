@@ -15,12 +15,13 @@ n=0
 ok() { n=$((n + 1)); echo "ok $n - $1"; }
 nok() { n=$((n + 1)); echo "not ok $n - $1"; }
 check() { if eval "$2"; then ok "$1"; else nok "$1"; fi; }
-echo "1..24"
+echo "1..29"
 if [ ! -x "$LB" ]; then
 	for i in $(seq 1 21); do echo "not ok $i - $LB not built"; done
 	exit 0
 fi
 QUICK="--rounds 1 --reps 1 --budget-ms 2"
+T0=$(mktemp -d /tmp/lb_t0.XXXXXX)
 
 "$LB" --help >/tmp/lb_help.$$ 2>&1; rc=$?
 check "--help exits 0 with usage" '[ $rc -eq 0 ] && grep -q "usage: loadbench" /tmp/lb_help.$$'
@@ -70,10 +71,28 @@ check "text mode: exit 0, three rows, per-level summary" \
 	'[ $rc -eq 0 ] && [ "$(printf "%s\n" "$out" | grep -cE "^ +[0-9]+ ")" -eq 3 ] &&
 	 printf "%s\n" "$out" | grep -q "^# level DRAM"'
 
+# --- issue 29 items 1-2: core clock, memory cap, progress (forms only, never values) ---
+check "core/tsc: from perf cycles or the IMUL chain, with its plausibility (item 1)" \
+	'printf "%s\n" "$out" | grep -qE "^# tsc: [0-9]+ kHz \(vs CLOCK_MONOTONIC\); core/tsc [0-9]+\.[0-9]{3} \((perf cycles; IMUL chain [0-9.]+, (agrees|disagrees by more than 10 %)|IMUL chain, [35]-cycle latency( assumed)?; no perf cycles: .*)\); (plausible|IMPLAUSIBLE, outside) [0-9.]+\.\.[0-9.]+ \(.*\)$|; no plausible range known \(no CPUID 16H\)$" &&
+	 ! printf "%s\n" "$out" | grep -q "dependent-ADD"'
+"$LB" --sizes 64M,128M --max-mem 100M >/dev/null 2>"$T0/cap.err"; rc=$?
+check "--sizes over --max-mem: exit 2 with what they would keep resident and the cap (item 2)" \
+	'[ $rc -eq 2 ] && grep -q "^loadbench: these sizes keep 2[0-9][0-9]M resident .*over the cap of 100M" "$T0/cap.err"'
+"$LB" --max-mem 1M >/dev/null 2>&1; rc=$?
+check "--max-mem below 1M is refused" '[ $rc -eq 2 ]'
+out2=$("$LB" --sizes 16K,64K $QUICK 2>&1 | tr -d "\r")
+check "warm-up line: the measured mark, or none, never CPUID's L3 alone (item 2)" \
+	'printf "%s\n" "$out2" | grep -qE "^# warm-up: (past every cache from .* as measured .*CPUID.s L3: .*|no size measured past every cache: full laps everywhere)$"'
+script -qec "$LB --sizes 16K,64K $QUICK" /dev/null >"$T0/tty.out" 2>&1
+"$LB" --sizes 16K,64K $QUICK >"$T0/notty.out" 2>&1
+check "progress line on a terminal only (item 2)" \
+	'grep -q "loadbench: 2/2 measurements, round 1/1, size 64K" "$T0/tty.out" &&
+	 ! grep -q "measurements, round" "$T0/notty.out"'
+
 # --- --pebs ---
 skip() { n=$((n + 1)); echo "ok $n # SKIP $1"; }
 T=$(mktemp -d /tmp/lb_sysfs.XXXXXX)
-trap 'rm -rf "$T" /tmp/lb_help.$$ /tmp/lb_err.$$' EXIT
+trap 'rm -rf "$T" "$T0" /tmp/lb_help.$$ /tmp/lb_err.$$' EXIT
 pmu() {	# pmu DIR TYPE [mem-loads terms]
 	mkdir -p "$1/format" "$1/events"
 	echo "$2" >"$1/type"

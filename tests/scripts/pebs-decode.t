@@ -154,12 +154,27 @@ ok(p.returncode == 0 and json.loads(p.stdout)["size"] == 200, "stdin with --form
 rc, recs, err = run(["--cpu", "06_3C"], b"")
 ok(rc == 0 and recs == [], "empty file: no records, exit 0", (rc, recs))
 
-# 7b. --summary: the per-level table on stderr, stdout unchanged.
-rc, recs, err = run(["--cpu", "06_5E", "--summary"], legacy(3, lat=7) + legacy(3, dse=0x3, lat=20))
+# 7b. --summary --json: the records on stdout, the per-level table on stderr (pebs-report).
+rc, recs, err = run(["--cpu", "06_5E", "--summary", "--json"],
+                    legacy(3, lat=7) + legacy(3, dse=0x3, lat=20))
 ok(rc == 0 and len(recs) == 2 and "pebs: 2 records, 0 errors" in err and
    any(l.split()[:3] == ["L1", "hit", "1"] for l in err.splitlines()) and
    any(l.split()[:3] == ["L2", "hit", "1"] for l in err.splitlines()),
-   "--summary prints the per-level table", err)
+   "--summary --json: records on stdout, the per-level table on stderr", err)
+# issue 29 item 8: --summary alone prints only the summary (stdout), no JSON line; --help
+two = legacy(3, lat=7) + legacy(3, dse=0x3, lat=20)
+with open(os.path.join(tmp, "two.bin"), "wb") as f_:
+    f_.write(two)
+p = subprocess.run([TOOL, "--cpu", "06_5E", "--summary", os.path.join(tmp, "two.bin")],
+                   capture_output=True)
+out_ = p.stdout.decode()
+ok(p.returncode == 0 and out_.startswith("pebs: 2 records, 0 errors") and "{" not in out_ and
+   any(l.split()[:3] == ["L1", "hit", "1"] for l in out_.splitlines()) and not p.stderr,
+   "--summary: only the per-level table, on stdout", (out_, p.stderr))
+p = subprocess.run([TOOL, "--help"], capture_output=True)
+ok(p.returncode == 0 and p.stdout.decode().startswith("usage: pebs-decode ") and
+   "--summary" in p.stdout.decode() and "--extract" in p.stdout.decode() and not p.stderr,
+   "--help: usage on stdout, exit 0", (p.returncode, p.stdout, p.stderr))
 
 # 8. Malformed records: exit 1, error set, the others still printed.
 rc, recs, err = run(["--cpu", "06_5E"], legacy(3) + legacy(3)[:150])
@@ -259,7 +274,7 @@ def arch_cntr(cycles):
     return struct.pack("<Q", (hdr & ~0xffff) | (1 << 35) | size) + rec[8:] + cn
 
 
-rc, recs, err = run(["--cpu", "13_01", "--summary"],
+rc, recs, err = run(["--cpu", "13_01", "--summary", "--json"],
                     arch_cntr(1000) + arch_cntr(1686) + arch_cntr(2372))
 ok(rc == 0 and len(recs) == 3 and all(r["error"] is None for r in recs) and
    "pebs: counters L3 windows=2 cycles/window=686" in err,

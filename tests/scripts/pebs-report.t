@@ -294,7 +294,50 @@ for d, base_ in [(pdir, "hist-load_l1"), (pdir, "hist-load_dram"), (pdir, "laten
     ok('width="576pt" height="360pt"' in s and s.count("<path") > 10,
        "plot %s.svg 576x360 pt with content" % base_)
 
+# issue 29 item 5: --plots says which files it wrote; a line joins only the level kernels
+# (load_l1..load_dram, 64-byte stride), every other chase kernel is a point of its own; an
+# emulated or simulated run carries the caveat on the figure
+ok(re.search(r"^pebs-report: wrote \d+ plot file\(s\): .*hist-load_l1\.png", err, re.M) and
+   os.path.join(pdir, "latency-curve.svg") in err, "--plots: the files written, on stderr", err)
+from pebsreport import plots  # noqa: E402
+dd, _ = report.load(FIX + "qemu-default.log", None, False)
+ser = plots.curve_series(dd)
+ok([(lb, len(ps), j) for lb, ps, j in ser] == [
+    ("load_l1..load_dram", 4, True), ("load_lfb/ref (stride 64, 2M pages)", 1, False),
+    ("load_store/ref (stride 64, 2M pages)", 1, False),
+    ("load_stlb/2M (stride 4096, 2M pages)", 1, False),
+    ("load_stlb (stride 4096, 4K pages)", 1, False)],
+   "--plots: one line for load_l1..load_dram, lfb/store/stlb points of their own", ser)
+rc3, _, err3 = run(["-q", "--plots", os.path.join(tmp, "plots3"), FIX + "qemu-default.log"])
+svg3 = open(os.path.join(tmp, "plots3", "latency-curve.svg")).read()
+ok(rc3 == 0 and "CAVEAT: software emulation" in svg3 and "[emulated]" in svg3,
+   "--plots: an emulated run's figure says so", err3)
+ok("CAVEAT: simulated" in open(os.path.join(pdir, "latency-curve.svg")).read(),
+   "--plots: a model-log run's figure says it is simulated")
+
 # --- comparison ---
+# issue 29 item 6: working sets that differ are named; emulated runs said so; a log with no
+# data is said once (no line per test), exit 2; no PEBS data is said beside the verdict
+rc, out, _ = run([FIX + "qemu-default.log", FIX + "qemu-skl.log"])
+ok(re.search(r"load_l3 .* 2M/8M DIFFER: not the same measurement", out) and
+   "working sets differ for load_l1, load_l2, load_l3" in out,
+   "compare: differing working sets named", out)
+ok("  A: software emulation" in out and "  B: software emulation" in out and
+   "neither run is a machine's measurement" in out, "compare: both runs emulated, said", out)
+ok(out.rstrip().endswith("Status: A 0 (nothing was measured by PEBS), B 0 (nothing was "
+                         "measured by PEBS)"), "compare: no PEBS data beside the status", out)
+empty = write("empty.log", b"")
+rc, out, err = run([FIX + "qemu-default.log", empty])
+ok(rc == 2 and out.count("\n") < 8 and "absent" not in out and "None" not in out and
+   "B (%s) has no results to compare: no 'KTAP version' line" % empty in out,
+   "compare against an empty log: said once, exit 2", out)
+rc, out, _ = run([FIX + "qemu-default.log"])
+ok(re.search(r"^Verdict: PASS \(all passed or skipped\); nothing was measured by PEBS \(no PEBS "
+             r"or IBS record in any kernel; 1 of 12 skipped\)$", out, re.M),
+   "summary: nothing measured by PEBS, beside the verdict", out[-400:])
+rc, out, _ = run([fx("model-a.log")])
+ok("nothing was measured" not in out and "CAVEAT: simulated: model-log" in out,
+   "summary: a model-log run has PEBS data and is marked simulated", out[-400:])
 rc, out, err = run([fx("model-a.log"), fx("model-b.log")])
 ok(rc == 1 and re.search(r"load_dram/pebs_source +pass +-> fail", out) and
    not re.search(r"load_l[123]/\S+ +pass +-> fail", out), "compare: verdict change listed, exit 1",
@@ -311,6 +354,24 @@ ok(rc == 0 and "no verdict changes" in out and "load_l1" in out, "compare: two p
 rc, out, _ = run(["--json", FIX + "qemu-default.log", FIX + "qemu-inject-ud.log"])
 ok(rc == 1 and any(v["test"] == "inject" for v in json.loads(out)["compare"]["verdicts"]),
    "compare --json lists verdict changes")
+
+# issue 29 item 8: --extract DIR LOG: each kernel's raw records into DIR/<kernel>.bin (README's
+# records.bin), the pebs-decode command printed; what it decodes is the log's own table
+xdir = os.path.join(tmp, "extract")
+rc, out, err = run(["--extract", xdir, fx("model-leg.log")])
+cmds = re.findall(r"^  (build/host/pebs-decode .*)$", out, re.M)
+ok(rc == 0 and len(cmds) == 4 and re.search(r"^load_l1: \d+ records -> .*/load_l1\.bin$", out,
+                                            re.M), "--extract: four record files, their commands",
+   (rc, out, err))
+dec = subprocess.run(cmds[3].split()[:-1] + ["--summary", os.path.join(xdir, "load_dram.bin")],
+                     capture_output=True)
+want = re.findall(rb"# load_dram: lvl (\S.*?) (\d+) [\d.]+% ", rd("model-leg.log"))
+got = re.findall(r"^  (\S.*?)\s+(\d+)\s+\d+\s+\d+", dec.stdout.decode(), re.M)
+ok(dec.returncode == 0 and want and [(a.decode(), int(b)) for a, b in want] ==
+   [(a, int(b)) for a, b in got], "--extract: the file decodes to the log's load_dram table",
+   (want, got, dec.stderr))
+rc, out, err = run(["--extract", xdir, FIX + "qemu-default.log"])
+ok(rc == 2 and "no dump=raw lines" in err, "--extract on a log without raw dumps: exit 2", err)
 
 # --- robustness: bounded random mutation (fixed seed), in-process ---
 rng = random.Random(1234)

@@ -22,11 +22,32 @@ has "$t/skl" '# pmu: pebs usable, load latency usable'; ok $? "skylake: PEBS ver
 has "$t/skl" '# core clock: fixed counter 1 (CPU_CLK_UNHALTED.CORE)'; ok $? "skylake: core clock line"
 has "$t/skl" '# plan: load_l2: runs; timing judged; PEBS load-latency steps run (format 3)'; ok $? "skylake: plan for load_l2"
 
-# 7-8: the same dump without IA32_PERF_CAPABILITIES: named as not read, PEBS undecided
+# 7-8: the same dump without IA32_PERF_CAPABILITIES: named as not given, PEBS undecided
 $pf --cpuid $fx/skylake.txt >"$t/skl0" 2>&1
-has "$t/skl0" '# not read: IA32_PERF_CAPABILITIES (0x345): PEBS record format, adaptive PEBS, full-width writes; give it with --msr IA32_PERF_CAPABILITIES=VALUE'
-ok $? "no MSR: says what is not read and what it decides"
-has "$t/skl0" '# plan: pmu: runs; PEBS steps undecided: IA32_PERF_CAPABILITIES not read'; ok $? "no MSR: PEBS undecided"
+has "$t/skl0" '# not given: IA32_PERF_CAPABILITIES (0x345): PEBS record format, adaptive PEBS, full-width writes; give it with --msr IA32_PERF_CAPABILITIES=VALUE'
+ok $? "no MSR: says what is not given and what it decides"
+has "$t/skl0" '# plan: pmu: runs; PEBS steps undecided: IA32_PERF_CAPABILITIES not given'; ok $? "no MSR: PEBS undecided"
+
+# README's offline example (issue 29 item 4): it decides. MSR_PEBS_LD_LAT_THRESHOLD, not given,
+# is assumed present (a bare-metal Skylake has it) and says so; no "vector -1" anywhere
+$pf --cpuid $fx/skylake.txt --msr IA32_PERF_CAPABILITIES=0x33c4 >"$t/readme" 2>&1
+has "$t/readme" '# pmu: pebs usable, load latency usable' &&
+	has "$t/readme" '# plan: load_l1: runs; timing judged; PEBS load-latency steps run (format 3)'
+ok $? "README example: load latency usable, load-latency plan shown"
+has "$t/readme" '# assumed: MSR_PEBS_LD_LAT_THRESHOLD (0x3f6) present, as on every model whose table row has a load-latency event, outside a hypervisor; give it with --msr MSR_PEBS_LD_LAT_THRESHOLD=VALUE'
+ok $? "README example: the assumption is printed"
+! grep -q "undecided\|vector -1" "$t/readme"; ok $? "README example: nothing undecided, no 'vector -1'"
+$pf --cpuid $fx/alderlake.txt >"$t/adl0" 2>&1
+! grep -q "vector -1" "$t/adl0" && has "$t/adl0" '# pmu: pebs: IA32_MISC_ENABLE: not given'
+ok $? "MSRs not given: 'not given', not 'rdmsr fault (vector -1)'"
+# the same dump marked as a guest (CPUID.1:ECX[31]): the MSR may fault there, so undecided,
+# and the PEBS line says why load latency is not known
+sed 's/^CPUID 00000001: 000506E3-00100800-7FFAFBFF/CPUID 00000001: 000506E3-00100800-FFFAFBFF/' \
+	$fx/skylake.txt >"$t/sklhv.txt"
+$pf --cpuid "$t/sklhv.txt" --msr IA32_PERF_CAPABILITIES=0x33c4 >"$t/hv" 2>&1
+has "$t/hv" '# pmu: pebs usable; load latency: MSR_PEBS_LD_LAT_THRESHOLD: not given' &&
+	has "$t/hv" '# plan: load_l1: runs; timing judged (vCPU: host noise included); PEBS steps undecided: MSR_PEBS_LD_LAT_THRESHOLD not given'
+ok $? "guest dump: not assumed, the load-latency reason printed"
 
 # 9-10: Raptor Lake: one block per core type, P-core then E-core
 $pf --cpuid $fx/raptorlake.txt --msr IA32_PERF_CAPABILITIES=0x6400 >"$t/rpl" 2>&1
@@ -42,7 +63,7 @@ has "$t/vm" '# hypervisor: "KVMKVMKVM" (KVM): hardware virtualisation, the host 
 	has "$t/vm" '# plan: load_l1: runs; timing judged (vCPU: host noise included); IBS steps SKIP CPUID 8000_0001H:ECX[10] (IBS) = 0: no Instruction-Based Sampling'
 ok $? "KVM guest dump: hypervisor line and plan"
 
-# 12-15: broken input: exit 2 and the line
+# broken input: exit 2 and the line
 head -c 2000 $fx/haswell.txt >"$t/cut.txt"
 line=$(wc -l <"$t/cut.txt"); line=$((line + 1))
 $pf --cpuid "$t/cut.txt" >"$t/out" 2>"$t/err"; rc=$?

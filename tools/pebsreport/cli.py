@@ -14,6 +14,8 @@ USAGE = """pebs-report [options] LOG            summary of one serial log ('-' =
        pebs-report --db URL ingest LOG|DIR...   store runs in the history database
        pebs-report --db URL changes [MACHINE|MODEL]   what moved since the previous run
        pebs-report --db URL html DIR        the dashboard: a static site in DIR
+       pebs-report --extract DIR LOG        each kernel's dump=raw records into
+                                            DIR/<kernel>.bin, for build/host/pebs-decode
 exit status: 0 all passed or skipped, 1 a failure (or a run that ended early) in a log,
 2 unreadable input (no file, or no KTAP in it); --fleet: 0 every machine passed with an
 intact log and no outlier, 1 otherwise, 2 no directory or no log in it; --db: 0 done
@@ -33,6 +35,9 @@ def _args(argv):
                     "levels/histogram .csv into DIR")
     ap.add_argument("--plots", metavar="DIR", help="write latency-curve and per-kernel "
                     "histogram plots (PNG and SVG) into DIR")
+    ap.add_argument("--extract", metavar="DIR", help="write each kernel's raw PEBS records "
+                    "(dump=raw lines, CRC-checked) to DIR/<kernel>.bin and print the "
+                    "pebs-decode command for each")
     ap.add_argument("--subtests", action="store_true", help="list every subtest, not only "
                     "failed ones")
     ap.add_argument("--decoder", metavar="PATH", help="pebs-decode binary (default "
@@ -63,6 +68,8 @@ def _args(argv):
         ap.error("a LOG, two to compare, or --fleet DIR")
     if len(a.logs) > 2:
         ap.error("one log, or two to compare")
+    if a.extract and len(a.logs) != 1:
+        ap.error("--extract DIR takes one LOG")
     return a
 
 
@@ -98,6 +105,12 @@ def _problems(doc, quiet):
             sys.stderr.write("%s: %s\n" % (doc["source"], r))
 
 
+def _wrote(files):
+    """Say which files --plots wrote (stderr: stdout may be the JSON document)."""
+    sys.stderr.write("pebs-report: wrote %d plot file(s)%s\n" % (
+        len(files), ": " + ", ".join(files) if files else " (nothing to plot)"))
+
+
 def _fleet(a):
     from . import fleet
     doc = fleet.load_dir(a.fleet, a.decoder)
@@ -111,7 +124,7 @@ def _fleet(a):
             fleet.write_csv(doc, a.csv)
         if a.plots:
             from . import plots
-            plots.plot_fleet(doc, a.plots)
+            _wrote(plots.plot_fleet(doc, a.plots))
     return doc["status"]
 
 
@@ -142,8 +155,29 @@ def _db(a):
         d.close()
 
 
+def _extract(a):
+    from . import rawdump
+    try:
+        done = rawdump.extract_files(a.logs[0], a.extract)
+    except OSError as e:
+        sys.stderr.write("pebs-report: %s: cannot read: %s\n" % (a.logs[0], e.strerror or e))
+        return 2
+    if not done:
+        sys.stderr.write("pebs-report: %s: no dump=raw lines (boot with dump=raw to get "
+                         "them)\n" % a.logs[0])
+        return 2
+    dec = os.path.relpath(rawdump.default_decoder())
+    for kernel, f, n, bad, missing, args in done:
+        sys.stdout.write("%s: %d records -> %s%s\n  %s %s %s\n" % (
+            kernel, n, f, " (%d CRC errors, %d missing: left out)" % (len(bad), len(missing))
+            if bad or missing else "", dec, " ".join(args), f))
+    return 1 if any(d[3] or d[4] for d in done) else 0
+
+
 def main(argv=None):
     a = _args(sys.argv[1:] if argv is None else argv)
+    if a.extract:
+        return _extract(a)
     if a.db:
         return _db(a)
     if a.kcidb:
@@ -163,8 +197,6 @@ def main(argv=None):
         docs.append(doc)
     status = max(d["status"] for d in docs)
     if len(docs) == 2:
-        if any("tests" not in d for d in docs):
-            return 2
         text, res = compare.compare(*docs)
         if a.json:
             json.dump({"a": docs[0], "b": docs[1], "compare": res}, sys.stdout, indent=1,
@@ -172,7 +204,7 @@ def main(argv=None):
             sys.stdout.write("\n")
         else:
             sys.stdout.write(text)
-        return status
+        return 2 if res["no_data"] else status
     doc = docs[0]
     if a.json:
         json.dump(doc, sys.stdout, indent=1, sort_keys=True)
@@ -184,5 +216,5 @@ def main(argv=None):
             report.write_csv(doc, a.csv)
         if a.plots:
             from . import plots
-            plots.plot_all(doc, a.plots)
+            _wrote(plots.plot_all(doc, a.plots))
     return status

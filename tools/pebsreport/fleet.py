@@ -9,7 +9,7 @@ import re
 import shlex
 import statistics
 
-from . import REPORT_FORMAT, logread, report
+from . import REPORT_FORMAT, logread, report, runkind
 
 LEVELS = (("L1", "load_l1"), ("L2", "load_l2"), ("L3", "load_l3"), ("DRAM", "load_dram"))
 # <machine>-<UTC stamp>.log, as tools/sol-capture names its files
@@ -18,12 +18,13 @@ RE_CPU = re.compile(r'^(\S+) ([0-9A-F]{2}_[0-9A-F]{2}H) stepping (\d+) "(.*)"')
 RE_UCODE = re.compile(r"microcode (0x[0-9a-fA-F]+)( \((?:not read|rdmsr fault)\))?")
 META = "pebs-lab:"
 # Outlier rule: among >= MIN_GROUP machines of one CPU model whose timing is judged (not
-# software emulation), a value further from the model's median than OUT_MADS scaled median
+# software emulation, not simulated: runkind.py), a value further from the model's median than
+# OUT_MADS scaled median
 # absolute deviations and than OUT_REL of the median (latency) or OUT_PTS points (purity).
 MIN_GROUP, OUT_MADS, OUT_REL, OUT_PTS = 3, 4.0, 0.15, 10.0
 RULE = ("a value more than %g MADs (x1.4826) and more than %d%% (latency) or %g points "
         "(purity) from the median of at least %d machines of the same CPU model; runs under "
-        "software emulation are not judged" % (OUT_MADS, OUT_REL * 100, OUT_PTS, MIN_GROUP))
+        "software emulation and simulated runs (model-log) are not judged" % (OUT_MADS, OUT_REL * 100, OUT_PTS, MIN_GROUP))
 
 
 def _meta(path, lines=None):
@@ -114,7 +115,8 @@ def _row(path, fname, doc, lines=None):
            "cpu": doc.get("cpu"), "model": None, "microcode": ucode,
            "bios": meta.get("bios") or env.get("bios") or _smbios_bios(smb),
            "dimms": _smbios_dimms(smb), "bmc": meta.get("bmc"),
-           "emulated": "software emulation" in hyp, "hypervisor": hyp or None,
+           "emulated": runkind.kind(doc)["kind"] == "emulated", "hypervisor": hyp or None,
+           "simulated": runkind.kind(doc)["kind"] == "simulated",
            "status": {0: "pass", 1: "fail", 2: "unreadable"}[doc["status"]],
            "counts": None, "top_level": None, "latency_ns": {}, "purity": {},
            "damage": _damage(doc), "outliers": [], "reasons": doc.get("reasons", [])}
@@ -165,7 +167,7 @@ def _outliers(rows):
             groups.setdefault(r["model"], []).append(r)
     out = []
     for model, members in sorted(groups.items()):
-        judged = [r for r in members if not r["emulated"]]
+        judged = [r for r in members if not r["emulated"] and not r["simulated"]]
         g = {"model": model, "machines": [r["machine"] for r in members],
              "judged": len(judged) >= MIN_GROUP, "median_ns": {}, "median_purity": {}}
         for metric, key, rel in (("latency", "latency_ns", True), ("purity", "purity", False)):
@@ -259,7 +261,8 @@ def summary(doc):
         w("%-14s %-30s %-10s %-12s %-11s %-14s %8s %8s %8s %8s  %s%s" % (
             r["machine"], cpu if len(cpu) <= 30 else cpu[:29] + "~",
             r["microcode"] or "-", bios if len(bios) <= 12 else "~" + bios[-11:],
-            r["status"].upper() + (" (emul)" if r["emulated"] else ""), _cnt(r["counts"]),
+            r["status"].upper() + (" (emul)" if r["emulated"] else " (sim)" if r["simulated"]
+                                   else ""), _cnt(r["counts"]),
             lat[0], lat[1], lat[2], lat[3], pur if r["purity"] else "-",
             "  runs: %d" % r["runs"] if r["runs"] > 1 else ""))
     w("")
@@ -301,7 +304,8 @@ def write_csv(doc, d):
     import csv
     os.makedirs(d, exist_ok=True)
     p = os.path.join(d, "fleet.csv")
-    head = ["machine", "file", "runs", "cpu", "microcode", "bios", "emulated", "status",
+    head = ["machine", "file", "runs", "cpu", "microcode", "bios", "emulated", "simulated",
+            "status",
             "pass", "fail", "skip", "total"] + ["%s_ns" % lv for lv, _ in LEVELS] + \
         ["%s_purity" % lv for lv, _ in LEVELS] + ["outliers", "damage"]
     with open(p, "w", newline="") as f:
@@ -310,7 +314,8 @@ def write_csv(doc, d):
         for r in doc["machines"]:
             cn = r["counts"] or {}
             c.writerow([r["machine"], r["file"], r["runs"], r["model"] or "",
-                        r["microcode"] or "", r["bios"] or "", int(r["emulated"]), r["status"]] +
+                        r["microcode"] or "", r["bios"] or "", int(r["emulated"]),
+                        int(r["simulated"]), r["status"]] +
                        [cn.get(k, "") for k in ("pass", "fail", "skip", "total")] +
                        [r["latency_ns"].get(lv, "") for lv, _ in LEVELS] +
                        [r["purity"].get(lv, "") for lv, _ in LEVELS] +

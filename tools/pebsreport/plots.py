@@ -1,8 +1,15 @@
 """plots.py: `--plots DIR`: the latency curve (working set -> ns/load, log-scale x, cache
 level boundaries from the header) and one log2 latency histogram figure per load kernel with
-one panel per data source, each as PNG and SVG. Figures are FIG_W x FIG_H inches at DPI."""
+one panel per data source, each as PNG and SVG. Figures are FIG_W x FIG_H inches at DPI.
+A line joins only points of one kernel family measured the same way: the level kernels
+load_l1..load_dram (64-byte stride, one random chain per level), or the load_curve sweep;
+every other kernel (its own stride, page size or access pattern: load_lfb, load_store,
+load_stlb, ...) is a labelled point of its own. A run that is simulated or emulated
+(runkind.py) says so on every figure. Each function returns the files it wrote."""
 import os
 import re
+
+from . import runkind
 
 FIG_W, FIG_H, DPI = 8.0, 5.0, 100   # PNG 800 x 500 pixels, SVG 576 x 360 pt
 
@@ -28,27 +35,52 @@ def _safe(name):
     return re.sub(r"[^A-Za-z0-9_.-]+", "_", name)
 
 
-def curve_points(doc):
-    """load_curve rows when present, else the per-kernel timing of plain chase kernels."""
+LEVEL_KERNELS = ("load_l1", "load_l2", "load_l3", "load_dram")
+
+
+def curve_series(doc):
+    """[(label, [(bytes, ns)], joined)]: the load_curve sweep when the log has one (one line),
+    else the level kernels as one line and every other timed chase kernel as its own point."""
     if doc["curve"]:
-        return [(p["bytes"], p["ns"]) for p in doc["curve"]], "load_curve"
-    pts = []
+        return [("load_curve sweep", [(p["bytes"], p["ns"]) for p in doc["curve"]], True)]
+    levels, other = [], []
     for k in doc["kernels"]:
         t, c = k["time"], k["chain"]
-        if t and c and t["unit"] == "load" and isinstance(c.get("ws"), int):
-            pts.append((c["ws"], t["ns"]))
-    return sorted(pts), "load kernels"
+        if not (t and c and t["unit"] == "load" and isinstance(c.get("ws"), int)):
+            continue
+        if k["kernel"] in LEVEL_KERNELS and c.get("stride", 64) == 64:
+            levels.append((c["ws"], t["ns"]))
+        else:
+            other.append(("%s (stride %s, %s pages)" % (k["kernel"], c.get("stride", "?"),
+                                                         c.get("pages", "?")),
+                          [(c["ws"], t["ns"])], False))
+    out = [("load_l1..load_dram", sorted(levels), True)] if levels else []
+    return out + other
+
+
+def _caveat(fig, doc):
+    c = runkind.caveat(doc)
+    if c:
+        fig.text(0.01, 0.005, "CAVEAT: " + c, fontsize=7, color="tab:red", ha="left",
+                 va="bottom")
 
 
 def plot_all(doc, d):
     os.makedirs(d, exist_ok=True)
     plt = _plt()
     files = []
-    pts, src = curve_points(doc)
+    series = curve_series(doc)
+    pts = sorted(p for _, ps, _ in series for p in ps)
     if pts:
         fig, ax = plt.subplots(figsize=(FIG_W, FIG_H))
-        ax.plot([p[0] for p in pts], [p[1] for p in pts], "o-", color="tab:blue",
-                label="ns/load (%s)" % src)
+        markers = "sD^v<>ph*"
+        for i, (label, ps, joined) in enumerate(series):
+            if joined:
+                ax.plot([p[0] for p in ps], [p[1] for p in ps], "o-", color="tab:blue",
+                        label="ns/load: " + label)
+            else:
+                ax.plot([p[0] for p in ps], [p[1] for p in ps], markers[i % len(markers)],
+                        ls="none", label=label)
         ax.set_xscale("log", base=2)
         for lv, c in doc["cache"].items():
             ax.axvline(c["size"], color="tab:red", ls="--", lw=1)
@@ -60,9 +92,12 @@ def plot_all(doc, d):
         ax.set_xticklabels([_size(t) for t in ticks], fontsize=7)
         ax.set_xlabel("working set (bytes, log2 scale)")
         ax.set_ylabel("ns per load (median)")
-        ax.set_title("Latency curve: %s" % (doc.get("cpu") or "?"), fontsize=10)
+        ax.set_title("Latency curve: %s%s" % (doc.get("cpu") or "?",
+                                             " [%s]" % (doc.get("run") or runkind.kind(doc))["kind"]
+                                             if runkind.caveat(doc) else ""), fontsize=10)
         ax.grid(True, which="both", alpha=0.3)
-        ax.legend(loc="upper left", fontsize=8)
+        ax.legend(loc="upper left", fontsize=7)
+        _caveat(fig, doc)
         files += _save(plt, fig, d, "latency-curve")
     for k in doc["kernels"]:
         for src, levels in (("log", k["levels"]),
@@ -85,6 +120,7 @@ def plot_all(doc, d):
             axes[-1, 0].set_xlabel("latency (core cycles, log2 buckets [2^k, 2^(k+1)))")
             fig.suptitle("PEBS latency by data source: %s%s" % (
                 k["kernel"], " (decoded raw dump)" if src == "raw" else ""), fontsize=10)
+            _caveat(fig, doc)
             files += _save(plt, fig, d, "hist-" + _safe(k["kernel"]))
     return files
 
@@ -114,7 +150,8 @@ def plot_fleet(doc, d):
         pts = [(i, r["latency_ns"][lv]) for i, (lv, _) in enumerate(LEVELS)
                if lv in r["latency_ns"]]
         colour = cmap(models.index(r["model"]) % 10)
-        ax.plot([p[0] for p in pts], [p[1] for p in pts], "--" if r["emulated"] else "-",
+        ax.plot([p[0] for p in pts], [p[1] for p in pts],
+                "--" if r["emulated"] or r.get("simulated") else "-",
                 marker="o", ms=3, lw=1, color=colour, alpha=0.8)
         if len(rows) <= 8:
             ax.annotate(r["machine"], pts[-1], xytext=(4, 0),
@@ -133,7 +170,7 @@ def plot_fleet(doc, d):
     ax.set_xticklabels([lv for lv, _ in LEVELS])
     ax.set_xlim(-0.3, len(LEVELS) - 0.4)
     ax.set_xlabel("level (load kernel's working set)")
-    ax.set_ylabel("ns per load (median, log scale; dashed: software emulation)")
+    ax.set_ylabel("ns per load (median, log scale; dashed: emulated or simulated)")
     ax.set_title("Latency per level per machine: %d machines" % len(rows), fontsize=10)
     ax.grid(True, which="both", alpha=0.3)
     ax.legend(loc="upper left", fontsize=6)

@@ -49,6 +49,36 @@ def verify(log, k):
     return bytes(data), n, bad, missing
 
 
+def extract_files(path, d):
+    """`pebs-report --extract DIR LOG`: every kernel's `dump=raw` records, CRC-checked, into
+    DIR/<kernel>.bin (the bytes pebs-decode reads). Returns [(kernel, file, records, bad,
+    missing, pebs-decode arguments)]; raises OSError for an unreadable log."""
+    from . import extract, ktap, logread
+    lines, _ = logread.read_log(path)
+    log = ktap.parse(lines)
+    out = []
+    for k in extract.extract(log).kernels:
+        if not k["raw"] and not k["raw_bad"]:
+            continue
+        data, n, bad, missing = verify(log, k)
+        dd = k["dump"] or {}
+        os.makedirs(d, exist_ok=True)
+        f = os.path.join(d, re.sub(r"[^A-Za-z0-9_.@-]+", "_", k["kernel"]) + ".bin")
+        with open(f, "wb") as g:
+            g.write(data)
+        args = []
+        if dd.get("vendor") == "amd":
+            args += ["--vendor", "amd"]
+        if dd:
+            args += ["--cpu", str(dd["cpu"])]
+            if dd.get("core") in ("p", "e"):
+                args += ["--core", dd["core"]]
+            if dd.get("vendor") != "amd":
+                args += ["--format", str(dd["format"]), "--event", str(dd["event"])]
+        out.append((k["kernel"], f, n, bad, missing, args))
+    return out
+
+
 def parse_summary(text):
     """pebs_agg_print text (pebs-decode --summary) -> (records, errors, levels)."""
     records = errors = None
@@ -88,7 +118,7 @@ def decode(log, k, decoder=None):
         return out
     exe = decoder or default_decoder()
     cmd = [exe, "--cpu", str(d["cpu"]), "--format", str(d["format"]), "--event",
-           str(d["event"]), "--summary", "-"]
+           str(d["event"]), "--summary", "--json", "-"]
     if d["core"] in ("p", "e"):
         cmd[1:1] = ["--core", d["core"]]
     if d.get("vendor") == "amd":        # IBS samples (docs/ibs.md "Dump layout")

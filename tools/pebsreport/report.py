@@ -3,7 +3,7 @@ text summary, and the `--csv DIR` tables."""
 import csv
 import os
 
-from . import REPORT_FORMAT, extract, ktap, logread, rawdump
+from . import REPORT_FORMAT, extract, ktap, logread, rawdump, runkind
 
 
 def _paren(detail):
@@ -65,6 +65,8 @@ def load(path, decoder=None, decode_raw=True, read=None):
                   "non_utf8_lines": log.bad_bytes},
         "problems": [{"line": no, "message": msg} for no, msg in sorted(log.problems)],
     }
+    doc["run"] = runkind.kind(doc)
+    doc["pebs_records"] = runkind.pebs_records(doc)
     return doc, log
 
 
@@ -116,6 +118,8 @@ def summary(doc, subtests=False):
     if doc["cache"]:
         w("  cache geometry: " + ", ".join("%s %s" % (lv, _size(c["size"]))
                                            for lv, c in doc["cache"].items()))
+    if runkind.caveat(doc):
+        w("  CAVEAT: " + runkind.caveat(doc))
     w("")
     t, top = doc["totals"], doc.get("top_level_totals")
     w("Tests (plan %s%s%s)" % (_n(doc["plan"]), ", totals pass:%d fail:%d skip:%d total:%d"
@@ -160,10 +164,19 @@ def summary(doc, subtests=False):
         w("")
         w("Unparsed lines: %d (details on stderr)" % len(doc["problems"]))
     w("")
-    w("Verdict: %s%s" % ({0: "PASS (all passed or skipped)", 1: "FAIL", 2: "UNREADABLE"}
-                          [doc["status"]], "" if not doc["reasons"] else ": " +
-                          "; ".join(doc["reasons"])))
+    w("Verdict: %s%s%s" % ({0: "PASS (all passed or skipped)", 1: "FAIL", 2: "UNREADABLE"}
+                            [doc["status"]], "" if not doc["reasons"] else ": " +
+                            "; ".join(doc["reasons"]), _no_pebs(doc)))
     return "\n".join(out) + "\n"
+
+
+def _no_pebs(doc):
+    """The verdict's "nothing was measured by PEBS" note, with the skips behind it."""
+    if doc.get("pebs_records") or not doc.get("tests"):
+        return ""
+    t = doc.get("totals") or {}
+    return "; nothing was measured by PEBS (no PEBS or IBS record in any kernel%s)" % (
+        "; %d of %d skipped" % (t["skip"], t["total"]) if t.get("skip") else "")
 
 
 def _pebs(w, kernels):
