@@ -35,6 +35,8 @@ static void reason(struct ibs_caps *c)
 	else if (!c->fam)
 		WHY("family %02XH model %02XH: no IBS decoder row (docs/ibs.md \"Families\")",
 		    c->family, c->model);
+	else if (c->ibs_ctl_fault < 0)		/* an offline probe (pebs-preflight) */
+		WHY("IBS_CTL (MSRC001_103A): not read");
 	else if (c->ibs_ctl_fault)
 		WHY("IBS_CTL (MSRC001_103A): rdmsr fault (vector %d)", c->ibs_ctl_fault);
 	else if (!(c->ibs_ctl & IBS_CTL_LVT_OFFSET_VALID))
