@@ -24,6 +24,7 @@
 #include "platform/serial.h"
 #include "kernel/tsc.h"
 #include "init/init.h"
+#include "kernel/rtc.h"
 #include "ktests/run.h"
 #include "loads/kibs.h"
 #include "loads/kload.h"
@@ -96,12 +97,41 @@ static void smp_set_nodes(void)
 	}
 }
 
+/* splitmix64's finaliser (Steele, Lea, Flood, "Fast splittable pseudorandom number
+ * generators", OOPSLA 2014): spreads every input bit over the whole word */
+static uint64_t mix(uint64_t z)
+{
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+	return z ^ (z >> 31);
+}
+
+/* `# run: id=<hex> time=<RTC>` (docs/output.md "Run identity"): one run captured on two
+ * consoles is one run, and runs order by the machine's clock. The id mixes the TSC at kmain
+ * and now (their low bits differ from boot to boot) with the RTC; not a secret, an identity. */
+static void print_run_identity(uint64_t tsc0)
+{
+	struct rtc_time t;
+	const char *why = "";
+	char when[24] = "unknown";
+	bool have = rtc_read(&t, &why);
+	uint64_t id;
+
+	if (have)
+		rtc_iso8601(&t, when, sizeof(when));
+	id = mix(tsc0 ^ mix(rdtsc() ^ (have ? (uint64_t)t.year << 40 | (uint64_t)t.mon << 32 |
+					    t.day << 24 | t.hour << 16 | t.min << 8 | t.sec : 0)));
+	ktap_diag("run: id=%016llx time=%s%s%s%s", (unsigned long long)id, when,
+		  have ? "" : " (", have ? "" : why, have ? "" : ")");
+}
+
 static void print_header(void)
 {
 	uint64_t free = pmm_free_bytes(), total = pmm_total_bytes();
 	char line[200];
 
 	ktap_diag("output-format: %u", OUTPUT_FORMAT);
+	print_run_identity(phase_tsc[PH_KMAIN]);
 	ktap_diag("pebs-kernel %s", PEBS_KERNEL_VERSION);
 	ktap_diag("cmdline: %s", boot_info.cmdline ? boot_info.cmdline : "(none)");
 	ktap_diag("boot loader: %s%s", boot_info.loader ? boot_info.loader : "(unknown)",
