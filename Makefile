@@ -161,10 +161,13 @@ test-host: host
 # (tests/scripts/*.t, not the boot tests) N times (default 10), J different tests at a time;
 # lists each test that ever failed with how many of its N runs failed (tests/repeat.sh).
 # The tool tests go first: they are the long ones (QEMU boots), so J workers balance.
+# Left out of the repeat gate, as the QEMU boot matrix (tests/boot/boot.t) is: the tests that
+# only boot another emulator (Bochs, QEMU 10) a few minutes each; make test runs them once.
+REPEAT_SKIP := tests/scripts/bochs.t tests/scripts/qemu10.t
 test-repeat: deps-test
 	@$(MAKE) --no-print-directory all $(ISO) netboot
-	@tests/repeat.sh -n $(or $(N),10) -j $(or $(J),1) $(sort $(wildcard tests/scripts/*.t)) \
-		$(HOST_TEST_BINS)
+	@tests/repeat.sh -n $(or $(N),10) -j $(or $(J),1) \
+		$(filter-out $(REPEAT_SKIP),$(sort $(wildcard tests/scripts/*.t))) $(HOST_TEST_BINS)
 
 # `make soak [SEEDS=N]`: the hostile PMU scenario over N random seeds (default 200); prints
 # each failing seed with the command that reproduces it (tests/soak.sh). `make test`
