@@ -9,6 +9,7 @@ Tables: `runs` (one row per run: identity, machine, what it ran on, verdict coun
 name, value, unit). Queries by machine, model and time are indexed.
 """
 import os
+import time
 
 # (version, statements); {serial} and {real} are the one dialect difference (column types)
 MIGRATIONS = (
@@ -63,10 +64,18 @@ class DB:
             if os.path.isdir(path):
                 raise DBError("%s is a directory, not a database file" % path)
             try:
-                self.conn = sqlite3.connect(path)
+                # a second ingest waits for the first's write lock (migration included)
+                self.conn = sqlite3.connect(path, timeout=120)
                 self.conn.execute("PRAGMA foreign_keys = ON")
                 # a run is committed whole or not at all; WAL: one sync per checkpoint
-                self.conn.execute("PRAGMA journal_mode = WAL")
+                for tries in range(600):	# another process may hold the write lock
+                    try:
+                        self.conn.execute("PRAGMA journal_mode = WAL")
+                        break
+                    except sqlite3.OperationalError as e:
+                        if "locked" not in str(e) or tries == 599:
+                            raise
+                        time.sleep(0.1)
                 self.conn.execute("PRAGMA synchronous = NORMAL")
             except sqlite3.Error as e:
                 raise DBError("cannot open %s: %s" % (path, e))
@@ -102,6 +111,17 @@ class DB:
         for v, stmts in MIGRATIONS:
             if have < v <= upto:
                 try:
+                    if self.kind == "sqlite":
+                        # SQLite runs DDL outside Python's implicit transactions: take the
+                        # write lock first, so a second process waits here and then finds
+                        # the migration done, instead of half of it ("table runs already
+                        # exists")
+                        self.conn.execute("BEGIN IMMEDIATE")
+                        done = self.all("SELECT version FROM schema_version")
+                        if done and done[0][0] >= v:
+                            self.conn.commit()
+                            have = max(have, done[0][0])
+                            continue
                     for s in stmts:
                         self.q(s.format(**self.types))
                     self.q("DELETE FROM schema_version")
