@@ -68,6 +68,6 @@ bool msr_platform_header_line(char *b, size_t n)
 {
 	if (boot_probe.mode != MSRP_SWALLOWS)
 		return false;
-	fmt_snprintf(b, n, "platform: %s; _safe probes guess", why);
+	fmt_snprintf(b, n, "platform: %s; no answer resting on a #GP is trusted", why);
 	return true;
 }
