@@ -88,6 +88,7 @@ void smbios_read(struct smbios_info *s, uint64_t efi_systab, smbios_map_fn map, 
 const char *smbios_mem_type_name(uint8_t code, char *b, size_t n)
 {
 	static const char *const name[] = {		/* DSP0134 7.18.2 */
+		[0x01] = "type Other", [0x02] = "type Unknown",
 		[0x03] = "DRAM", [0x07] = "RAM", [0x0f] = "SDRAM", [0x12] = "DDR",
 		[0x13] = "DDR2", [0x14] = "DDR2 FB-DIMM", [0x18] = "DDR3", [0x19] = "FBD2",
 		[0x1a] = "DDR4", [0x1b] = "LPDDR", [0x1c] = "LPDDR2", [0x1d] = "LPDDR3",

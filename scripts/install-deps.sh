@@ -5,10 +5,11 @@
 # `make test-bochs`): Bochs with SeaBIOS as its ROM (tests/scripts/bochs.t), a PostgreSQL
 # server and client library (tests/scripts/history_pg.t starts its own server), JSON Schema
 # validation of the KCIDB export (tests/scripts/kcidb.t), headless Chromium for the dashboard
-# (tests/scripts/dashboard.t). `make run` and `make hwcheck` never install them (hwcheck
+# (tests/scripts/dashboard.t), dmidecode as the reference decoder of real SMBIOS dumps
+# (tests/scripts/smbios_dumps.t). `make run` and `make hwcheck` never install them (hwcheck
 # installs nothing at all); the tests that need them SKIP with the reason when they are absent.
 set -eu
-TEST_PKGS="bochs bochsbios vgabios seabios postgresql python3-psycopg2 python3-jsonschema chromium"
+TEST_PKGS="bochs bochsbios vgabios seabios postgresql python3-psycopg2 python3-jsonschema chromium dmidecode"
 with_test=0
 case ${1:-} in
 "") ;;

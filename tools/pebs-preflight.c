@@ -23,6 +23,7 @@
 #include "pebs/cycles.h"
 #include "tools/cpuid_dump.h"
 #include "tools/preflight_hw.h"
+#include "tools/preflight_smbios.h"
 
 #include <sched.h>
 #include <stdio.h>
@@ -36,9 +37,11 @@ void console_write(const char *s, size_t n)
 
 static void usage(void)
 {
-	fprintf(stderr, "usage: pebs-preflight [--cpuid FILE] [--msr NAME=VALUE]...\n"
+	fprintf(stderr, "usage: pebs-preflight [--cpuid FILE] [--msr NAME=VALUE]... [--smbios PATH]\n"
 		"  FILE: `cpuid -r` output or an InstLatx64 CPUID dump; NAME: IA32_PERF_CAPABILITIES,\n"
-		"  IA32_MISC_ENABLE, IA32_BIOS_SIGN_ID, MSR_PEBS_LD_LAT_THRESHOLD\n");
+		"  IA32_MISC_ENABLE, IA32_BIOS_SIGN_ID, MSR_PEBS_LD_LAT_THRESHOLD\n"
+		"  PATH: a `dmidecode --dump-bin` file or /sys/firmware/dmi/tables (root only): the\n"
+		"  kernel's '# smbios:' lines for it\n");
 	exit(2);
 }
 
@@ -320,12 +323,15 @@ static int run_live(void)
 
 int main(int argc, char **argv)
 {
-	const char *dump = NULL;
+	const char *dump = NULL, *smbios = NULL;
 	char err[200];
+	int rc;
 
 	for (int i = 1; i < argc; i++) {
 		if (!strcmp(argv[i], "--cpuid") && i + 1 < argc) {
 			dump = argv[++i];
+		} else if (!strcmp(argv[i], "--smbios") && i + 1 < argc) {
+			smbios = argv[++i];
 		} else if (!strcmp(argv[i], "--msr") && i + 1 < argc) {
 			if (pf_hw_set_msr(argv[++i], err, sizeof(err))) {
 				fprintf(stderr, "pebs-preflight: %s\n", err);
@@ -335,5 +341,8 @@ int main(int argc, char **argv)
 			usage();
 		}
 	}
-	return dump ? run_dump(dump) : run_live();
+	rc = dump ? run_dump(dump) : run_live();
+	if (!rc && smbios)
+		rc = pf_smbios_print(smbios);
+	return rc;
 }
