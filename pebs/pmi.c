@@ -20,16 +20,13 @@
  */
 #include "pebs/pebs.h"
 #include "pebs/msr.h"
+#include "pebs/pmi_slots.h"
 #include "apic/apic.h"
 #include "kernel/hw.h"
 #include "kernel/mm.h"
 
-struct pmi_slot {
-	uint32_t apic_id;
-	struct pebs_session *s;	/* NULL: slot free */
-};
-static struct pmi_slot slots0[PEBS_PMI_SLOTS0], *pmi_sessions = slots0;
-static unsigned nslots = PEBS_PMI_SLOTS0;
+static struct pmi_slot slots0[PEBS_PMI_SLOTS0];
+static struct pmi_slots pmi_sessions = { slots0, PEBS_PMI_SLOTS0 };
 
 /* Before any session runs (init/main.c, after smp_init): n slots from the memory map when
  * the built-in table is smaller; it stays when memory is short. */
@@ -37,64 +34,46 @@ void pebs_pmi_slots(unsigned n)
 {
 	struct pmi_slot *t;
 
-	if (n <= nslots || !(t = kalloc((uint64_t)n * sizeof(*t), 4096)))
+	if (n <= pmi_sessions.n || !(t = kalloc((uint64_t)n * sizeof(*t), 4096)))
 		return;
-	pmi_sessions = t;
-	nslots = n;
+	pmi_sessions.t = t;
+	pmi_sessions.n = n;
 }
 
 unsigned pebs_pmi_nslots(void)
 {
-	return nslots;
-}
-
-/* The slot of the CPU with APIC id `id`; a lookup (take false) writes nothing, so a PMI on
- * a CPU without a session cannot rename a slot another CPU is taking (H8). */
-static struct pebs_session **slot_of(uint32_t id, bool take)
-{
-	for (unsigned i = 0; i < nslots; i++)
-		if (pmi_sessions[i].s && pmi_sessions[i].apic_id == id)
-			return &pmi_sessions[i].s;
-	for (unsigned i = 0; take && i < nslots; i++) {	/* a lookup alone writes nothing */
-		if (!pmi_sessions[i].s) {
-			pmi_sessions[i].apic_id = id;
-			return &pmi_sessions[i].s;
-		}
-	}
-	return NULL;
+	return pmi_sessions.n;
 }
 
 static void pebs_pmi_irq(struct trap_frame *f)
 {
-	struct pebs_session **s = slot_of(apic_id(), false);
+	struct pebs_session *s = pmi_slot_find(&pmi_sessions, apic_id());
 
 	(void)f;
 	if (s)
-		pebs_pmi(*s);
+		pebs_pmi(s);
 	else
 		apic_pmi_rearm();	/* not ours, but LVTPC must not stay masked */
 }
 
 int pebs_pmi_install(struct pebs_session *s)
 {
-	struct pebs_session **slot = slot_of(apic_id(), true);
+	struct pebs_session **slot = pmi_slot_claim(&pmi_sessions, apic_id());
 
 	if (!slot)
 		return -1;
-	*slot = s;
+	pmi_slot_publish(slot, s);
 	apic_set_pmi_handler(pebs_pmi_irq);
 	return 0;
 }
 
 void pebs_pmi_uninstall(void)
 {
-	struct pebs_session **slot = slot_of(apic_id(), false);
 	bool any = false;
 
-	if (slot)
-		*slot = NULL;
-	for (unsigned i = 0; i < nslots; i++)
-		any |= pmi_sessions[i].s != NULL;
+	pmi_slot_release(&pmi_sessions, apic_id());
+	for (unsigned i = 0; i < pmi_sessions.n; i++)
+		any |= __atomic_load_n(&pmi_sessions.t[i].s, __ATOMIC_ACQUIRE) != NULL;
 	if (!any)	/* the vector is shared: removed with the last CPU's session */
 		apic_set_pmi_handler(NULL);
 }
@@ -103,11 +82,12 @@ uint32_t pebs_pmi_counters_elsewhere(bool exclusive_only)
 {
 	uint32_t here = apic_id(), m = 0;
 
-	for (unsigned i = 0; i < nslots; i++) {
-		const struct pebs_session *o = pmi_sessions[i].s;
+	for (unsigned i = 0; i < pmi_sessions.n; i++) {
+		const struct pebs_session *o = __atomic_load_n(&pmi_sessions.t[i].s,
+							       __ATOMIC_ACQUIRE);
 		uint16_t ev = o ? (uint16_t)(o->evtsel & 0xff) : 0;
 
-		if (!o || pmi_sessions[i].apic_id == here || !o->active)
+		if (!o || pmi_sessions.t[i].owner == here + 1 || !o->active)
 			continue;
 		if (exclusive_only && (ev < 0xd0 || ev > 0xd3))
 			continue;
