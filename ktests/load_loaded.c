@@ -179,6 +179,7 @@ static bool step(struct ktest *t, unsigned i, const struct load_run *r, struct l
 	}
 	p->ns_x100 = q.ns_x100;
 	p->core_x100 = q.res.have_core ? q.res.core_med_x100 : 0;
+	p->noise_pct = loaded_noise_pct(q.res.tsc_med_x100, q.res.tsc_min_x100);
 	loaded_line(line, sizeof(line), "load_loaded", i, p);
 	kt_info(t, "%s", line);
 	return true;
@@ -207,6 +208,7 @@ enum kt_result test_load_loaded(struct ktest *t)
 		kt_check(t, false, "chain_cycle # %s", r.why);
 		return kt_verdict(t);
 	}
+	r.name = "load_loaded";	/* its lines: the probe's chain and idle timing */
 	load_run_print(t, &r);
 	unit = inject_calibrate(1u << 16);
 	kt_info(t, "load_loaded: probe cpu0 = load_dram %llu.%02llu ns%s; %u steps, delay loop "

@@ -113,23 +113,37 @@ void loaded_line(char *b, unsigned n, const char *name, unsigned step,
 		     p->sampled ? (o ? src : "none") : "-");
 }
 
+unsigned loaded_noise_pct(uint64_t med_x100, uint64_t min_x100)
+{
+	if (!min_x100 || med_x100 <= min_x100)
+		return 0;
+	return (unsigned)((med_x100 - min_x100) * 100 / min_x100);
+}
+
 bool loaded_monotone(const struct loaded_point *pt, unsigned n, unsigned noise_pct, char *d,
 		     unsigned dn)
 {
+	unsigned worst = noise_pct;
+
 	for (unsigned i = 1; i < n; i++) {
 		uint64_t prev = pt[i - 1].ns_x100, cur = pt[i].ns_x100;
+		unsigned tol = pt[i].noise_pct > pt[i - 1].noise_pct ? pt[i].noise_pct :
+			       pt[i - 1].noise_pct;
 
-		if (cur * 100 > prev * (100 + noise_pct)) {
+		tol = tol > LOADED_NOISE_MAX_PCT ? LOADED_NOISE_MAX_PCT : tol;
+		tol = tol < noise_pct ? noise_pct : tol;
+		worst = tol > worst ? tol : worst;
+		if (cur * 100 > prev * (100 + tol)) {
 			fmt_snprintf(d, dn, "step %u (%llu.%02llu ns at %llu.%03llu GB/s) > step %u "
 				     "(%llu.%02llu ns at %llu.%03llu GB/s) + %u%%", i, X100(cur),
 				     X1000(pt[i].mbps), i - 1, X100(prev),
-				     X1000(pt[i - 1].mbps), noise_pct);
+				     X1000(pt[i - 1].mbps), tol);
 			return false;
 		}
 	}
 	fmt_snprintf(d, dn, "%u steps, %llu.%02llu ns at %llu.%03llu GB/s down to %llu.%02llu ns "
 		     "idle, each within %u%% of the step before", n, X100(n ? pt[0].ns_x100 : 0),
-		     X1000(n ? pt[0].mbps : 0), X100(n ? pt[n - 1].ns_x100 : 0), noise_pct);
+		     X1000(n ? pt[0].mbps : 0), X100(n ? pt[n - 1].ns_x100 : 0), worst);
 	return n > 1;
 }
 

@@ -21,7 +21,9 @@
 #define LOADED_MAX_STEPS 16u
 #define LOADED_IDLE UINT64_MAX	/* the delay of the idle step: injectors stopped */
 #define LOADED_NOISE_PCT 5u	/* monotone: a lighter-loaded step may time this much above the
-				 * heavier one before it (loads/steady.h STEADY_TOL_PCT is 3 %) */
+				 * heavier one before it (loads/steady.h STEADY_TOL_PCT is 3 %), or
+				 * the steps' own noise where larger, up to LOADED_NOISE_MAX_PCT */
+#define LOADED_NOISE_MAX_PCT 25u
 #define LOADED_FLOOR_PCT 5u	/* the idle step vs load_dram: at least this far apart fails */
 #define LOADED_CHUNK (64u << 10)	/* bytes an injector reads between two looks at `stop` */
 
@@ -54,6 +56,8 @@ struct loaded_point {
 	uint64_t mbps;		/* injected, all injectors, MB/s */
 	uint64_t ns_x100;	/* the probe's timed latency per load */
 	uint64_t core_x100;	/* core cycles per load, 0: no core clock */
+	unsigned noise_pct;	/* the timing's own noise: median over fastest repetition - 100
+				 * (preemption and interrupts only add time: loads/chase.h) */
 	/* the sampler's (sampled false: it did not run; why) */
 	bool sampled;
 	uint64_t records, unaccounted;	/* unaccounted: errors + samples of level NA */
@@ -69,8 +73,11 @@ void loaded_point_samples(struct loaded_point *p, const struct pebs_agg *a);
 void loaded_line(char *b, unsigned n, const char *name, unsigned step,
 		 const struct loaded_point *p);
 
+/* A step's noise_pct from its timed repetitions (TSC x100 per load, median and fastest). */
+unsigned loaded_noise_pct(uint64_t med_x100, uint64_t min_x100);
 /* The verdicts (true: pass), the figures that decided in d. Monotone: from each step to the
- * next (lighter load) the latency does not rise by more than noise_pct. */
+ * next (lighter load) the latency does not rise by more than noise_pct, or the larger of the
+ * two steps' own noise (at most LOADED_NOISE_MAX_PCT). */
 bool loaded_monotone(const struct loaded_point *pt, unsigned n, unsigned noise_pct, char *d,
 		     unsigned dn);
 /* The idle step vs load_dram (ns x100): within floor_pct of it. */

@@ -33,7 +33,7 @@ void ml_loaded_test(unsigned num, const struct pebs_caps *c, const struct cache_
 	per = per < (4ull << 20) ? 4ull << 20 : (per + (2u << 20) - 1) & ~((2ull << 20) - 1);
 	kt_info(&t, "load_loaded: %u injectors (cpus=all online, MLC's default), mix=read, %llu "
 		"KiB each", injectors, (unsigned long long)(per >> 10));
-	ml_timing_lines(&t, "load_dram", o->tsc_khz, ws, 64, "2M", "load", dram_core_x100);
+	ml_timing_lines(&t, "load_loaded", o->tsc_khz, ws, 64, "2M", "load", dram_core_x100);
 	idle_ns = dram_core_x100 * 100 / 110 * 1000000 / o->tsc_khz;
 	kt_info(&t, "load_loaded: probe cpu0 = load_dram %llu.%02llu ns; %u steps, delay loop "
 		"%llu.%02llu TSC/iteration; sampler PEBS (model %s memory)", X100(idle_ns), n,
@@ -50,6 +50,7 @@ void ml_loaded_test(unsigned num, const struct pebs_caps *c, const struct cache_
 		pct = loaded_model_pct(mem, p->mbps);
 		p->core_x100 = dram_core_x100 * pct / 100 * (99 + ml_rand() % 3) / 100;
 		p->ns_x100 = p->core_x100 * 100 / 110 * 1000000 / o->tsc_khz;
+		p->noise_pct = 1;	/* the +-1 % jitter */
 		so.ram_pct = o->ram_pct * pct / 100;
 		m = ml_pebs_quiet(c, &so, ml_mix_row(o->mix, 3), &err);
 		if (m)

@@ -168,6 +168,18 @@ static void test_judge(void **state)
 	assert_false(loaded_monotone(pt, n, LOADED_NOISE_PCT, d, sizeof(d)));
 	assert_non_null(strstr(d, "step 10 ("));
 
+	/* the steps' own noise widens the tolerance, up to LOADED_NOISE_MAX_PCT */
+	pt[n - 2].noise_pct = 8;
+	assert_true(loaded_monotone(pt, n, LOADED_NOISE_PCT, d, sizeof(d)));
+	assert_non_null(strstr(d, "within 8% of the step before"));
+	pt[n - 1].ns_x100 = pt[n - 2].ns_x100 * 130 / 100;
+	pt[n - 1].noise_pct = 60;
+	assert_false(loaded_monotone(pt, n, LOADED_NOISE_PCT, d, sizeof(d)));
+	assert_non_null(strstr(d, "+ 25%"));
+	assert_int_equal(loaded_noise_pct(11000, 10000), 10);
+	assert_int_equal(loaded_noise_pct(9000, 10000), 0);
+	assert_int_equal(loaded_noise_pct(100, 0), 0);
+
 	/* non-monotone: the heaviest step faster than a lighter one */
 	n = model_curve(&loaded_mem_ddr4_6ch, 16, pt);
 	pt[0].ns_x100 = pt[5].ns_x100 / 2;
