@@ -275,7 +275,7 @@ int lb_loaded_main(const struct opts *o, int argc, char **argv)
 			loaded_sweep((uint64_t[LOADED_MAX_STEPS]){ 0 }, LOADED_MAX_STEPS),
 			(unsigned long long)(inject_calibrate(1u << 16) / 100),
 			(unsigned long long)(inject_calibrate(1u << 16) % 100),
-			swhy ? "- not run" : swhy_buf);
+			swhy ? "perf not run" : swhy_buf);
 		ktap_result(&t, 1, sweep(&t, &r, hz, &g, swhy, isatty(2)), NULL);
 	}
 	ktap_totals();

@@ -142,7 +142,8 @@ def plot(plt, points, title, caveat):
         ax.axvline(f["knee_gbps"], color="tab:red", ls="--", lw=1)
         ax.annotate("knee %.2f GB/s (%d%% of idle)" % (f["knee_gbps"], KNEE_PCT),
                     (f["knee_gbps"], 0.03), xycoords=("data", "axes fraction"),
-                    xytext=(3, 0), textcoords="offset points", color="tab:red", fontsize=7)
+                    xytext=(-3, 0), textcoords="offset points", color="tab:red", fontsize=7,
+                    ha="right")
     sampled = [p for p in pts if p["p50"] is not None]
     if sampled:
         ax2 = ax.twinx()
