@@ -51,6 +51,8 @@ const struct option_desc option_table[] = {
 	  .help = "override L3 size" },
 	{ .name = "sweep", .kind = OPT_WORDS, .words = "short|full",
 	  .help = "latency-curve sweep: short | full" },
+	{ .name = "loaded", .kind = OPT_WORDS, .words = "read|rw",
+	  .help = "read | rw: load_loaded's injected traffic (rw: each line read and written back)" },
 	{ .name = "timing", .kind = OPT_WORDS, .words = "auto|brief|full",
 	  .help = "auto | brief | full: load-kernel budget (auto: brief where timing is not judged)" },
 	{ .name = NULL },

@@ -27,6 +27,7 @@ enum kt_result test_load_stlb(struct ktest *t);
 enum kt_result test_load_remote(struct ktest *t);
 enum kt_result test_load_cpus(struct ktest *t);
 enum kt_result test_load_curve(struct ktest *t);
+enum kt_result test_load_loaded(struct ktest *t);
 /* cross-core load kernels (ktests/load_xcore.c) */
 enum kt_result test_load_snoop(struct ktest *t);
 enum kt_result test_load_hitm(struct ktest *t);

@@ -91,9 +91,15 @@ static const char *source_name(void *self, char *b, unsigned n)
 	return b;
 }
 
+static const struct pebs_agg *aggregate(void *self)
+{
+	return &((struct ibs_state *)self)->meas.agg;
+}
+
 static const struct sampler ibs_sampler = {
 	.name = "IBS", .self = &ibs_st, .unavailable = unavailable, .prepare = prepare,
 	.measure = measure, .error = error, .report = report, .source_name = source_name,
+	.aggregate = aggregate,
 };
 
 const char *kibs_unavailable(void)

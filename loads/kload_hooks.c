@@ -32,6 +32,11 @@ void kload_set_sampler(const struct sampler *s)
 	sampler = s;
 }
 
+const struct sampler *kload_sampler(void)
+{
+	return sampler;
+}
+
 const char *kload_pebs_unavailable(void)
 {
 	if (!sampler)

@@ -192,6 +192,11 @@ static void report(void *self, struct ktest *t, const struct load_run *r, enum l
 						   lv->p50[tg], d, sizeof(d)), d);
 }
 
+static const struct pebs_agg *aggregate(void *self)
+{
+	return &((struct pebs_step *)self)->st->m->agg;
+}
+
 static enum kt_result step_run(struct ktest *t, const struct step *st, const struct load_run *r,
 			       enum load_target tg)
 {
@@ -199,6 +204,7 @@ static enum kt_result step_run(struct ktest *t, const struct step *st, const str
 	const struct sampler s = {
 		.name = "PEBS", .self = &ps, .unavailable = unavailable, .prepare = prepare,
 		.measure = measure, .error = error, .report = report, .source_name = source_name,
+		.aggregate = aggregate,
 	};
 
 	return kstep_sample(t, r, tg, &s);
@@ -210,6 +216,7 @@ static struct pebs_step bsp_ps = { .st = &bsp_step };
 static const struct sampler pebs_sampler = {
 	.name = "PEBS", .self = &bsp_ps, .unavailable = unavailable, .prepare = prepare,
 	.measure = measure, .error = error, .report = report, .source_name = source_name,
+	.aggregate = aggregate,
 };
 
 static void bsp_step_init(void)

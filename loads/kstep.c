@@ -82,6 +82,22 @@ static int armed(void *ctx, uint64_t period, uint64_t *records, uint64_t *irqs, 
 	return rc;
 }
 
+int kstep_sample_once(const struct load_run *r, enum load_target tg, const struct sampler *s,
+		      struct sampler_result *res)
+{
+	static struct kstep k;	/* the runs point into it: not on the stack */
+	struct sample_ctx ac = { .s = s, .k = &k };
+	uint64_t period = 0, recs = 0, irqs = 0, used = 0;
+	bool user = false;
+	int rc;
+
+	kstep_init(&k, r);
+	s->prepare(s->self, r, tg, &k, &period, &user);
+	rc = armed(&ac, period, &recs, &irqs, &used);
+	*res = (struct sampler_result){ .records = recs, .irqs = irqs, .period = used };
+	return rc;
+}
+
 enum kt_result kstep_sample(struct ktest *t, const struct load_run *r, enum load_target tg,
 			    const struct sampler *s)
 {

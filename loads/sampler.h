@@ -45,10 +45,19 @@ struct sampler {
 		       enum load_target tg, const struct pebs_cost *cost, uint64_t timed_x100);
 	/* The name of the subtest an error is reported under ("pebs_source", "cpu2_l1_..."). */
 	const char *(*source_name)(void *self, char *b, unsigned n);
+	/* The last measurement's aggregate (sample/aggregate.h): load_loaded's percentiles. */
+	const struct pebs_agg *(*aggregate)(void *self);
 };
 
 /* The sampling step of one load kernel through s: baseline, armed run with its cost, report;
  * a failed measurement is one failed source subtest with the sampler's reason. */
+/* One armed measurement of r's kernel through s, nothing printed or judged (load_loaded:
+ * one per step of its sweep): 0 with the aggregate at s->aggregate, or -1 (s->error). */
+int kstep_sample_once(const struct load_run *r, enum load_target tg, const struct sampler *s,
+		      struct sampler_result *res);
+/* The sampler the load kernels use (NULL: none registered; loads/kload_hooks.c). */
+const struct sampler *kload_sampler(void);
+
 enum kt_result kstep_sample(struct ktest *t, const struct load_run *r, enum load_target tg,
 			    const struct sampler *s);
 

@@ -6,6 +6,8 @@
  *   loadbench [--sizes 16K,256K,8M,256M] [--json] [--ppo N] [--reps N] [--rounds N]
  *             [--budget-ms N] [--seed N] [--no-huge]
  *   loadbench --pebs [--seed N] [--no-huge]     (Linux perf cross-check: loadbench_pebs.c)
+ *   loadbench --loaded [--pebs] [--injectors N] [--mix read|rw]   (loaded latency:
+ *             loadbench_loaded.c)
  *
  * One row per working-set size: size_bytes, ns_per_load, tsc_per_load (JSON Lines under
  * --json; comments then go to stderr). No --sizes: the default sweep, 16 KiB to 4x L3 at
@@ -22,6 +24,7 @@
 #include "tools/coreclk.h"
 #include "tools/loadbench_args.h"
 #include "tools/loadbench_host.h"
+#include "tools/loadbench_loaded.h"
 #include "tools/loadbench_pebs.h"
 #include "tools/loadbench_print.h"
 #include "tools/lb_sweep.h"
@@ -181,6 +184,8 @@ int main(int argc, char **argv)
 		lb_usage(stderr);
 		return 2;
 	}
+	if (o.loaded)
+		return lb_loaded_main(&o, argc, argv);
 	if (o.pebs)
 		return lb_pebs_main(&o, argc, argv);
 	info = o.json ? stderr : stdout;

@@ -14,6 +14,7 @@ void lb_usage(FILE *f)
 	fprintf(f, "usage: loadbench [--sizes 16K,256K,8M,256M] [--json] [--ppo N] [--reps N]\n"
 		   "                 [--rounds N] [--budget-ms N] [--seed N] [--no-huge] [--max-mem SIZE]\n"
 		   "       loadbench --pebs [--seed N] [--no-huge]\n"
+		   "       loadbench --loaded [--pebs] [--injectors N] [--mix read|rw] [--seed N] [--no-huge]\n"
 		   "  --sizes     working sets (K/M/G = 2^10/2^20/2^30), default: 16K..4x L3, cut\n"
 		   "              to fit --max-mem (the cut and its reason are printed)\n"
 		   "  --max-mem   all chains together at most (default 1536M; they stay resident\n"
@@ -28,7 +29,11 @@ void lb_usage(FILE *f)
 		   "  --pebs      the kernels load_l1..load_dram sampled by Linux perf (mem-loads,\n"
 		   "              ldlat=3 / AMD ibs_op), printed as a pebs-kernel log for\n"
 		   "              tools/pebs-report; exit 3 no PMU, 4 no permission, 5 no\n"
-		   "              load-latency event (docs/output.md section 6)\n");
+		   "              load-latency event (docs/output.md section 6)\n"
+		   "  --loaded    loaded latency (ktests/load_loaded.c as pinned threads): the DRAM\n"
+		   "              chase on this CPU while --injectors threads (default: one on each\n"
+		   "              other allowed CPU) inject reads (--mix rw: read + write back) at a\n"
+		   "              delay swept 0..idle; a pebs-kernel log; --pebs samples the probe\n");
 }
 
 static bool parse_num(const char *s, uint64_t lo, uint64_t hi, uint64_t *out)
@@ -58,6 +63,12 @@ int lb_parse_args(int argc, char **argv, struct opts *o)
 			o->json = true;
 		} else if (!strcmp(a, "--pebs")) {
 			o->pebs = true;
+		} else if (!strcmp(a, "--loaded")) {
+			o->loaded = true;
+		} else if (!strcmp(a, "--mix") && v && (!strcmp(v, "read") || !strcmp(v, "rw"))) {
+			o->rw = !strcmp(v, "rw"), i++;
+		} else if (!strcmp(a, "--injectors") && parse_num(v, 1, 4096, &n)) {
+			o->injectors = (unsigned)n, i++;
 		} else if (!strcmp(a, "--no-huge")) {
 			o->huge = false;
 		} else if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
@@ -88,7 +99,16 @@ int lb_parse_args(int argc, char **argv, struct opts *o)
 			return -1;
 		}
 	}
-	if (o->pebs && (o->json || o->nsizes)) {
+	if (o->loaded && (o->json || o->nsizes)) {
+		fprintf(stderr, "loadbench: --loaded runs the delay sweep and prints a log: no "
+			"--json, no --sizes\n");
+		return -1;
+	}
+	if (!o->loaded && (o->rw || o->injectors)) {
+		fprintf(stderr, "loadbench: --mix and --injectors go with --loaded\n");
+		return -1;
+	}
+	if (o->pebs && !o->loaded && (o->json || o->nsizes)) {
 		fprintf(stderr, "loadbench: --pebs runs the four level kernels and prints a log: "
 			"no --json, no --sizes\n");
 		return -1;

@@ -18,6 +18,9 @@ struct opts {
 	uint64_t seed;
 	uint64_t max_mem;	/* chains resident at once, at most (tools/lb_sweep.h) */
 	bool json, huge, pebs;
+	bool loaded;		/* --loaded: loaded latency (tools/loadbench_loaded.c) */
+	bool rw;		/* --mix rw: the injectors read and write each line */
+	unsigned injectors;	/* --injectors N: at most N (0: every other allowed CPU) */
 };
 
 /* Usage text to f. */

@@ -230,6 +230,42 @@ static enum lbp_status preflight(int cpu_nr)
 	return st;
 }
 
+enum lbp_status lb_pebs_ready(int cpu_nr, uint64_t hz, char *why, size_t n)
+{
+	enum lbp_status st = lbp_find(lbp_sysfs_root(), cpu_nr, LDLAT, &B.pmu);
+
+	B.hz = hz;
+	if (st != LBP_OK) {
+		snprintf(why, n, "%s", B.pmu.why);
+		return st;
+	}
+	st = lbp_perm_check(lbp_paranoid_path(), why, n);
+	if (st != LBP_OK)
+		return st;
+	st = lbp_open(&B.ev, &B.pmu, 100003, 0, NULL, NULL, why, n);
+	lbp_close(&B.ev);
+	if (st == LBP_OK)
+		snprintf(why, n, "perf %s: %s", B.pmu.name, B.pmu.event);
+	return st;
+}
+
+const struct pebs_agg *lb_pebs_sample(const struct load_run *r, char *why, size_t n)
+{
+	struct pebs_cost_run run = { .work = chunk, .ctx = &B, .clock = tsc_clock };
+	uint64_t recs, pmis, used;
+
+	B.s.lo = (uintptr_t)r->base;
+	B.s.hi = (uintptr_t)r->base + r->ws;
+	B.p = r->chain.head;
+	B.chunk_steps = r->res.steps_per_rep ? r->res.steps_per_rep : 4096;
+	run.steps_per_chunk = B.chunk_steps;
+	if (armed(&run, pebs_cost_default_sav(r->ns_x100), &recs, &pmis, &used)) {
+		snprintf(why, n, "%s", B.why);
+		return NULL;
+	}
+	return &B.s.agg;
+}
+
 int lb_pebs_main(const struct opts *o, int argc, char **argv)
 {
 	struct cache_geometry g;

@@ -21,8 +21,11 @@
  * --kernels all: also the other load kernels after load_dram, in the kernel's order: load_lfb,
  * load_store, load_stlb, load_remote, load_snoop, load_hitm (tools/model_log_special.c; Intel
  * parts); default `levels`: load_l1..load_dram only (what the fixtures were made from).
+ * --kernels loaded: load_l1..load_dram, then test load_loaded (tools/model_log_loaded.c; Intel
+ * parts): --injectors N of them (default 15) over the CPU's modelled memory (.mem below, the
+ * load-dependent DRAM latency model tests/model/loaded_model.h).
  * Usage: model-log --cpu haswell|skylake|icelake_sp|sapphire_rapids|zen3|zen4|alderlake
- *                  [--seed N] [--kernels levels|all]
+ *                  [--seed N] [--kernels levels|all|loaded] [--injectors 1..512]
  *                  [--mix clean|mixed|l1] [--dump none|raw|decoded] [--sav N]
  *                  [--assist-ns N] [--pmi-ns N] [--ram-pct N] > file.log
  * --assist-ns / --pmi-ns: what the model's virtual clock charges per PEBS assist (default 20)
@@ -38,6 +41,7 @@
 #include "loads/geometry.h"
 #include "loads/plan.h"
 #include "model/ibs_model.h"
+#include "model/loaded_model.h"
 #include "model/pmu_model.h"
 #include "pebs/cycles.h"
 
@@ -53,21 +57,29 @@ static const struct mcpu {
 	uint64_t l1d, l2, l3;		/* published sizes, bytes */
 	unsigned w1, w2, w3;
 	uint64_t tsc_khz;
+	const struct loaded_mem *mem;	/* --kernels loaded: the memory's load-latency model */
 } cpus[] = {
 	{ .id = "haswell", .mc = &model_haswell, .l1d = 32 << 10, .l2 = 256 << 10,
-	  .l3 = 8 << 20, .w1 = 8, .w2 = 8, .w3 = 16, .tsc_khz = 3400000 },
+	  .l3 = 8 << 20, .w1 = 8, .w2 = 8, .w3 = 16, .tsc_khz = 3400000,
+	  .mem = &loaded_mem_ddr4_2ch },
 	{ .id = "skylake", .mc = &model_skylake, .l1d = 32 << 10, .l2 = 256 << 10,
-	  .l3 = 8 << 20, .w1 = 8, .w2 = 4, .w3 = 16, .tsc_khz = 3400000 },
+	  .l3 = 8 << 20, .w1 = 8, .w2 = 4, .w3 = 16, .tsc_khz = 3400000,
+	  .mem = &loaded_mem_ddr4_2ch },
 	{ .id = "icelake_sp", .mc = &model_icelake_sp, .l1d = 48 << 10, .l2 = 1280 << 10,
-	  .l3 = 36ull << 20, .w1 = 12, .w2 = 20, .w3 = 12, .tsc_khz = 2300000 },
+	  .l3 = 36ull << 20, .w1 = 12, .w2 = 20, .w3 = 12, .tsc_khz = 2300000,
+	  .mem = &loaded_mem_ddr4_6ch },
 	{ .id = "sapphire_rapids", .mc = &model_sapphire_rapids, .l1d = 48 << 10, .l2 = 2 << 20,
-	  .l3 = 105ull << 20, .w1 = 12, .w2 = 16, .w3 = 15, .tsc_khz = 2000000 },
+	  .l3 = 105ull << 20, .w1 = 12, .w2 = 16, .w3 = 15, .tsc_khz = 2000000,
+	  .mem = &loaded_mem_ddr5_8ch },
 	{ .id = "zen3", .amd = &ibs_model_zen3, .l1d = 32 << 10, .l2 = 512 << 10,
-	  .l3 = 32ull << 20, .w1 = 8, .w2 = 8, .w3 = 16, .tsc_khz = 3400000 },
+	  .l3 = 32ull << 20, .w1 = 8, .w2 = 8, .w3 = 16, .tsc_khz = 3400000,
+	  .mem = &loaded_mem_ddr4_2ch },
 	{ .id = "zen4", .amd = &ibs_model_zen4, .l1d = 32 << 10, .l2 = 1 << 20,
-	  .l3 = 32ull << 20, .w1 = 8, .w2 = 8, .w3 = 16, .tsc_khz = 2400000 },
+	  .l3 = 32ull << 20, .w1 = 8, .w2 = 8, .w3 = 16, .tsc_khz = 2400000,
+	  .mem = &loaded_mem_ddr5_8ch },
 	{ .id = "alderlake", .mc = &model_goldencove, .ecore = &model_gracemont, .l1d = 48 << 10,
-	  .l2 = 1280 << 10, .l3 = 30ull << 20, .w1 = 12, .w2 = 10, .w3 = 12, .tsc_khz = 2400000 },
+	  .l2 = 1280 << 10, .l3 = 30ull << 20, .w1 = 12, .w2 = 10, .w3 = 12, .tsc_khz = 2400000,
+	  .mem = &loaded_mem_ddr4_2ch },
 };
 
 static const char *const knames[4] = { "load_l1", "load_l2", "load_l3", "load_dram" };
@@ -85,7 +97,7 @@ static void usage(void)
 {
 	fprintf(stderr, "usage: model-log --cpu haswell|skylake|icelake_sp|sapphire_rapids|zen3|zen4|"
 		"alderlake "
-		"[--seed N] [--kernels levels|all] [--mix clean|mixed|l1] [--dump none|raw|decoded] [--sav N] "
+		"[--seed N] [--kernels levels|all|loaded] [--injectors N] [--mix clean|mixed|l1] [--dump none|raw|decoded] [--sav N] "
 		"[--assist-ns N] [--pmi-ns N] [--ram-pct 50..400]\n");
 	exit(2);
 }
@@ -101,7 +113,7 @@ static int pick(const char *v, const char *const *names, unsigned n)
 
 static void header(const struct mcpu *m, const struct cpu_info *ci, const struct pebs_caps *c,
 		   const struct ibs_caps *ic, const struct cache_geometry *g, char *const *argv,
-		   int argc, bool all)
+		   int argc, bool all, bool loaded)
 {
 	static struct pmu_cycles cyc;
 	char cmd[256] = "", b[200];
@@ -111,7 +123,7 @@ static void header(const struct mcpu *m, const struct cpu_info *ci, const struct
 			 argv[i]);
 	/* main.c: version and plan lines, then print_header() order and formats */
 	ktap_begin();
-	ktap_plan((m->ecore ? 5 : 4) + (all ? 6 : 0));
+	ktap_plan((m->ecore ? 5 : 4) + (all ? 6 : 0) + loaded);
 	ktap_diag("output-format: %u", OUTPUT_FORMAT);
 	ktap_diag("pebs-kernel model-log");
 	/* docs/output.md: every report treats a log with this line as simulated, no machine's */
@@ -152,8 +164,10 @@ int main(int argc, char **argv)
 					       "sapphire_rapids", "zen3", "zen4", "alderlake" };
 	static const char *const mix_ids[] = { "clean", "mixed", "l1" };
 	static const char *const dump_ids[] = { "none", "raw", "decoded" };
-	static const char *const kernel_ids[] = { "levels", "all" };
-	bool all = false;
+	static const char *const kernel_ids[] = { "levels", "all", "loaded" };
+	bool all = false, loaded = false;
+	unsigned injectors = 15;
+	uint64_t dram_core = 0;
 	unsigned next = 5;
 	struct ml_opts o = { .mix = ML_CLEAN, .dump = ML_DUMP_NONE, .seed = 1, .sav = 1009,
 			     .assist_ns = 20, .pmi_ns = 2000, .ram_pct = 100 };
@@ -173,8 +187,14 @@ int main(int argc, char **argv)
 			m = &cpus[pick(v, cpu_ids, 7)];
 		else if (!strcmp(argv[i], "--seed"))
 			o.seed = strtoull(v, NULL, 0);
-		else if (!strcmp(argv[i], "--kernels"))
-			all = pick(v, kernel_ids, 2) == 1;
+		else if (!strcmp(argv[i], "--kernels")) {
+			int k = pick(v, kernel_ids, 3);
+
+			all = k == 1;
+			loaded = k == 2;
+		} else if (!strcmp(argv[i], "--injectors") && strtoull(v, NULL, 0) >= 1 &&
+			   strtoull(v, NULL, 0) <= 512)
+			injectors = (unsigned)strtoull(v, NULL, 0);
 		else if (!strcmp(argv[i], "--mix"))
 			o.mix = (enum ml_mix)pick(v, mix_ids, 3);
 		else if (!strcmp(argv[i], "--dump"))
@@ -191,10 +211,10 @@ int main(int argc, char **argv)
 		else
 			usage();
 	}
-	if (!m || (all && m->amd)) {
+	if (!m || ((all || loaded) && m->amd)) {
 		if (m)
-			fprintf(stderr, "model-log: --kernels all: Intel parts only (the IBS path "
-				"models load_l1..load_dram)\n");
+			fprintf(stderr, "model-log: --kernels %s: Intel parts only (the IBS path "
+				"models load_l1..load_dram)\n", all ? "all" : "loaded");
 		usage();
 	}
 	ml_srand(o.seed);
@@ -218,7 +238,7 @@ int main(int argc, char **argv)
 	level(&g.l2, m->l2, m->w2);
 	level(&g.l3, m->l3, m->w3);
 	console_register(&out);
-	header(m, &ci, &caps, &ibs, &g, argv, argc, all);
+	header(m, &ci, &caps, &ibs, &g, argv, argc, all, loaded);
 	for (unsigned k = 0; k < 4; k++) {
 		const struct ktest_desc desc = { .name = knames[k], .needs = NEED_NONE };
 		struct ktest t = { .desc = &desc };
@@ -228,6 +248,7 @@ int main(int argc, char **argv)
 		core = ml_timing(&t, k, knames[k], m->tsc_khz, load_ws((enum load_level)k, &g), &o);
 
 		ns[k] = core * 100 / 110 * 1000000 / m->tsc_khz;
+		dram_core = core;
 		if (ml_amd)
 			ml_ibs_step(&t, k, knames[k], &ibs, &o, core);
 		else
@@ -248,7 +269,9 @@ int main(int argc, char **argv)
 	if (all)
 		next = ml_special_tests(next, m->tsc_khz, &caps, &g, &o);
 	if (m->ecore)
-		ml_ecore_test(next, m->tsc_khz, &g, &o);
+		ml_ecore_test(next++, m->tsc_khz, &g, &o);
+	if (loaded)	/* the kernel's table order: load_cpus, then load_loaded */
+		ml_loaded_test(next, &caps, &g, &o, m->mem, injectors, dram_core);
 	ktap_totals();
 	kprintf("# EXIT: STATUS=%d\n", ktap_get_totals()->fail ? 1 : 0);	/* kernel/exit.c */
 	for (unsigned i = 0; i < ibs_model_violation_count(); i++)

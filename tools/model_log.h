@@ -99,6 +99,17 @@ bool ml_pebs_target(struct ktest *t, const char *name, const struct pebs_caps *c
 /* The PEBS step of load_snoop / load_hitm (loads/xcore_pebs.c): kind XCORE_SNOOP/HITM. */
 void ml_xcore_pebs(struct ktest *t, const char *name, const struct pebs_caps *c,
 		   const struct ml_opts *o, int kind, const struct ml_mixrow *mx);
+/* One measurement of mx's records, nothing printed (model_log_loaded.c): NULL with *err. */
+struct pebs_measure;
+struct pebs_measure *ml_pebs_quiet(const struct pebs_caps *c, const struct ml_opts *o,
+				   const struct ml_mixrow *mx, const char **err);
+/* model_log_loaded.c: test `num`, load_loaded, as ktests/load_loaded.c prints and judges it:
+ * `injectors` injectors over the memory `mem` (tests/model/loaded_model.h), the idle probe at
+ * load_dram's core cycles/load dram_core_x100. */
+struct loaded_mem;
+void ml_loaded_test(unsigned num, const struct pebs_caps *c, const struct cache_geometry *g,
+		    const struct ml_opts *o, const struct loaded_mem *mem, unsigned injectors,
+		    uint64_t dram_core_x100);
 /* Does this CPU's data-source table have a code for `want` at level l (load event)? */
 bool ml_has_code(const struct pebs_caps *c, enum pebs_level l, enum ml_want want);
 /* model_log_special.c: tests load_lfb .. load_hitm after load_dram; returns the next test

@@ -244,3 +244,29 @@ void ml_xcore_pebs(struct ktest *t, const char *name, const struct pebs_caps *c,
 	else
 		kt_check(t, v == 1, "pebs_source # %s", d);
 }
+
+/* One load-latency measurement of mix row mx, nothing printed (load_loaded's steps): the
+ * records of PEBS_MEASURE_RECORDS draws at sav, their latencies from o's ranges. NULL when
+ * the model's table has no code for a part, or the measurement failed (*err says why). */
+struct pebs_measure *ml_pebs_quiet(const struct pebs_caps *c, const struct ml_opts *o,
+				   const struct ml_mixrow *mx, const char **err)
+{
+	struct ml_feed f = { 0 };
+	struct pebs_cost_run run = { .work = ml_work, .ctx = &f, .clock = model_clock,
+				     .step_count = &f.fed };
+	struct pebs_measure_cfg cfg = { .work = pebs_cost_chunk, .work_ctx = &run,
+					.target_records = PEBS_MEASURE_RECORDS };
+
+	*err = "no such data source in this CPU's table";
+	if (!setup(&f, c, o, PEBS_EV_LOAD, mx))
+		return NULL;
+	model_set_costs(100, o->assist_ns * o->tsc_khz / 1000000, o->pmi_ns * o->tsc_khz / 1000000);
+	pebs_config_init(&cfg.pc, PEBS_LOAD_LATENCY, NULL, NULL);
+	cfg.pc.sav = o->sav;
+	f.events_left = (uint64_t)PEBS_MEASURE_RECORDS * (o->sav + 1);
+	if (pebs_measure_run(&boot_meas, c, &cfg)) {
+		*err = boot_meas.err;
+		return NULL;
+	}
+	return &boot_meas;
+}

@@ -5,7 +5,8 @@
 # load_stlb, load_remote, load_snoop, load_hitm; then load_cpus on the hybrid part), each with
 # its PEBS step and the subtests the kernel gives it (loads/kpebs.c, ktests/load_special.c,
 # load_remote.c, load_xcore.c); tools/pebs-report and the KTAP parsers read it cleanly; the
-# default (`levels`) prints what it always printed.
+# default (`levels`) prints what it always printed; `--kernels loaded` adds load_loaded (issue
+# 32) with one line per step of the delay sweep and its verdicts passing over the model.
 import os
 import re
 import subprocess
@@ -17,7 +18,8 @@ from taplib import done, ok  # noqa: E402
 
 ML = "build/host/model-log"
 table = open("ktests/table.c").read()
-order = [n for n in re.findall(r'\.name = "(load_[a-z0-9_]+)"', table) if n != "load_curve"]
+order = [n for n in re.findall(r'\.name = "(load_[a-z0-9_]+)"', table)
+         if n not in ("load_curve", "load_loaded")]
 SUBS = {"load_lfb": ["pebs_overhead", "pebs_source", "chain_cycle", "chain_placement",
                      "lfb_rides_fill"],
         "load_store": ["pebs_overhead", "pebs_store", "chain_cycle", "chain_placement",
@@ -74,6 +76,18 @@ ok(rc == 0 and re.search(r"^# simulated: model-log, the PMU model of Skylake: .*
                          r"this$", out, re.M) and
    re.findall(r"^ok \d+ (\S+)", out, re.M) == ["load_l1", "load_l2", "load_l3", "load_dram"],
    "default: load_l1..load_dram, marked simulated", out[:400])
+rc, out, err = run(["--cpu", "sapphire_rapids", "--kernels", "loaded", "--seed", "5"])
+steps = re.findall(r"^  # load_loaded: step (\d+) delay=(\S+) bw=([0-9.]+)GB/s lat=([0-9.]+)ns "
+                   r"core=\S+ p50=(\d+) p99=(\d+) n=(\d+) src (\S+)$", out, re.M)
+lat = [float(s[3]) for s in steps]
+ok(rc == 0 and re.findall(r"^ok \d+ (\S+)", out, re.M)[-1:] == ["load_loaded"] and
+   len(steps) >= 8 and steps[0][1] == "0" and steps[-1][1] == "idle" and
+   float(steps[-1][2]) == 0 and lat[0] > 2 * lat[-1] and int(steps[0][4]) > int(steps[-1][4]) and
+   all("RAM=" in s[7] for s in steps) and not re.search(r"^ *not ok ", out, re.M) and
+   re.findall(r"^  ok \d+ (\S+)", out.split("Subtest: load_loaded")[-1], re.M) ==
+   ["injectors_ran", "steps_printed", "samples_accounted", "curve_monotone", "idle_is_dram"],
+   "--kernels loaded: load_loaded, every step a line, the curve rising with bandwidth, p50 too, "
+   "verdicts pass", (rc, steps[:3], err[-300:]))
 rc, out, err = run(["--cpu", "zen3", "--kernels", "all"])
 ok(rc == 2 and "Intel parts only" in err, "--kernels all on an IBS part: refused, exit 2", err)
 done()

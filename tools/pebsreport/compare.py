@@ -5,7 +5,7 @@ It says when a run's figures are not a machine's (simulated, emulated: runkind.p
 kernel's working set differs between the runs (its delta then compares different things),
 and, once, when a run has nothing to compare (an empty log, `loadbench --pebs` on a machine
 without a PMU) instead of a line per test."""
-from . import runkind
+from . import loaded, runkind
 
 HEAD_KEYS = ("kernel_version", "output_format", "cpu", "hypervisor", "tsc", "core_clock",
              "cmdline")
@@ -62,6 +62,7 @@ def _runs(a, b, w, res):
 def compare(a, b):
     """Returns (text, dict)."""
     out, res = [], {"header": [], "verdicts": [], "timing": [], "levels": [], "curve": [],
+                    "loaded": [],
                     "no_data": [], "ws_differ": [],
                     "runs": {"a": a.get("run") or runkind.kind(a),
                              "b": b.get("run") or runkind.kind(b)}}
@@ -162,6 +163,7 @@ def compare(a, b):
         for s in both:
             w("  %12d %10.2f %10.2f %9s" % (s, ca[s], cb[s], _pct(ca[s], cb[s])))
             res["curve"].append({"bytes": s, "a_ns": ca[s], "b_ns": cb[s]})
+    loaded.compare(a.get("loaded") or [], b.get("loaded") or [], w, res["loaded"])
     w("")
     w("Status: A %d%s, B %d%s" % (a["status"], _nopebs(a), b["status"], _nopebs(b)))
     return "\n".join(out) + "\n", res

@@ -1,6 +1,7 @@
 """extract.py: the pebs-kernel diagnostic lines of docs/output.md (output-format 1) inside
 the KTAP tree: header cache geometry, and per load kernel the `chain`, `time`, `pebs`, `lvl`,
-`hist`, `dump`, `raw`, `rec` and `|` lines; also the load_curve rows (ktests/load_curve.c)
+`hist`, `dump`, `raw`, `rec` and `|` lines; also the load_curve rows (ktests/load_curve.c),
+load_loaded's step lines (loaded.py)
 and the pre-contract timing lines (`<k>: ws ...`, `<k>: N reps x ...`) of older kernels.
 
 A diagnostic that starts like one of these kinds but does not parse (a cut line) is
@@ -8,7 +9,7 @@ reported as a problem; other diagnostics are free text.
 """
 import re
 
-from . import ktap
+from . import ktap, loaded
 
 SIZE = r"(\d+)([KMG]?)"
 MULT = {"": 1, "K": 1 << 10, "M": 1 << 20, "G": 1 << 30}
@@ -110,6 +111,7 @@ class Extract:
         self.curve = []        # load_curve rows: {"bytes", "tsc", "ns", "core"}
         self.curve_notes = []
         self.cpus = {}         # CPU number -> {"apic", "type", "node", "format", "model"}
+        self.loaded = []       # load_loaded steps (loaded.py)
 
 
 def extract(log):
@@ -165,6 +167,14 @@ def _kernel(ex, st, name, no):
 
 def _diag(log, ex, st, body, no):
     if _cache(ex, body, no):
+        return
+    p = loaded.parse(body)
+    if p is False:
+        log.problem(no, "cut load_loaded step line, skipped: %r" % body[:60])
+        return
+    if p:
+        p.update({"test": st["test"], "line": no})
+        ex.loaded.append(p)
         return
     m = RE_CPULINE.match(body)
     if m:

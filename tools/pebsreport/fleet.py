@@ -2,14 +2,15 @@
 runs), one row per machine: CPU, microcode, BIOS (when a `pebs-lab:` metadata line before the
 log names it), verdict counts, per-level latency (ns, the load kernels' `time` lines) and PEBS
 level purity (the target level's share, `pebs` lines), with the outliers among machines of the
-same CPU model marked. Damaged logs (cut, garbled, restarted, unreadable) are named with the
+same CPU model marked; where the logs have load_loaded's curve (loaded.py), its peak injected
+bandwidth and knee, compared among machines of one CPU model by the same rule. Damaged logs (cut, garbled, restarted, unreadable) are named with the
 reason and never stop the report. docs/lab.md describes the layout a lab collects."""
 import os
 import re
 import shlex
 import statistics
 
-from . import REPORT_FORMAT, logread, report, runkind
+from . import REPORT_FORMAT, loaded, logread, report, runkind
 
 LEVELS = (("L1", "load_l1"), ("L2", "load_l2"), ("L3", "load_l3"), ("DRAM", "load_dram"))
 # <machine>-<UTC stamp>.log, as tools/sol-capture names its files
@@ -119,6 +120,7 @@ def _row(path, fname, doc, lines=None):
            "simulated": runkind.kind(doc)["kind"] == "simulated",
            "status": {0: "pass", 1: "fail", 2: "unreadable"}[doc["status"]],
            "counts": None, "top_level": None, "latency_ns": {}, "purity": {},
+           "loaded": doc.get("loaded_figures"),
            "damage": _damage(doc), "outliers": [], "reasons": doc.get("reasons", [])}
     if cpu:
         row["model"] = "%s %s stepping %s \"%s\"" % cpu.groups()
@@ -184,6 +186,21 @@ def _outliers(rows):
                     if v is not None and abs(v - med) > lim:
                         r["outliers"].append({"metric": metric, "level": lv, "value": v,
                                               "median": med, "machines": len(vals)})
+        # load_loaded's curve: peak injected bandwidth and the knee (relative rule)
+        g["median_loaded"] = {}
+        for key in ("peak_gbps", "knee_gbps"):
+            vals = [r["loaded"][key] for r in judged if r["loaded"] and
+                    r["loaded"][key] is not None]
+            if len(vals) < MIN_GROUP:
+                continue
+            med = statistics.median(vals)
+            mad = 1.4826 * statistics.median(abs(v - med) for v in vals)
+            g["median_loaded"][key] = med
+            for r in judged:
+                v = (r["loaded"] or {}).get(key)
+                if v is not None and abs(v - med) > max(OUT_MADS * mad, OUT_REL * med):
+                    r["outliers"].append({"metric": key, "level": "loaded", "value": v,
+                                          "median": med, "machines": len(vals)})
         # an outlier whose memory population differs from most of its model's machines:
         # the first thing to compare (channels, DIMMs, speed; the kernel's `# smbios:` line)
         pops = [r["dimms"] for r in judged if r["dimms"]]
@@ -227,6 +244,10 @@ def load_dir(d, decoder=None):
             "models": groups, "damaged": damaged, "outlier_rule": RULE,
             "status": 2 if not logs else 1 if bad else 0,
             "reasons": [] if logs else ["no log files in %s" % d]}
+
+
+def _e(v):
+    return "" if v is None else v
 
 
 def _f(v, fmt="%.2f"):
@@ -279,6 +300,10 @@ def summary(doc):
             w("  OUTLIER %s: %s latency %.2f ns, median %.2f ns of %d %s machines" % (
                 r["machine"], o["level"], o["value"], o["median"], o["machines"],
                 r["model"]))
+        elif o["level"] == "loaded":
+            w("  OUTLIER %s: loaded-latency %s %.3f GB/s, median %.3f GB/s of %d %s "
+              "machines" % (r["machine"], "peak bandwidth" if o["metric"] == "peak_gbps"
+                            else "knee", o["value"], o["median"], o["machines"], r["model"]))
         else:
             w("  OUTLIER %s: %s PEBS purity %.1f%%, median %.1f%% of %d %s machines" % (
                 r["machine"], o["level"], o["value"], o["median"], o["machines"],
@@ -286,6 +311,7 @@ def summary(doc):
     for r in ms:
         if r.get("dimm_note"):
             w("  DIMMS %s: %s" % (r["machine"], r["dimm_note"]))
+    _loaded_summary(doc, w)
     w("")
     w("Damaged logs: %d" % len({d["file"] for d in doc["damaged"]}))
     for d in doc["damaged"]:
@@ -300,6 +326,34 @@ def summary(doc):
     return "\n".join(out) + "\n"
 
 
+def _loaded_summary(doc, w):
+    """Peak bandwidth and knee of load_loaded's curve per machine, grouped by CPU model."""
+    rows = [r for r in doc["machines"] if r.get("loaded")]
+    if not rows:
+        return
+    w("")
+    w("Loaded latency per CPU model (load_loaded: peak injected GB/s, knee GB/s at %d%% of "
+      "idle latency, %% of the model's median)" % loaded.KNEE_PCT)
+    for g in doc["models"]:
+        ms = [r for r in rows if r["model"] == g["model"]]
+        if not ms:
+            continue
+        med = g.get("median_loaded", {})
+        w("  %s" % g["model"])
+        for r in ms:
+            f = r["loaded"]
+            w("    %-14s peak %9s%s  knee %9s%s  idle %s ns, at peak %s ns%s" % (
+                r["machine"], _f(f["peak_gbps"], "%.3f"), _rel(f["peak_gbps"],
+                                                             med.get("peak_gbps")),
+                _f(f["knee_gbps"], "%.3f"), _rel(f["knee_gbps"], med.get("knee_gbps")),
+                _f(f["idle_ns"]), _f(f["peak_ns"]),
+                " (emul)" if r["emulated"] else " (sim)" if r["simulated"] else ""))
+
+
+def _rel(v, med):
+    return " (%3.0f%%)" % (100.0 * v / med) if v is not None and med else ""
+
+
 def write_csv(doc, d):
     import csv
     os.makedirs(d, exist_ok=True)
@@ -307,7 +361,8 @@ def write_csv(doc, d):
     head = ["machine", "file", "runs", "cpu", "microcode", "bios", "emulated", "simulated",
             "status",
             "pass", "fail", "skip", "total"] + ["%s_ns" % lv for lv, _ in LEVELS] + \
-        ["%s_purity" % lv for lv, _ in LEVELS] + ["outliers", "damage"]
+        ["%s_purity" % lv for lv, _ in LEVELS] + ["loaded_peak_gbps", "loaded_knee_gbps"] + \
+        ["outliers", "damage"]
     with open(p, "w", newline="") as f:
         c = csv.writer(f, lineterminator="\n")
         c.writerow(head)
@@ -319,6 +374,7 @@ def write_csv(doc, d):
                        [cn.get(k, "") for k in ("pass", "fail", "skip", "total")] +
                        [r["latency_ns"].get(lv, "") for lv, _ in LEVELS] +
                        [r["purity"].get(lv, "") for lv, _ in LEVELS] +
+                       [_e((r["loaded"] or {}).get(k)) for k in ("peak_gbps", "knee_gbps")] +
                        [";".join("%s %s" % (o["level"], o["metric"]) for o in r["outliers"]),
                         "; ".join(r["damage"])])
     return [p]

@@ -5,11 +5,13 @@ A line joins only points of one kernel family measured the same way: the level k
 load_l1..load_dram (64-byte stride, one random chain per level), or the load_curve sweep;
 every other kernel (its own stride, page size or access pattern: load_lfb, load_store,
 load_stlb, ...) is a labelled point of its own. A run that is simulated or emulated
-(runkind.py) says so on every figure. Each function returns the files it wrote."""
+(runkind.py) says so on every figure. A log with load_loaded's steps also gets
+loaded-latency.{png,svg} (loaded.py: bandwidth on x, timed latency and sampled p50/p99 on y,
+data-source shares as a stacked band). Each function returns the files it wrote."""
 import os
 import re
 
-from . import runkind
+from . import loaded, runkind
 
 FIG_W, FIG_H, DPI = 8.0, 5.0, 100   # PNG 800 x 500 pixels, SVG 576 x 360 pt
 
@@ -99,6 +101,11 @@ def plot_all(doc, d):
         ax.legend(loc="upper left", fontsize=7)
         _caveat(fig, doc)
         files += _save(plt, fig, d, "latency-curve")
+    if doc.get("loaded"):
+        fig = loaded.plot(plt, doc["loaded"], "Loaded latency: %s%s" % (
+            doc.get("cpu") or "?", " [%s]" % (doc.get("run") or runkind.kind(doc))["kind"]
+            if runkind.caveat(doc) else ""), runkind.caveat(doc))
+        files += _save(plt, fig, d, "loaded-latency")
     for k in doc["kernels"]:
         for src, levels in (("log", k["levels"]),
                             ("raw", (k["decoded"] or {}).get("levels") or [])):

@@ -3,7 +3,7 @@ text summary, and the `--csv DIR` tables."""
 import csv
 import os
 
-from . import REPORT_FORMAT, extract, ktap, logread, rawdump, runkind
+from . import REPORT_FORMAT, extract, ktap, loaded, logread, rawdump, runkind
 
 
 def _paren(detail):
@@ -61,6 +61,7 @@ def load(path, decoder=None, decode_raw=True, read=None):
         "bail_out": log.bail[1] if log.bail else None,
         "kernels": kernels, "cpus": {str(i): c for i, c in sorted(ex.cpus.items())},
         "curve": ex.curve, "curve_notes": ex.curve_notes,
+        "loaded": ex.loaded, "loaded_figures": loaded.figures(ex.loaded),
         "noise": {"preamble_lines": log.preamble, "trailing_lines": log.trailing,
                   "non_utf8_lines": log.bad_bytes},
         "problems": [{"line": no, "message": msg} for no, msg in sorted(log.problems)],
@@ -154,6 +155,8 @@ def summary(doc, subtests=False):
         for p in doc["curve"]:
             w("  %12d %10.2f %10.2f %10s" % (p["bytes"], p["tsc"], p["ns"],
                                              _n(p["core"], "%.2f")))
+    if doc.get("loaded"):
+        loaded.text(doc["loaded"], w)
     for label, group in by_cpu(doc, [k for k in doc["kernels"]
                                      if k["pebs"] or k["levels"] or k["decoded"]]):
         if label:
@@ -259,6 +262,8 @@ def write_csv(doc, d):
            for k in doc["kernels"] if k["time"]])
     table("curve.csv", ["bytes", "tsc", "ns", "core"],
           [(p["bytes"], p["tsc"], p["ns"], _e(p["core"])) for p in doc["curve"]])
+    if doc.get("loaded"):
+        table("loaded.csv", *loaded.csv_rows(doc["loaded"]))
     lv_rows, h_rows = [], []
     for k in doc["kernels"]:
         srcs = [("log", k["levels"])]

@@ -1,0 +1,242 @@
+/*
+ * load_loaded.c: test load_loaded (on request: tests=load_loaded; issue 32), loaded latency as
+ * Intel MLC's --loaded_latency measures it: the load_dram pointer chase on the boot CPU (its
+ * chain, sizing and timing, loads/kload.h) while every other selected CPU injects traffic
+ * (loads/inject.h, one smp_call per CPU and step, smp/smp.h) with a delay swept from 0 to idle
+ * (loads/loaded.h). The injectors: the CPUs cpus= names other than the boot CPU; without cpus=
+ * every online AP (MLC's default: all other cores). loaded=rw: each line read and written back.
+ * Per step one line: injected GB/s (each injector's own bytes and TSC), the probe's ns and core
+ * cycles per load, p50/p99 and data-source shares of its PEBS/IBS samples (loads/sampler.h).
+ * Subtests: injectors_ran (every injector started, stopped and counted bytes in every step but
+ * idle), steps_printed (>= 8), samples_accounted (SKIP without a sampler), curve_monotone and
+ * idle_is_dram (SKIP where timing is not judged: software emulation). SDM Vol. 3B 18.17 (TSC),
+ * Vol. 3A 9.4 (the APs).
+ */
+#include "ktests/tests.h"
+#include "kernel/cmdline.h"
+#include "kernel/extable.h"
+#include "kernel/mm.h"
+#include "kernel/tsc.h"
+#include "loads/inject.h"
+#include "loads/kload.h"
+#include "loads/loaded.h"
+#include "loads/sampler.h"
+#include "smp/smp.h"
+
+#include <string.h>
+
+#define X100(v) (unsigned long long)((v) / 100), (unsigned long long)((v) % 100)
+#define START_MS 2000u	/* an injector not running by then is reported */
+#define STEP_MS 20000u	/* an injector stops by itself after this long */
+#define INJ_MIN (4ull << 20)
+
+struct injector {
+	unsigned cpu;
+	struct inject_job job;
+	int call;		/* smp_call_wait's result of the last step */
+};
+
+static struct injector *inj;
+static unsigned ninj;
+static struct loaded_point pts[LOADED_MAX_STEPS];
+
+static void injector_fn(void *arg)
+{
+	struct inject_job *j = arg;
+
+	write_cr3(read_cr3());	/* TLB entries of buffers the boot CPU mapped since */
+	inject_run(j);
+}
+
+static bool wanted(unsigned i)
+{
+	return smp_cpu(i)->state == CPU_ONLINE &&
+	       (!cmdline_get(&kcmdline, "cpus") || smp_selected(i));
+}
+
+/* The injector CPUs and their buffers; 0, or -1 with *why. */
+static int setup(struct ktest *t, enum loaded_mix mix, const char **why)
+{
+	const struct cache_geometry *g = kload_geometry();
+	uint64_t per, want;
+	const char *note = "";
+
+	ninj = 0;
+	for (unsigned i = 1; i < smp_cpu_count(); i++)
+		ninj += wanted(i);
+	if (!ninj) {
+		*why = smp_online_count() < 2 ? "one CPU online: no CPU left to inject traffic" :
+		       "cpus= selects no CPU but the boot CPU: no injector";
+		return -1;
+	}
+	inj = kalloc(ninj * sizeof(*inj), 64);
+	if (!inj) {
+		*why = "no memory for the injectors' state";
+		return -1;
+	}
+	memset(inj, 0, ninj * sizeof(*inj));
+	want = 4 * g->l3.size / ninj;	/* together 4x L3: their lines come from DRAM */
+	want = want < INJ_MIN ? INJ_MIN : (want + (2u << 20) - 1) & ~((2ull << 20) - 1);
+	per = kload_ws_cap(want, &note);
+	for (unsigned i = 1, k = 0; i < smp_cpu_count(); i++) {
+		if (!wanted(i))
+			continue;
+		inj[k].cpu = i;
+		inj[k].job.buf = mm_map_buffer(per, PS_2M);
+		inj[k].job.bytes = per;
+		inj[k].job.mix = mix;
+		if (!inj[k].job.buf) {
+			*why = "mm_map_buffer failed for an injector's buffer";
+			return -1;
+		}
+		memset(inj[k].job.buf, 0x5a, per);
+		k++;
+	}
+	kt_info(t, "load_loaded: %u injectors (cpus=%s), mix=%s, %llu KiB each%s", ninj,
+		cmdline_get(&kcmdline, "cpus") ? "as given" : "all online, MLC's default",
+		mix == LOADED_RW ? "rw 1:1 (64 B read + 64 B written per line)" : "read",
+		(unsigned long long)(per >> 10), note);
+	return 0;
+}
+
+/* Start every injector at `delay`; false when one did not start running. */
+static bool start(uint64_t delay)
+{
+	uint64_t lim = tsc_hz / 1000 * START_MS, t0;
+	bool ok = true;
+
+	for (unsigned k = 0; k < ninj; k++) {
+		struct inject_job *j = &inj[k].job;
+
+		j->delay = delay;
+		j->stop = 0;
+		j->running = 0;
+		j->res = (struct loaded_inj){ 0 };
+		j->bound_ticks = tsc_hz / 1000 * STEP_MS;
+		inj[k].call = smp_call_start(inj[k].cpu, injector_fn, j) ? 0 : SMP_CALL_NOT_ONLINE;
+	}
+	for (unsigned k = 0; k < ninj; k++) {
+		t0 = rdtsc();
+		while (!inj[k].call && !__atomic_load_n(&inj[k].job.running, __ATOMIC_ACQUIRE) &&
+		       rdtsc() - t0 < lim)
+			__builtin_ia32_pause();
+		ok &= inj[k].job.running != 0;
+	}
+	return ok;
+}
+
+static bool stop(void)
+{
+	bool ok = true;
+
+	for (unsigned k = 0; k < ninj; k++)
+		__atomic_store_n(&inj[k].job.stop, 1, __ATOMIC_RELEASE);
+	for (unsigned k = 0; k < ninj; k++) {
+		if (!inj[k].call)
+			inj[k].call = smp_call_wait(inj[k].cpu, START_MS + STEP_MS);
+		ok &= inj[k].call == SMP_CALL_DONE && inj[k].job.res.stopped;
+	}
+	return ok;
+}
+
+static uint64_t step_gbps(void)
+{
+	static struct loaded_inj res[64];
+	uint64_t sum = 0;
+
+	for (unsigned k = 0; k < ninj; k += 64) {
+		unsigned n = ninj - k < 64 ? ninj - k : 64;
+
+		for (unsigned i = 0; i < n; i++)
+			res[i] = inj[k + i].job.res;
+		sum += loaded_total_mbps(res, n, tsc_hz);
+	}
+	return sum;
+}
+
+/* One step: injectors at delay (none when idle), the probe timed and sampled. */
+static bool step(struct ktest *t, unsigned i, const struct load_run *r, struct loaded_point *p,
+		 const struct sampler *s, unsigned *bad_inj)
+{
+	struct sampler_result sr;
+	struct load_run q;
+	char line[200];
+	bool idle = p->delay == LOADED_IDLE, ok = idle || start(p->delay);
+	int rc = load_retime(&q, r, "load_loaded", CHASE_LOAD);
+
+	if (rc == 0 && s && kstep_sample_once(&q, TGT_DRAM, s, &sr) == 0)
+		loaded_point_samples(p, s->aggregate(s->self));
+	if (!idle) {
+		ok &= stop();
+		p->mbps = step_gbps();
+		for (unsigned k = 0; k < ninj; k++)
+			ok &= inj[k].job.res.bytes > 0;
+	}
+	*bad_inj += !ok;
+	if (rc) {
+		kt_info(t, "load_loaded: step %u not timed: %s", i, q.why);
+		return false;
+	}
+	p->ns_x100 = q.ns_x100;
+	p->core_x100 = q.res.have_core ? q.res.core_med_x100 : 0;
+	p->noise_pct = loaded_noise_pct(q.res.tsc_med_x100, q.res.tsc_min_x100);
+	loaded_line(line, sizeof(line), "load_loaded", i, p);
+	kt_info(t, "%s", line);
+	return true;
+}
+
+enum kt_result test_load_loaded(struct ktest *t)
+{
+	const char *m = cmdline_get(&kcmdline, "loaded"), *why = NULL, *emu, *note;
+	enum loaded_mix mix = m && !strcmp(m, "rw") ? LOADED_RW : LOADED_READ;
+	const struct sampler *s = kload_sampler();
+	const char *swhy = s ? s->unavailable(s->self) : "no sampler registered";
+	uint64_t delays[LOADED_MAX_STEPS], unit;
+	unsigned n = loaded_sweep(delays, LOADED_MAX_STEPS), printed = 0, bad_inj = 0;
+	struct load_run r;
+	char d[200];
+	int rc;
+
+	kload_test_begin();
+	kload_print_geometry(t);
+	if (setup(t, mix, &why))
+		return kt_skip(t, "%s", why);
+	rc = kload_level_run(&r, LOAD_DRAM, &note);
+	if (rc == -1)
+		return kt_skip(t, "the DRAM chain: %s", r.why);
+	if (rc) {
+		kt_check(t, false, "chain_cycle # %s", r.why);
+		return kt_verdict(t);
+	}
+	r.name = "load_loaded";	/* its lines: the probe's chain and idle timing */
+	load_run_print(t, &r);
+	unit = inject_calibrate(1u << 16);
+	kt_info(t, "load_loaded: probe cpu0 = load_dram %llu.%02llu ns%s; %u steps, delay loop "
+		"%llu.%02llu TSC/iteration; sampler %s%s", X100(r.ns_x100), note, n, X100(unit),
+		s ? s->name : "-", swhy ? " not run" : "");
+	if (swhy)
+		s = NULL;
+	memset(pts, 0, sizeof(pts));
+	for (unsigned i = 0; i < n; i++) {
+		pts[i].delay = delays[i];
+		printed += step(t, i, &r, &pts[i], s, &bad_inj);
+	}
+	emu = kload_timing_unjudgeable();
+	kt_check(t, bad_inj == 0, "injectors_ran # %u injectors x %u steps, %u steps short", ninj,
+		 n - 1, bad_inj);
+	kt_check(t, printed == n && n >= 8, "steps_printed # %u of %u", printed, n);
+	if (swhy)
+		kt_skip_sub(t, "samples_accounted", "%s", swhy);
+	else
+		kt_check(t, loaded_accounted(pts, n, d, sizeof(d)), "samples_accounted # %s", d);
+	if (emu) {
+		kt_skip_sub(t, "curve_monotone", "%s", emu);
+		kt_skip_sub(t, "idle_is_dram", "%s", emu);
+	} else {
+		kt_check(t, loaded_monotone(pts, n, LOADED_NOISE_PCT, d, sizeof(d)),
+			 "curve_monotone # %s", d);
+		kt_check(t, loaded_idle_ok(&pts[n - 1], r.ns_x100, LOADED_FLOOR_PCT, d, sizeof(d)),
+			 "idle_is_dram # %s", d);
+	}
+	return kt_verdict(t);
+}

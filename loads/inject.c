@@ -1,0 +1,132 @@
+/*
+ * inject.c: the injector (loads/inject.h). The passes are a top-level assembly block, System V
+ * AMD64 calling convention (rdi, rsi, rdx in; rax out; rcx, r8-r11 clobbered), assembled alike
+ * into the kernel and into loadbench. Instruction mix per line: 2 MOV + 6 ADD loads (8 x 8 B),
+ * 4 ADD reg, [LOADED_RW: 8 MOV stores], ADD/CMP/JB, and `delay` x (DEC, JNZ). The loads of a line
+ * are independent of other lines, so consecutive lines' misses overlap as far as the core lets
+ * them (Intel MLC injects the same way: independent sequential lines, a delay between them).
+ */
+#include "loads/inject.h"
+#include "kernel/tsc.h"
+
+__asm__(
+	".text\n"
+	".p2align 4\n"
+	".globl inject_read_pass\n"
+	".type inject_read_pass, @function\n"
+	"inject_read_pass:\n"
+	"	xor %eax, %eax\n"
+	"	add %rdi, %rsi\n"
+	"	cmp %rsi, %rdi\n"
+	"	jae 3f\n"
+	"1:	mov (%rdi), %r8\n"
+	"	mov 8(%rdi), %r9\n"
+	"	add 16(%rdi), %r8\n"
+	"	add 24(%rdi), %r9\n"
+	"	add 32(%rdi), %r8\n"
+	"	add 40(%rdi), %r9\n"
+	"	add 48(%rdi), %r8\n"
+	"	add 56(%rdi), %r9\n"
+	"	add %r8, %rax\n"
+	"	add %r9, %rax\n"
+	"	mov %rdx, %rcx\n"
+	"	test %rcx, %rcx\n"
+	"	jz 2f\n"
+	"4:	dec %rcx\n"
+	"	jnz 4b\n"
+	"2:	add $64, %rdi\n"
+	"	cmp %rsi, %rdi\n"
+	"	jb 1b\n"
+	"3:	ret\n"
+	".size inject_read_pass, .-inject_read_pass\n"
+	"\n"
+	".p2align 4\n"
+	".globl inject_rw_pass\n"
+	".type inject_rw_pass, @function\n"
+	"inject_rw_pass:\n"
+	"	xor %eax, %eax\n"
+	"	add %rdi, %rsi\n"
+	"	cmp %rsi, %rdi\n"
+	"	jae 3f\n"
+	"1:	mov (%rdi), %r8\n"
+	"	mov 8(%rdi), %r9\n"
+	"	add 16(%rdi), %r8\n"
+	"	add 24(%rdi), %r9\n"
+	"	add 32(%rdi), %r8\n"
+	"	add 40(%rdi), %r9\n"
+	"	add 48(%rdi), %r8\n"
+	"	add 56(%rdi), %r9\n"
+	"	add %r8, %rax\n"
+	"	add %r9, %rax\n"
+	"	mov %rax, (%rdi)\n"
+	"	mov %rax, 8(%rdi)\n"
+	"	mov %rax, 16(%rdi)\n"
+	"	mov %rax, 24(%rdi)\n"
+	"	mov %rax, 32(%rdi)\n"
+	"	mov %rax, 40(%rdi)\n"
+	"	mov %rax, 48(%rdi)\n"
+	"	mov %rax, 56(%rdi)\n"
+	"	mov %rdx, %rcx\n"
+	"	test %rcx, %rcx\n"
+	"	jz 2f\n"
+	"4:	dec %rcx\n"
+	"	jnz 4b\n"
+	"2:	add $64, %rdi\n"
+	"	cmp %rsi, %rdi\n"
+	"	jb 1b\n"
+	"3:	ret\n"
+	".size inject_rw_pass, .-inject_rw_pass\n"
+	"\n"
+	".p2align 4\n"
+	".globl inject_delay\n"
+	".type inject_delay, @function\n"
+	"inject_delay:\n"
+	"	mov %rdi, %rcx\n"
+	"	test %rcx, %rcx\n"
+	"	jz 2f\n"
+	"4:	dec %rcx\n"
+	"	jnz 4b\n"
+	"2:	ret\n"
+	".size inject_delay, .-inject_delay\n");
+
+uint64_t inject_calibrate(uint64_t iters)
+{
+	uint64_t best = UINT64_MAX;
+
+	for (unsigned i = 0; i < 3; i++) {
+		uint64_t t0 = rdtsc_ordered(), t1;
+
+		inject_delay(iters);
+		t1 = rdtsc_ordered();
+		if (t1 - t0 < best)
+			best = t1 - t0;
+	}
+	return iters ? best * 100 / iters : 0;
+}
+
+unsigned inject_line_bytes(enum loaded_mix mix)
+{
+	return mix == LOADED_RW ? 128u : 64u;
+}
+
+void inject_run(struct inject_job *j)
+{
+	uint64_t off = 0, t0 = rdtsc_ordered(), t1 = t0;
+	unsigned per_line = inject_line_bytes(j->mix);
+
+	j->res = (struct loaded_inj){ .started = true };
+	__atomic_store_n(&j->running, 1, __ATOMIC_RELEASE);
+	while (!__atomic_load_n(&j->stop, __ATOMIC_ACQUIRE)) {
+		if (j->mix == LOADED_RW)
+			j->sum += inject_rw_pass(j->buf + off, LOADED_CHUNK, j->delay);
+		else
+			j->sum += inject_read_pass(j->buf + off, LOADED_CHUNK, j->delay);
+		t1 = rdtsc_ordered();
+		j->res.bytes += LOADED_CHUNK / 64 * per_line;
+		off = off + LOADED_CHUNK >= j->bytes ? 0 : off + LOADED_CHUNK;
+		if (j->bound_ticks && t1 - t0 > j->bound_ticks)
+			break;
+	}
+	j->res.ticks = t1 - t0;
+	j->res.stopped = true;
+}
