@@ -11,5 +11,7 @@
 
 extern struct mb2_info boot_info;
 extern uint64_t boot_info_addr;
+/* "id=<hex> time=<RTC>" of the `# run:` header line (init/main.c), for the result screen */
+extern char boot_run_identity[64];
 
 #endif
