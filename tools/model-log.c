@@ -19,8 +19,9 @@
  * SYNTHESIZED there: the `smp-cpu` / `cpus` header lines and both CPUs' cache geometry (the
  * P-core's published sizes, which the kernel too takes from the boot CPU).
  * --kernels all: also the other load kernels after load_dram, in the kernel's order: load_lfb,
- * load_store, load_stlb, load_remote, load_snoop, load_hitm (tools/model_log_special.c; Intel
- * parts); default `levels`: load_l1..load_dram only (what the fixtures were made from).
+ * load_store, load_stlb, load_remote, load_snoop, load_hitm (tools/model_log_special.c; on
+ * zen3/zen4 through IBS); default `levels`: load_l1..load_dram only (what the fixtures were
+ * made from).
  * Usage: model-log --cpu haswell|skylake|icelake_sp|sapphire_rapids|zen3|zen4|alderlake
  *                  [--seed N] [--kernels levels|all]
  *                  [--mix clean|mixed|l1] [--dump none|raw|decoded] [--sav N]
@@ -191,12 +192,8 @@ int main(int argc, char **argv)
 		else
 			usage();
 	}
-	if (!m || (all && m->amd)) {
-		if (m)
-			fprintf(stderr, "model-log: --kernels all: Intel parts only (the IBS path "
-				"models load_l1..load_dram)\n");
+	if (!m)
 		usage();
-	}
 	ml_srand(o.seed);
 	o.tsc_khz = m->tsc_khz;
 	ml_amd = m->amd != NULL;
@@ -246,7 +243,7 @@ int main(int argc, char **argv)
 		ktap_result(&t, k + 1, kt_verdict(&t), NULL);
 	}
 	if (all)
-		next = ml_special_tests(next, m->tsc_khz, &caps, &g, &o);
+		next = ml_special_tests(next, m->tsc_khz, &caps, &ibs, &g, &o);
 	if (m->ecore)
 		ml_ecore_test(next, m->tsc_khz, &g, &o);
 	ktap_totals();
