@@ -82,8 +82,8 @@ static void observe(const struct ktest *t, bool top, enum kt_result r, const cha
 		}
 		return;
 	}
-	if (r == KT_FAIL && sub_failed != t->desc)
-		keep_fail(t, text);	/* no failed subtest says why: the test's own line */
+	if (r == KT_FAIL && sub_failed != t->desc)	/* no failed subtest says why: its line's */
+		keep_fail(t, *detail_of(text) ? detail_of(text) : "failed");
 	sub_failed = NULL;
 	if (l < 0)
 		return;
@@ -165,7 +165,7 @@ static void identity(struct page *p)
 	const struct smbios_info *sm = platform_smbios();
 	char b[200];
 
-	put(p, INK_TITLE, "pebs-kernel %s  run %s", PEBS_KERNEL_VERSION, boot_run_identity);
+	put(p, INK_TITLE, "%s", boot_run_identity);
 	for (unsigned i = 0; cpu_header_line(&cpu, i, b, sizeof(b)); i++)
 		put(p, INK_TEXT, "%s", b);
 	for (unsigned i = 0; sm && smbios_header_line(sm, i, b, sizeof(b)); i++)

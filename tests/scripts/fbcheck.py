@@ -207,14 +207,20 @@ def check_page(scr, lines):
     tot = ("Totals: pass:%s fail:%s skip:%s total:%s; top-level tests: %s, %s failed" %
            (t.group(1), t.group(2), t.group(3), t.group(4), tl.group(4), tl.group(2)))
     want(tot, "totals")
-    fails, cur = [], None
+    fails, cur, subs = [], None, 0
     for l in lines:
         m = re.match(r"^  # Subtest: (\S+)", l)
         if m:
-            cur = m.group(1)
+            cur, subs = m.group(1), 0
         m = re.match(r"^  not ok \d+ (.*)$", l)
         if m:
             fails.append("FAIL %s: %s" % (cur, m.group(1)))
+            subs += 1
+        m = re.match(r"^not ok \d+ (\S+)(?: # (.*))?$", l)
+        if m and not (subs and cur == m.group(1)):   # no failed subtest: the test's reason
+            fails.append("FAIL %s: %s" % (m.group(1), m.group(2) or "failed"))
+        if re.match(r"^(not )?ok \d+ ", l):
+            cur, subs = None, 0
     if not fails:
         want("no FAIL", "no failure in the log")
     for f in fails[:3]:
