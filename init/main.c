@@ -123,6 +123,9 @@ static void print_run_identity(uint64_t tsc0)
 					    t.day << 24 | t.hour << 16 | t.min << 8 | t.sec : 0)));
 	ktap_diag("run: id=%016llx time=%s%s%s%s", (unsigned long long)id, when,
 		  have ? "" : " (", have ? "" : why, have ? "" : ")");
+	/* the version from this object, as the header line below prints it */
+	fmt_snprintf(boot_run_identity, sizeof(boot_run_identity), "pebs-kernel %s  run id=%016llx "
+		     "time=%s", PEBS_KERNEL_VERSION, (unsigned long long)id, when);
 }
 
 static void print_header(void)

@@ -10,3 +10,4 @@
 struct cmdline kcmdline;
 struct mb2_info boot_info;
 uint64_t boot_info_addr;
+char boot_run_identity[112];

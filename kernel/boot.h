@@ -11,5 +11,8 @@
 
 extern struct mb2_info boot_info;
 extern uint64_t boot_info_addr;
+/* "pebs-kernel <version>  run id=<hex> time=<RTC>": the `# pebs-kernel` and `# run:` header
+ * lines in one (init/main.c), the result screen's first line */
+extern char boot_run_identity[112];
 
 #endif

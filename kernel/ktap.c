@@ -14,6 +14,7 @@
 
 static struct ktap_totals totals, cases;
 static char skip_reason[160];
+static ktap_observer_fn observer;
 
 /* the running test and what it printed so far */
 static struct ktest *cur;
@@ -37,6 +38,22 @@ static void hold_write(const char *s, size_t n)
 	console_emit(held_text, held);
 	held = 0;
 	console_emit(s, n);
+}
+
+void ktap_set_observer(ktap_observer_fn fn)
+{
+	observer = fn;
+}
+
+/* The observer sees "NAME # SKIP REASON" as the line shows it (a subtest or a test). */
+static void observe_skip(const struct ktest *t, bool top, const char *name, const char *why)
+{
+	char text[240];
+
+	if (!observer)
+		return;
+	fmt_snprintf(text, sizeof(text), "%s # SKIP %s", name, why);
+	observer(t, top, KT_SKIP, text);
 }
 
 void ktap_begin(void)
@@ -69,6 +86,8 @@ bool kt_check(struct ktest *t, bool cond, const char *fmt, ...)
 		t->failed = true;
 	}
 	kprintf("  %s %u %s\n", cond ? "ok" : "not ok", t->nsub, name);
+	if (observer)
+		observer(t, false, cond ? KT_PASS : KT_FAIL, name);
 	return cond;
 }
 
@@ -83,6 +102,7 @@ void kt_skip_sub(struct ktest *t, const char *name, const char *reason_fmt, ...)
 	t->nsub++;
 	t->sub_skip++;
 	kprintf("  ok %u %s # SKIP %s\n", t->nsub, name, reason);
+	observe_skip(t, false, name, reason);
 }
 
 void kt_info(struct ktest *t, const char *fmt, ...)
@@ -158,8 +178,14 @@ void ktap_result(struct ktest *t, unsigned number, enum kt_result r, const char 
 	if (mine)
 		console_emit(held_text, held);
 	held = 0;
-	if (synth)
-		kprintf("  not ok %u ran_to_completion # %s\n", t->nsub, why ? why : "test failed");
+	if (synth) {
+		char text[200];
+
+		fmt_snprintf(text, sizeof(text), "ran_to_completion # %s", why ? why : "test failed");
+		kprintf("  not ok %u %s\n", t->nsub, text);
+		if (observer)
+			observer(t, false, KT_FAIL, text);
+	}
 	if (block) {
 		unsigned pass = t->nsub - t->sub_fail - t->sub_skip;
 
@@ -175,17 +201,23 @@ void ktap_result(struct ktest *t, unsigned number, enum kt_result r, const char 
 	switch (r) {
 	case KT_PASS:
 		kprintf("ok %u %s\n", number, t->desc->name);
+		if (observer)
+			observer(t, true, r, t->desc->name);
 		break;
 	case KT_SKIP:
-		kprintf("ok %u %s # SKIP %s\n", number, t->desc->name,
-			why ? why : skip_reason[0] ? skip_reason : "no reason given");
+		why = why ? why : skip_reason[0] ? skip_reason : "no reason given";
+		kprintf("ok %u %s # SKIP %s\n", number, t->desc->name, why);
+		observe_skip(t, true, t->desc->name, why);
 		break;
-	default:
-		if (why)
-			kprintf("not ok %u %s # %s\n", number, t->desc->name, why);
-		else
-			kprintf("not ok %u %s\n", number, t->desc->name);
+	default: {
+		char text[480];	/* why: at most a few hundred bytes (ktests/run.c) */
+
+		fmt_snprintf(text, sizeof(text), why ? "%s # %s" : "%s", t->desc->name, why);
+		kprintf("not ok %u %s\n", number, text);
+		if (observer)
+			observer(t, true, r, text);
 		break;
+	}
 	}
 	skip_reason[0] = '\0';
 }

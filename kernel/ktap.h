@@ -104,6 +104,13 @@ void ktap_totals(void);
 /* Top-level counts (the run's verdict); ktap_get_cases: test cases, KUnit's `# Totals:`. */
 const struct ktap_totals *ktap_get_totals(void);
 const struct ktap_totals *ktap_get_cases(void);
+/* Who watches the results as they are reported (the run's screen, ktests/): every subtest
+ * result (top = false) and every top-level result (top = true) with its verdict and the text
+ * its KTAP line carries after the number ("pebs_source # SKIP why", "load_l2"). It prints
+ * nothing. NULL: none. */
+typedef void (*ktap_observer_fn)(const struct ktest *t, bool top, enum kt_result r,
+				 const char *text);
+void ktap_set_observer(ktap_observer_fn fn);
 /* The run ends inside a test (run_fatal, run_exit): print what the test held and its
  * `not ok` line with why. Nothing when no test is running. */
 void ktap_abort(const char *why);

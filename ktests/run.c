@@ -7,9 +7,11 @@
  * (kernel/nmi.h) does not end a test: the test judges its own results, and its block says
  * how many NMIs landed in it and where (`# nmi:`, docs/output.md). Each test is bracketed by
  * the trust signals (kernel/trust.h): one `# trust:` line in its block when an SMI,
- * throttling or a clock change happened during it, nothing when clean.
+ * throttling or a clock change happened during it, nothing when clean. The screen shows the
+ * test running and, at the end, the result page (ktests/screen.h; never the serial log).
  */
 #include "ktests/run.h"
+#include "ktests/screen.h"
 #include "apic/apic.h"
 #include "kernel/cmdline.h"
 #include "kernel/console.h"
@@ -164,9 +166,10 @@ static void report_typo(unsigned number)
 void ktests_run(void)
 {
 	static char times[640];
-	unsigned number = 0;
+	unsigned number = 0, planned = ktests_planned();
 	char typo[64];
 
+	kscreen_init();	/* the status line and the result page (ktests/screen.h) */
 	if (tests_typo(typo, sizeof(typo)))
 		report_typo(++number);
 
@@ -179,6 +182,7 @@ void ktests_run(void)
 			continue;
 		uint64_t t0 = rdtsc();
 
+		kscreen_status(number + 1, planned, t.desc->name);
 		r = run_one(&t, ++number, why, sizeof(why));
 		ktap_result(&t, number, r, why[0] ? why : NULL);
 		note_time(times, sizeof(times), t.desc->name, rdtsc() - t0);
@@ -195,5 +199,6 @@ void ktests_run(void)
 	if (trust_mce_final(times, sizeof(times)))
 		kprintf("# %s\n", times);
 	ktap_totals();
+	kscreen_page(ktap_get_totals()->fail != 0);
 	run_exit(ktap_get_totals()->fail != 0);
 }

@@ -8,6 +8,7 @@
 #include "loads/kpebs_ktap.h"
 #include "loads/kpebs_print.h"
 #include "loads/pebs_verdict.h"
+#include "loads/pv_xsrc.h"
 #include "loads/plan.h"
 #include "kernel/fmt.h"
 
@@ -19,6 +20,7 @@ int kibs_target_level(enum load_target tg)
 	case TGT_L3: return PEBS_LVL_L3;
 	case TGT_DRAM: return PEBS_LVL_RAM;
 	case TGT_LFB: return PEBS_LVL_LFB;
+	case TGT_REMOTE: return PEBS_LVL_RAM;	/* the other node's DRAM (ktests/load_remote.c) */
 	default: return -1;
 	}
 }
@@ -63,6 +65,22 @@ static void dump_lines(struct ktest *t, const char *name, const struct ibs_measu
 	}
 }
 
+/* The share of samples from another node (IbsOpData2 RmtNode, docs/ibs.md "DataSrc"), with
+ * the Intel path's minimum (loads/pv_xsrc.c pv_xsrc_min_share). */
+static enum pv_result remote_verdict(const struct pebs_agg *a, char *d, size_t n)
+{
+	uint64_t t = pv_total(a), c = pv_xsrc_count(a, PV_X_REMOTE);
+	unsigned min = pv_xsrc_min_share(PV_X_REMOTE), share = t ? (unsigned)(c * 1000 / t) : 0;
+
+	if (!t) {
+		fmt_snprintf(d, n, "no records");
+		return PV_FAIL;
+	}
+	fmt_snprintf(d, n, "remote %u.%u%% %s %u%%, of %llu (IbsOpData2 RmtNode)", share / 10,
+		     share % 10, share >= min ? ">=" : "<", min / 10, (unsigned long long)t);
+	return share >= min ? PV_PASS : PV_FAIL;
+}
+
 static void judge(struct ktest *t, const char *name, const char *sub, enum pv_result v,
 		  const char *d, const struct ibs_measure *m)
 {
@@ -93,6 +111,10 @@ void kibs_report(struct ktest *t, const char *name, const struct ibs_measure *m,
 	}
 	judge(t, name, "pebs_source", pv_source(&m->agg, (enum pebs_level)lvl, d, sizeof(d)), d,
 	      m);
+	if (tg == TGT_REMOTE) {	/* as the Intel path: the level, then whose node it was */
+		judge(t, name, "pebs_remote", remote_verdict(&m->agg, d, sizeof(d)), d, m);
+		return;
+	}
 	if (tg == TGT_LFB)
 		return;
 	if (tg == TGT_L1) {

@@ -57,6 +57,10 @@ int xcore_begin(struct xcore_run *r);
 bool xcore_step(struct xcore_run *r);
 int xcore_end(struct xcore_run *r);
 
+/* The cross-core step samples through PEBS alone: where the run samples through another PMU
+ * (IBS on AMD), pebs_source SKIPs with this and PEBS's own reason (pebs/caps.h). */
+#define XCORE_PEBS_ONLY "the cross-core step samples through PEBS only (loads/xcore_pebs.c): "
+
 /* The PEBS step (loads/xcore_pebs.c): the kernel again, under load-latency PEBS on the
  * measuring CPU; the verdict as a subtest `pebs_source`, or a SKIP with the reason. */
 struct ktest;

@@ -66,6 +66,10 @@ void xcore_pebs_step(struct ktest *t, struct xcore_run *base)
 		kt_skip_sub(t, "pebs_source", "%s", why);
 		return;
 	}
+	if (!pebs_caps_pebs_ok(pebs_caps_init(), &why)) {	/* the sampler is IBS */
+		kt_skip_sub(t, "pebs_source", XCORE_PEBS_ONLY "%s", why);
+		return;
+	}
 	pebs_config_init(&cfg.pc, PEBS_LOAD_LATENCY, &kcmdline, warn);
 	if (!cmdline_get(&kcmdline, "ldlat"))
 		cfg.pc.ldlat = XCORE_LDLAT;

@@ -59,14 +59,17 @@ bool pebs_caps_line(const struct pebs_caps *c, unsigned i, char *b, size_t n)
 			     c->pebs_arch_reg, c->freeze_smm, c->fw_write, c->baseline,
 			     c->perf_metrics, c->pebs_pt, c->timing_info, c->lbr_fmt);
 		return true;
-	case 5:
-		if (pebs_caps_ll_ok(c, &why))
+	case 5: {
+		const char *ll_why;	/* pebs_caps_pebs_ok below must not overwrite it */
+
+		if (pebs_caps_ll_ok(c, &ll_why))
 			fmt_snprintf(b, n, "pmu: pebs usable, load latency usable");
 		else if (pebs_caps_pebs_ok(c, &why))
-			fmt_snprintf(b, n, "pmu: pebs usable; load latency: %s", why);
+			fmt_snprintf(b, n, "pmu: pebs usable; load latency: %s", ll_why);
 		else
 			fmt_snprintf(b, n, "pmu: pebs: %s", why);
 		return true;
+	}
 	default:
 		return false;
 	}

@@ -1,12 +1,10 @@
 /*
  * fbcon.c: text rendering into a linear RGB framebuffer (multiboot2 spec §3.6.12, framebuffer
- * type 1 "direct RGB"). Pure: writes only inside [base, base + pitch * height) and only the
- * first width * bpp/8 bytes of each line. Glyphs come from platform/font8x16.c, scaled by an
- * integer factor. Scrolling redraws the cells whose character changed from a copy of the text
- * grid in RAM (a framebuffer is never read back: that is slow on real hardware), and jumps
- * several lines at a time (fc->scroll_step); only a grid too large for the copy is moved with
- * memmove on the framebuffer. Cells are copied from pre-rendered 4-pixel runs (fc->run) with
- * 8-byte stores, and fills copy a run of the pixel value: few, wide stores (fbcon.h).
+ * type 1 "direct RGB"). Pure: draws through platform/fbcon_draw.c, which writes only inside the
+ * surface. Scrolling redraws the cells whose character changed from a copy of the text grid
+ * in RAM (a framebuffer is never read back: that is slow on real hardware), and jumps several
+ * lines at a time (fc->scroll_step); only a grid too large for the copy is moved with memmove
+ * on the framebuffer. Below the grid: the status line (one text row), then the banner.
  */
 #include "platform/fbcon.h"
 #include "platform/font.h"
@@ -15,125 +13,11 @@
 
 #define BANNER_MAX_MUL 4	/* banner letters up to 4x the text scale */
 
-uint32_t fb_rgb(const struct fb_surface *fb, uint8_t r, uint8_t g, uint8_t b)
-{
-	uint32_t v = 0;
-
-	if (fb->red_size)
-		v |= ((uint32_t)r >> (8 - fb->red_size)) << fb->red_pos;
-	if (fb->green_size)
-		v |= ((uint32_t)g >> (8 - fb->green_size)) << fb->green_pos;
-	if (fb->blue_size)
-		v |= ((uint32_t)b >> (8 - fb->blue_size)) << fb->blue_pos;
-	return v;
-}
-
 unsigned fbcon_auto_scale(uint32_t width, uint32_t height)
 {
 	uint32_t s = width / 960 < height / 540 ? width / 960 : height / 540;
 
 	return s < 1 ? 1 : s > 8 ? 8 : s;
-}
-
-static inline void put_px(const struct fb_surface *fb, uint32_t x, uint32_t y, uint32_t v)
-{
-	uint8_t *p = fb->base + (size_t)y * fb->pitch + (size_t)x * (fb->bpp / 8);
-
-	p[0] = (uint8_t)v;
-	p[1] = (uint8_t)(v >> 8);
-	p[2] = (uint8_t)(v >> 16);
-	if (fb->bpp == 32)
-		p[3] = (uint8_t)(v >> 24);
-}
-
-/* n bytes from src to dst: 8-byte stores, then 4, then single bytes. */
-static void copy_wide(uint8_t *dst, const uint8_t *src, size_t n)
-{
-	for (; n >= 8; n -= 8, dst += 8, src += 8)
-		__builtin_memcpy(dst, src, 8);
-	if (n >= 4) {
-		__builtin_memcpy(dst, src, 4);
-		n -= 4, dst += 4, src += 4;
-	}
-	while (n--)
-		*dst++ = *src++;
-}
-
-/* Fill a rectangle, clipped to the surface: every line copied with wide stores from a run of
- * the pixel value in RAM (the framebuffer is never read back). */
-static void fill(const struct fb_surface *fb, uint32_t x, uint32_t y, uint32_t w, uint32_t h,
-		 uint32_t v)
-{
-	uint8_t run[256];
-	size_t bpp = fb->bpp / 8, chunk = sizeof(run) / bpp;
-
-	if (x >= fb->width || y >= fb->height)
-		return;
-	if (w > fb->width - x)
-		w = fb->width - x;
-	if (h > fb->height - y)
-		h = fb->height - y;
-	for (size_t i = 0; i < chunk; i++)
-		memcpy(run + i * bpp, &v, bpp);		/* little-endian pixel bytes, as put_px */
-	for (uint32_t j = 0; j < h; j++) {
-		uint8_t *p = fb->base + (size_t)(y + j) * fb->pitch + (size_t)x * bpp;
-
-		for (size_t left = w; left;) {
-			size_t n = left < chunk ? left : chunk;
-
-			copy_wide(p, run, n * bpp);
-			p += n * bpp;
-			left -= n;
-		}
-	}
-}
-
-/* fc->run: every 4-pixel pattern of a font row, scaled, in fg and bg. */
-static void build_runs(struct fbcon *fc)
-{
-	size_t bpp = fc->fb.bpp / 8;
-
-	fc->run_bytes = 0;
-	if (fc->scale > FBCON_FAST_SCALE)
-		return;
-	for (unsigned pat = 0; pat < 16; pat++)
-		for (unsigned px = 0; px < 4 * fc->scale; px++) {
-			uint32_t v = pat & (8u >> (px / fc->scale)) ? fc->fg : fc->bg;
-
-			memcpy(&fc->run[pat][px * bpp], &v, bpp);
-		}
-	fc->run_bytes = (unsigned)(4 * fc->scale * bpp);
-}
-
-/* One text cell from the runs: two runs per pixel line of the font row, scale lines each. */
-static void cell_runs(const struct fbcon *fc, uint32_t x, uint32_t y, unsigned char c)
-{
-	const uint8_t *rows = font8x16_glyph(c);
-	size_t pitch = fc->fb.pitch, n = fc->run_bytes;
-	uint8_t *p = fc->fb.base + (size_t)y * pitch + (size_t)x * (fc->fb.bpp / 8);
-
-	for (unsigned gy = 0; gy < FONT_H; gy++)
-		for (unsigned k = 0; k < fc->scale; k++, p += pitch) {
-			copy_wide(p, fc->run[rows[gy] >> 4], n);
-			copy_wide(p + n, fc->run[rows[gy] & 15], n);
-		}
-}
-
-/* One glyph at pixel (x, y), scale s, clipped. */
-static void glyph(const struct fb_surface *fb, uint32_t x, uint32_t y, unsigned s,
-		  unsigned char c, uint32_t fg, uint32_t bg)
-{
-	const uint8_t *rows = font8x16_glyph(c);
-
-	for (uint32_t gy = 0; gy < FONT_H * s; gy++) {
-		uint32_t py = y + gy;
-		uint8_t bits = rows[gy / s];
-
-		if (py >= fb->height)
-			return;
-		for (uint32_t gx = 0; gx < FONT_W * s && x + gx < fb->width; gx++)
-			put_px(fb, x + gx, py, (bits & (0x80 >> (gx / s))) ? fg : bg);
-	}
 }
 
 static int check_field(uint8_t pos, uint8_t size, uint8_t bpp)
@@ -172,11 +56,11 @@ int fbcon_init(struct fbcon *fc, const struct fb_surface *fb, unsigned scale, co
 	fc->fg = fb_rgb(fb, 0xd0, 0xd0, 0xd0);
 	fc->bg = fb_rgb(fb, 0, 0, 0);
 	fc->scroll_step = fc->rows >= 8 ? fc->rows / 4 : 1;
-	build_runs(fc);
+	fb_runs_build(&fc->runs, fb, fc->scale, fc->fg, fc->bg);
 	fc->shadow = (size_t)fc->cols * fc->rows <= FBCON_TEXT_MAX;
 	if (fc->shadow)
 		memset(fc->text, ' ', (size_t)fc->cols * fc->rows);	/* the cleared screen */
-	fill(&fc->fb, 0, 0, fb->width, fb->height, fc->bg);
+	fb_fill(&fc->fb, 0, 0, fb->width, fb->height, fc->bg);
 	return 0;
 }
 
@@ -185,10 +69,7 @@ void fbcon_draw_cell(struct fbcon *fc, unsigned col, unsigned row, unsigned char
 	unsigned cw = FONT_W * fc->scale, ch = FONT_H * fc->scale;
 
 	if (col < fc->cols && row < fc->rows) {
-		if (fc->run_bytes)	/* a grid cell lies wholly inside the surface */
-			cell_runs(fc, col * cw, row * ch, c);
-		else
-			glyph(&fc->fb, col * cw, row * ch, fc->scale, c, fc->fg, fc->bg);
+		fb_glyph(&fc->fb, &fc->runs, col * cw, row * ch, fc->scale, c, fc->fg, fc->bg);
 		if (fc->shadow)
 			fc->text[(size_t)row * fc->cols + col] = c;
 	}
@@ -217,7 +98,8 @@ static void scroll(struct fbcon *fc, unsigned n)
 	}
 	if (n < fc->rows)
 		memmove(fc->fb.base, fc->fb.base + n * line, (fc->rows - n) * line);
-	fill(&fc->fb, 0, (uint32_t)((fc->rows - n) * lh), fc->fb.width, (uint32_t)(n * lh), fc->bg);
+	fb_fill(&fc->fb, 0, (uint32_t)((fc->rows - n) * lh), fc->fb.width, (uint32_t)(n * lh),
+		fc->bg);
 	fc->cy = fc->cy >= n ? fc->cy - n : 0;
 }
 
@@ -284,6 +166,7 @@ void fbcon_banner(struct fbcon *fc, const char *text, uint8_t r, uint8_t g, uint
 	if (h > fc->fb.height)
 		h = fc->fb.height;
 	rows = (fc->fb.height - h) / lh;
+	fc->status = false;	/* the banner's fill below takes the status row */
 	if (fc->banner_h == 0 || rows < fc->rows) {
 		if (fc->cy >= rows && rows)
 			scroll(fc, fc->cy - rows + 1);
@@ -291,10 +174,70 @@ void fbcon_banner(struct fbcon *fc, const char *text, uint8_t r, uint8_t g, uint
 	}
 	fc->banner_h = fc->fb.height - fc->rows * lh;
 	top = fc->fb.height - fc->banner_h;
-	fill(&fc->fb, 0, top, fc->fb.width, fc->banner_h, fc->bg);
+	fb_fill(&fc->fb, 0, top, fc->fb.width, fc->banner_h, fc->bg);
 	x = (uint32_t)((fc->fb.width - len * FONT_W * s) / 2);
 	top += (fc->banner_h - FONT_H * s) / 2;
 	for (size_t i = 0; i < len; i++)
-		glyph(&fc->fb, x + (uint32_t)(i * FONT_W * s), top, s, (unsigned char)text[i], fg,
-		      fc->bg);
+		fb_glyph(&fc->fb, NULL, x + (uint32_t)(i * FONT_W * s), top, s,
+			 (unsigned char)text[i], fg, fc->bg);
+}
+
+/* n characters of s at cell (col, row) of any text row above the banner, in fg; the runs for
+ * a colour other than the text's are built here (16 entries, cheaper than a pixel loop). */
+static void text_at(struct fbcon *fc, unsigned col, unsigned row, const char *s, size_t n,
+		    uint32_t fg)
+{
+	static struct fb_runs ink;	/* static: 2 KiB, kept off the kernel stack */
+	unsigned cw = FONT_W * fc->scale, ch = FONT_H * fc->scale;
+	const struct fb_runs *r = &fc->runs;
+
+	if (fg != fc->fg) {
+		fb_runs_build(&ink, &fc->fb, fc->scale, fg, fc->bg);
+		r = &ink;
+	}
+	for (size_t i = 0; i < n && col + i < fc->cols; i++)
+		fb_glyph(&fc->fb, r, (uint32_t)((col + i) * cw), row * ch, fc->scale,
+			 (unsigned char)s[i], fg, fc->bg);
+}
+
+void fbcon_text(struct fbcon *fc, unsigned col, unsigned row, const char *s, size_t n,
+		uint32_t fg)
+{
+	if (row >= fc->rows || col >= fc->cols)
+		return;
+	text_at(fc, col, row, s, n, fg);
+	if (fc->shadow)		/* a later scroll redraws these cells in the text colour */
+		for (size_t i = 0; i < n && col + i < fc->cols; i++)
+			fc->text[(size_t)row * fc->cols + col + i] = (unsigned char)s[i];
+}
+
+void fbcon_status(struct fbcon *fc, const char *text, uint8_t r, uint8_t g, uint8_t b)
+{
+	size_t len = strlen(text);
+
+	if (!fc->status) {
+		if (fc->rows < 2 || fc->banner_h)
+			return;		/* no room, or the run is over (the banner is up) */
+		if (fc->cy >= fc->rows - 1)
+			scroll(fc, fc->cy - (fc->rows - 1) + 1);
+		fc->rows--;
+		fc->status = true;
+	}
+	if (len > fc->cols)
+		len = fc->cols;
+	text_at(fc, 0, fc->rows, text, len, fb_rgb(&fc->fb, r, g, b));
+	fb_fill(&fc->fb, (uint32_t)(len * FONT_W * fc->scale), fc->rows * FONT_H * fc->scale,
+		fc->fb.width, FONT_H * fc->scale, fc->bg);
+}
+
+void fbcon_clear(struct fbcon *fc)
+{
+	if (fc->status) {
+		fc->rows++;
+		fc->status = false;
+	}
+	fb_fill(&fc->fb, 0, 0, fc->fb.width, fc->fb.height - fc->banner_h, fc->bg);
+	if (fc->shadow)
+		memset(fc->text, ' ', (size_t)fc->cols * fc->rows);
+	fc->cx = fc->cy = 0;
 }

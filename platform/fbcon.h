@@ -4,7 +4,9 @@
  * geometry and colour masks come from the multiboot2 framebuffer tag (type 1, direct RGB;
  * multiboot2 spec §3.6.12). 24 and 32 bpp. The 8x16 font is scaled by an integer factor
  * so text stays readable on 4K panels. Text scrolls; a banner (the final verdict) can be
- * pinned to the bottom of the screen in large letters and stays there.
+ * pinned to the bottom of the screen in large letters and stays there; a status line can be
+ * kept on the text row under the scrolling grid; the screen can be cleared for a page of
+ * lines drawn at fixed rows, in colours. Pixels: platform/fbcon_draw.h.
  */
 #ifndef PLATFORM_FBCON_H
 #define PLATFORM_FBCON_H
@@ -13,42 +15,26 @@
 #include <stddef.h>
 #include <stdint.h>
 
-struct fb_surface {
-	uint8_t *base;		/* first byte of the visible framebuffer */
-	uint32_t width, height;	/* pixels */
-	uint32_t pitch;		/* bytes per scan line (>= width * bpp / 8) */
-	uint8_t bpp;		/* 24 or 32 */
-	uint8_t red_pos, red_size, green_pos, green_size, blue_pos, blue_size;
-};
+#include "platform/fbcon_draw.h"
 
 /* Text grid kept in RAM so that scrolling redraws cells instead of reading the framebuffer
  * back (uncached or write-combining reads cost ~1 us each on real hardware); a grid larger
  * than this scrolls by memmove on the framebuffer. */
 #define FBCON_TEXT_MAX 32768
-/* Text cells are drawn from pre-rendered pixel runs: each 4-pixel pattern of a font row, in
- * fg/bg and scaled, is one entry (4 pixels x scale up to FBCON_FAST_SCALE x 4 bytes), copied
- * into the framebuffer with 8-byte stores instead of 3-4 single-byte stores per pixel (under
- * QEMU TCG every store is a soft-TLB lookup; a write-combining framebuffer also prefers wide
- * stores). A larger scale draws pixel by pixel. */
-#define FBCON_FAST_SCALE 8
-#define FBCON_RUN_MAX (4 * FBCON_FAST_SCALE * 4)
 
 struct fbcon {
 	struct fb_surface fb;
 	unsigned scale;		/* font scale factor */
-	unsigned cols, rows;	/* text grid (rows above the banner) */
+	unsigned cols, rows;	/* text grid (rows above the status row and the banner) */
 	unsigned cx, cy;	/* cursor cell */
 	uint32_t fg, bg;	/* pixel values in the framebuffer's format */
 	uint32_t banner_h;	/* pixel rows reserved at the bottom (0: no banner) */
 	unsigned scroll_step;	/* lines scrolled at once when the cursor leaves the grid */
 	bool shadow;		/* text[] holds the grid (cols * rows <= FBCON_TEXT_MAX) */
-	unsigned run_bytes;	/* bytes of one run[] entry; 0: scale too large, no runs */
-	uint8_t run[16][FBCON_RUN_MAX];	/* 4-pixel pattern (bit 3 = leftmost) -> pixels */
+	bool status;		/* text row `rows` holds the status line (fbcon_status) */
+	struct fb_runs runs;	/* cells in fg on bg */
 	unsigned char text[FBCON_TEXT_MAX];
 };
-
-/* Pack 8-bit r, g, b into a pixel value using the surface's masks. */
-uint32_t fb_rgb(const struct fb_surface *fb, uint8_t r, uint8_t g, uint8_t b);
 
 /* A readable scale for this resolution: 1 up to ~1280x720, 2 at 1920x1080, 4 at 3840x2160. */
 unsigned fbcon_auto_scale(uint32_t width, uint32_t height);
@@ -75,5 +61,22 @@ void fbcon_banner(struct fbcon *fc, const char *text, uint8_t r, uint8_t g, uint
 
 /* The banner's geometry (for tests): scale and top pixel row, 0 when none. */
 unsigned fbcon_banner_scale(const struct fbcon *fc, size_t text_len);
+
+/*
+ * The status line: `text` on the text row right under the scrolling grid (the grid gives up
+ * its last row on the first call, scrolling one line when the cursor was on it), in colour
+ * (r, g, b), cut at the width and padded with blanks; later calls redraw that row only.
+ * Scrolling never touches it; a banner takes its place.
+ */
+void fbcon_status(struct fbcon *fc, const char *text, uint8_t r, uint8_t g, uint8_t b);
+
+/* Clear every text row above the banner (the status line too, which is given up) and put the
+ * cursor home: a page follows. */
+void fbcon_clear(struct fbcon *fc);
+
+/* Draw n characters of s at text cell (col, row) in colour fg (a pixel value, fb_rgb), cut at
+ * the last column; the cursor stays. Rows of the grid only. */
+void fbcon_text(struct fbcon *fc, unsigned col, unsigned row, const char *s, size_t n,
+		uint32_t fg);
 
 #endif

@@ -9,11 +9,11 @@
 #include "platform/smbios.h"
 #include "kernel/console.h"
 #include "kernel/exit.h"
-#include "platform/fbcon.h"
 #include "kernel/fmt.h"
 #include "kernel/ktap.h"
 #include "kernel/mm.h"
 #include "platform/power.h"
+#include "platform/screen.h"
 #include "platform/uart.h"
 
 #include <string.h>
@@ -26,9 +26,7 @@ struct numa_info numa;
 static struct console_choice choice;
 static struct uart uarts[UART_MAX_PORTS];
 static unsigned nuarts;
-static struct fbcon fbc;
 static bool fb_on;
-static struct console_backend fb_be;
 static const char *fb_note = "none";
 static struct smbios_info smbios;
 static enum end_action end_action;
@@ -115,23 +113,11 @@ bool platform_console_setup(const struct mb2_info *bi, const struct cmdline *cl,
 	return nuarts > 0;
 }
 
-static void fb_write(struct console_backend *be, const char *s, size_t n)
-{
-	(void)be;
-	fbcon_write(&fbc, s, n);
-}
-
 static void end_hook(bool failed)
 {
-	const struct ktap_totals *t = ktap_get_cases();	/* the numbers of `# Totals:` */
-	char line[80];
 	const char *why = NULL;
 
-	if (fb_on) {
-		fmt_snprintf(line, sizeof(line), "%s  pass:%u fail:%u skip:%u",
-			     failed ? "FAIL" : "PASS", t->pass, t->fail, t->skip);
-		fbcon_banner(&fbc, line, failed ? 0xff : 0x20, failed ? 0x30 : 0xe0, 0x30);
-	}
+	screen_verdict(failed);	/* once: the result page may have drawn it (platform/screen.h) */
 	switch (end_action) {
 	case END_REBOOT:
 		kprintf("# end=reboot: resetting\n");
@@ -146,41 +132,6 @@ static void end_hook(bool failed)
 	case END_HALT:
 		break;
 	}
-}
-
-static void start_fb(const struct mb2_info *bi)
-{
-	const struct mb2_framebuffer *f = &bi->fb;
-	struct fb_surface s;
-	uint64_t bytes = (uint64_t)f->pitch * f->height;
-	void *base;
-
-	if (!f->present)
-		return;
-	if (f->type != 1) {
-		fb_note = f->type == 2 ? "EGA text mode (not drawn)" : "indexed colour (not drawn)";
-		return;
-	}
-	/* write-combining wherever it is: uncached (an MTRR UC range, or any mapping above
-	 * 4 GiB) costs a bus transaction per byte written */
-	base = mm_map_wc(f->addr, bytes);
-	if (!base) {
-		fb_note = "could not be mapped";
-		return;
-	}
-	s = (struct fb_surface){
-		.base = base, .width = f->width, .height = f->height, .pitch = f->pitch,
-		.bpp = f->bpp, .red_pos = f->red_pos, .red_size = f->red_size,
-		.green_pos = f->green_pos, .green_size = f->green_size,
-		.blue_pos = f->blue_pos, .blue_size = f->blue_size,
-	};
-	if (fbcon_init(&fbc, &s, 0, &fb_note) != 0)
-		return;
-	early_on = false;
-	fbcon_write(&fbc, early, early_len);
-	fb_be = (struct console_backend){ .name = "fb", .write = fb_write };
-	console_register(&fb_be);
-	fb_on = true;
 }
 
 /* The processor lists of the MADT and the SRAT, sized by the first (counting) parse and
@@ -209,9 +160,10 @@ void platform_late_setup(const struct mb2_info *bi)
 	for (unsigned i = 0; i < nuarts; i++)
 		if (uarts[i].cfg.space == UART_MMIO && !mm_map_mmio(uarts[i].cfg.base, 4096))
 			uarts[i].present = false;
-	if (choice.fb)
-		start_fb(bi);
-	else
+	if (choice.fb) {
+		early_on = false;	/* the screen replays what it holds */
+		fb_on = screen_start(bi, early, early_len, &fb_note);
+	} else
 		fb_note = "off (console=)";
 	early_on = false;
 	run_set_end_hook(end_hook);
@@ -233,10 +185,8 @@ void platform_print_header(const struct mb2_info *bi)
 	buf[o] = '\0';
 	ktap_diag("console: serial %s; framebuffer %s", nuarts ? buf : "none",
 		  fb_on ? "on" : fb_note);
-	if (fb_on)
-		ktap_diag("framebuffer: %ux%u %u bpp pitch %u, text %ux%u scale %u",
-			  fbc.fb.width, fbc.fb.height, fbc.fb.bpp, fbc.fb.pitch, fbc.cols,
-			  fbc.rows, fbc.scale);
+	if (screen_describe(buf, sizeof(buf)))
+		ktap_diag("%s", buf);
 	if (!bi->rsdp_new && !bi->rsdp_old)
 		ktap_diag("acpi: no RSDP tag from the boot loader");
 	read_acpi(bi);	/* again, now printing what was wrong with any table */

@@ -154,6 +154,21 @@ bool smp_cpus_named(const struct smp_cpus_req *r, unsigned i)
 	return false;
 }
 
+long smp_cpus_missing(const struct smp_cpus_req *r, unsigned n)
+{
+	long first = -1;
+
+	if (r->mode != SMP_CPUS_LIST)
+		return -1;
+	for (unsigned k = 0; k < r->nranges && k < SMP_CPUS_MAX_RANGES; k++) {
+		uint32_t lo = r->range[k].lo > n ? r->range[k].lo : n;
+
+		if (r->range[k].hi >= n && (first < 0 || lo < (uint32_t)first))
+			first = lo;
+	}
+	return first;
+}
+
 unsigned smp_select(const struct smp_cpu_view *v, unsigned n, const struct smp_cpus_req *r,
 		    bool *sel)
 {

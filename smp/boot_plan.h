@@ -52,6 +52,9 @@ struct smp_cpus_req {
 };
 /* CPU i named by a SMP_CPUS_LIST request. */
 bool smp_cpus_named(const struct smp_cpus_req *r, unsigned i);
+/* The lowest CPU number a SMP_CPUS_LIST request names that is not among the n CPUs (0..n-1);
+ * -1 when every named CPU exists (and for the other modes). */
+long smp_cpus_missing(const struct smp_cpus_req *r, unsigned n);
 /* NULL or "" gives the default (types). false with *why for a bad value (then *r is the
  * default). */
 bool smp_cpus_parse(const char *s, struct smp_cpus_req *r, const char **why);

@@ -237,6 +237,10 @@ void smp_init(void)
 	if (!smp_cpus_parse(arg, &req, &why))
 		kprintf("# warning: cpus=%s: %s; using types\n", arg, why);
 	start_all();
+	if (smp_cpus_missing(&req, ncpus) >= 0)	/* README: a bad value warns */
+		kprintf("# warning: cpus=%s: no CPU %ld here, %u CPU%s (0-%u); running on those "
+			"named that exist\n", arg, smp_cpus_missing(&req, ncpus), ncpus,
+			ncpus == 1 ? "" : "s", ncpus - 1);
 	v = ncpus > 1 ? kalloc((uint64_t)ncpus * sizeof(*v), 4096) : &one;
 	if (!v) {
 		sel[0] = true;	/* no memory for the view: the boot CPU alone */

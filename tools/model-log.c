@@ -19,8 +19,9 @@
  * SYNTHESIZED there: the `smp-cpu` / `cpus` header lines and both CPUs' cache geometry (the
  * P-core's published sizes, which the kernel too takes from the boot CPU).
  * --kernels all: also the other load kernels after load_dram, in the kernel's order: load_lfb,
- * load_store, load_stlb, load_remote, load_snoop, load_hitm (tools/model_log_special.c; Intel
- * parts); default `levels`: load_l1..load_dram only (what the fixtures were made from).
+ * load_store, load_stlb, load_remote, load_snoop, load_hitm (tools/model_log_special.c; on
+ * zen3/zen4 through IBS); default `levels`: load_l1..load_dram only (what the fixtures were
+ * made from).
  * --kernels loaded: load_l1..load_dram, then test load_loaded (tools/model_log_loaded.c; Intel
  * parts): --injectors N of them (default 15) over the CPU's modelled memory (.mem below, the
  * load-dependent DRAM latency model tests/model/loaded_model.h).
@@ -211,10 +212,10 @@ int main(int argc, char **argv)
 		else
 			usage();
 	}
-	if (!m || ((all || loaded) && m->amd)) {
+	if (!m || (loaded && m->amd)) {
 		if (m)
-			fprintf(stderr, "model-log: --kernels %s: Intel parts only (the IBS path "
-				"models load_l1..load_dram)\n", all ? "all" : "loaded");
+			fprintf(stderr, "model-log: --kernels loaded: Intel parts only (the IBS "
+				"path has no load_loaded model)\n");
 		usage();
 	}
 	ml_srand(o.seed);
@@ -267,7 +268,7 @@ int main(int argc, char **argv)
 		ktap_result(&t, k + 1, kt_verdict(&t), NULL);
 	}
 	if (all)
-		next = ml_special_tests(next, m->tsc_khz, &caps, &g, &o);
+		next = ml_special_tests(next, m->tsc_khz, &caps, &ibs, &g, &o);
 	if (m->ecore)
 		ml_ecore_test(next++, m->tsc_khz, &g, &o);
 	if (loaded)	/* the kernel's table order: load_cpus, then load_loaded */

@@ -115,11 +115,17 @@ bool ml_has_code(const struct pebs_caps *c, enum pebs_level l, enum ml_want want
 /* model_log_special.c: tests load_lfb .. load_hitm after load_dram; returns the next test
  * number. */
 unsigned ml_special_tests(unsigned first, uint64_t tsc_khz, const struct pebs_caps *c,
-			  const struct cache_geometry *g, const struct ml_opts *o);
+			  const struct ibs_caps *ic, const struct cache_geometry *g,
+			  const struct ml_opts *o);
 
 /* The same step on a modelled AMD part, through IBS (model_log_ibs.c, loads/kibs_report.c). */
 void ml_ibs_step(struct ktest *t, unsigned k, const char *name, const struct ibs_caps *c,
 		 const struct ml_opts *o, uint64_t timed_x100);
+/* The IBS step of one of the other kernels (target tg: loads/kibs_report.c judges it) with the
+ * samples of `mx` (ML_W_REMOTE: RmtNode, ML_W_STLB: the DTLB-miss bits). */
+void ml_ibs_target(struct ktest *t, const char *name, const struct ibs_caps *c,
+		   const struct ml_opts *o, uint64_t timed_x100, int tg,
+		   const struct ml_mixrow *mx);
 
 /* Set for an AMD CPU: the seam goes to the IBS model (model_log_hw.c). */
 extern bool ml_amd;

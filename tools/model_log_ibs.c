@@ -2,8 +2,9 @@
  * model_log_ibs.c: the PEBS step of tools/model-log on a modelled AMD part (model_log.h): what
  * loads/kibs.c runs on hardware, over the IBS model (tests/model/ibs_model.h) instead of a live
  * chain. ibs/ibs_measure.c arms op sampling through the driver and decodes each sample in the
- * model's interrupt; loads/kibs_report.c prints and judges exactly as the kernel does. Only
- * the workload differs: per chase step one load (level drawn per the Intel run's mix, miss
+ * model's interrupt; loads/kibs_report.c prints and judges exactly as the kernel does, for
+ * load_l1..load_dram and the other kernels (LFB, store, STLB: a sample's DTLB-miss bits; remote:
+ * RmtNode; model_log_special.c). Only the workload differs: per chase step one load (level drawn per the Intel run's mix, miss
  * latency uniform in its per-level range: model_log_pebs.c) and one other op (the loop's
  * bookkeeping), fed in batches of loads then as many other ops (a batch is period/32 loads
  * at long periods, so a run costs O(samples) model calls), so about half the samples are
@@ -46,6 +47,8 @@ static bool work(void *ctx)
 					   .addr = 0x40000000 + (ml_rand() % 65536) * 64 };
 
 		ld.level = (uint8_t)f->mx->p[i].lvl;
+		ld.remote = f->mx->p[i].want == ML_W_REMOTE;
+		ld.stlb_miss = f->mx->p[i].want == ML_W_STLB;
 		ml_lat_range(f->mx->p[i].lvl, f->o, &lo, &hi);
 		ld.lat = (uint16_t)(lo + ml_rand() % (hi - lo + 1));
 		ibs_model_feed(&ld, f->batch);
@@ -85,12 +88,13 @@ static int armed(void *ctx, uint64_t period, uint64_t *records, uint64_t *irqs, 
 	return rc;
 }
 
-void ml_ibs_step(struct ktest *t, unsigned k, const char *name, const struct ibs_caps *c,
-		 const struct ml_opts *o, uint64_t timed_x100)
+void ml_ibs_target(struct ktest *t, const char *name, const struct ibs_caps *c,
+		   const struct ml_opts *o, uint64_t timed_x100, int tg,
+		   const struct ml_mixrow *mx)
 {
 	uint64_t want = o->dump != ML_DUMP_NONE ? DUMP_SAMPLES : 4096;
 	uint64_t tick_per_load = timed_x100 / 110 ? timed_x100 / 110 : 1;	/* TSC = core/1.10 */
-	struct feed f = { .mx = ml_mix_row(o->mix, k), .o = o, .batch = BATCH }, bf;
+	struct feed f = { .mx = mx, .o = o, .batch = BATCH }, bf;
 	struct pebs_cost_run base = { .work = work, .ctx = &bf, .clock = clock_v,
 				      .step_count = &bf.fed };
 	struct pebs_cost_run run = { .work = work, .ctx = &f, .clock = clock_v,
@@ -115,7 +119,13 @@ void ml_ibs_step(struct ktest *t, unsigned k, const char *name, const struct ibs
 		kt_check(t, false, "pebs_source # %s", meas.err);
 		return;
 	}
-	kibs_report(t, name, &meas, c, &cost, (enum load_target)k, timed_x100, true, &levels,
+	kibs_report(t, name, &meas, c, &cost, (enum load_target)tg, timed_x100, true, &levels,
 		    o->dump == ML_DUMP_RAW ? KIBS_DUMP_RAW : o->dump == ML_DUMP_DECODED ?
 		    KIBS_DUMP_DECODED : KIBS_DUMP_NONE);
+}
+
+void ml_ibs_step(struct ktest *t, unsigned k, const char *name, const struct ibs_caps *c,
+		 const struct ml_opts *o, uint64_t timed_x100)
+{
+	ml_ibs_target(t, name, c, o, timed_x100, (int)k, ml_mix_row(o->mix, k));
 }

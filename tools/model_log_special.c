@@ -9,7 +9,9 @@
  * ranges, docs/latency-method.md §6); the PEBS steps are the kernel's code over the PMU model,
  * their records drawn from the rows below. A kernel the CPU's data-source table cannot show
  * (no remote code on a one-socket part, no snoop HitM code) SKIPs with that reason, as the
- * kernel SKIPs what a machine cannot run.
+ * kernel SKIPs what a machine cannot run. On an AMD part (zen3, zen4) the steps run through
+ * IBS (model_log_ibs.c, loads/kibs_report.c) and load_snoop / load_hitm SKIP their sampling
+ * step as loads/xcore_pebs.c does there (it samples through PEBS only).
  */
 #include "tools/model_log.h"
 #include "loads/geometry.h"
@@ -18,6 +20,8 @@
 #include "loads/xcore.h"
 
 #include <stdio.h>
+
+static const struct ibs_caps *ibs;	/* AMD parts: the IBS step in place of PEBS */
 
 /* Records per kernel: percent, level, kind of code (enum ml_want). */
 static const struct ml_mixrow lfb_mix = { { { 80, PEBS_LVL_LFB, ML_W_HIT },
@@ -59,7 +63,9 @@ static void pair(struct ktest *t, const char *ref, const char *sub, uint64_t ws,
 	ml_timing_lines(t, ref, o->tsc_khz, ws, stride, ref_pages, "load", ref_core);
 	ml_timing_lines(t, sub, o->tsc_khz, ws, stride, sub_pages, tg == TGT_LFB ? "step8" :
 			tg == TGT_STORE ? "ldst" : "load", sub_core);
-	if (!ml_pebs_target(t, sub, c, o, sub_core, tg, mx))
+	if (ml_amd)
+		ml_ibs_target(t, sub, ibs, o, sub_core, tg, mx);
+	else if (!ml_pebs_target(t, sub, c, o, sub_core, tg, mx))
 		kt_skip_sub(t, tg == TGT_STORE ? "pebs_store" : tg == TGT_STLB ? "pebs_stlb" :
 			    "pebs_source", "no such data source in this CPU's table");
 	kt_check(t, true, "chain_cycle");
@@ -83,7 +89,10 @@ static void remote(struct ktest *t, uint64_t ws, const struct pebs_caps *c,
 	ml_timing_lines(t, "load_remote/local", o->tsc_khz, ws, 64, "2M", "load", loc);
 	ml_timing_lines(t, "load_remote", o->tsc_khz, ws, 64, "2M", "load", rem);
 	kt_check(t, true, "buffer_on_node # local on node 0 (want 0), remote on node 1 (want 1)");
-	ml_pebs_target(t, "load_remote", c, o, rem, TGT_REMOTE, &remote_mix);
+	if (ml_amd)
+		ml_ibs_target(t, "load_remote", ibs, o, rem, TGT_REMOTE, &remote_mix);
+	else
+		ml_pebs_target(t, "load_remote", c, o, rem, TGT_REMOTE, &remote_mix);
 	kt_check(t, true, "chain_cycle");
 	kt_check(t, true, "chain_placement");
 	kt_info(t, "load_remote: local %llu.%02llu ns, remote %llu.%02llu ns per load (%llu%%)",
@@ -100,6 +109,7 @@ static void xcore(struct ktest *t, const char *name, int kind, const struct pebs
 	uint64_t l1 = ns_of(lat(PEBS_LVL_L1, o, 100), o->tsc_khz);
 	uint64_t tk = x * o->tsc_khz / 100000000, l1t = l1 * o->tsc_khz / 100000000;
 	char codes[200];
+	const char *why;
 
 	kt_info(t, "%s: helper cpu1 (APIC id 2, package 0 core 1), 4096 loads timed", name);
 	kt_info(t, "%s time: per load median %llu.%02llu ns (%llu TSC), min %llu.%02llu ns (%llu "
@@ -114,17 +124,22 @@ static void xcore(struct ktest *t, const char *name, int kind, const struct pebs
 	xcore_expected_text((enum xcore_kind)kind, codes, sizeof(codes));
 	kt_info(t, "%s: expected PEBS data sources (local cache, snoop %s) per table: %s", name,
 		kind == XCORE_SNOOP ? "Hit or Fwd" : "HitM", codes);
-	ml_xcore_pebs(t, name, c, o, kind, kind == XCORE_SNOOP ? &snoop_mix : &hitm_mix);
+	if (!pebs_caps_pebs_ok(c, &why))	/* loads/xcore_pebs.c on an IBS part */
+		kt_skip_sub(t, "pebs_source", XCORE_PEBS_ONLY "%s", why);
+	else
+		ml_xcore_pebs(t, name, c, o, kind, kind == XCORE_SNOOP ? &snoop_mix : &hitm_mix);
 }
 
 unsigned ml_special_tests(unsigned n, uint64_t tsc_khz, const struct pebs_caps *c,
-			  const struct cache_geometry *g, const struct ml_opts *o)
+			  const struct ibs_caps *ic, const struct cache_geometry *g,
+			  const struct ml_opts *o)
 {
 	static const char *const names[] = { "load_lfb", "load_store", "load_stlb", "load_remote",
 					     "load_snoop", "load_hitm" };
 	uint64_t dram = load_ws(LOAD_DRAM, g), l2 = load_ws(LOAD_L2, g);
 
 	(void)tsc_khz;
+	ibs = ic;
 	for (unsigned i = 0; i < 6; i++, n++) {
 		const struct ktest_desc desc = { .name = names[i], .needs = NEED_NONE };
 		struct ktest t = { .desc = &desc };
@@ -146,7 +161,7 @@ unsigned ml_special_tests(unsigned n, uint64_t tsc_khz, const struct pebs_caps *
 			     ram * 140 / 100, TGT_STLB, &stlb_mix, "walk_cost", 120, true, c, o);
 			break;
 		case 3:
-			if (!ml_has_code(c, PEBS_LVL_RAM, ML_W_REMOTE)) {
+			if (!ml_amd && !ml_has_code(c, PEBS_LVL_RAM, ML_W_REMOTE)) {	/* IBS: RmtNode */
 				ktap_result(&t, n, kt_skip(&t, "one NUMA node: this model's data-source "
 							  "table has no remote code"), NULL);
 				continue;

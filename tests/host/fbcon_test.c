@@ -2,7 +2,8 @@
  * fbcon_test.c: the framebuffer text renderer against the font bitmap. Renders into
  * exact-size buffers (ASan catches any write outside) with 24/32 bpp, RGB and BGR masks,
  * padded pitch, scale 1-3; checks every pixel of the cells against font8x16_glyph, line
- * wrap, scrolling, the large banner, and surfaces that must be refused.
+ * wrap, scrolling, the large banner, the status row under the scrolling grid, the cleared
+ * page with coloured lines, and surfaces that must be refused.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -163,7 +164,7 @@ static void test_every_char_both_paths(void **state)
 
 			assert_int_equal(fbcon_init(&fc, &fb, sc, NULL), 0);
 			assert_int_equal(fc.scale, sc);
-			assert_int_equal(fc.run_bytes != 0, sc <= FBCON_FAST_SCALE);
+			assert_int_equal(fc.runs.bytes != 0, sc <= FBCON_FAST_SCALE);
 			for (unsigned c = 0; c < 256; c++) {
 				fbcon_draw_cell(&fc, 0, 0, (unsigned char)c);
 				fbcon_draw_cell(&fc, 1, 1, (unsigned char)(255 - c));
@@ -286,6 +287,71 @@ static void test_banner(void **state)
 	free(fb.base);
 }
 
+/* Every cell of text row `row` from column `col`: s, then blanks to the last column. */
+static void check_row_ink(const struct fbcon *fc, unsigned row, const char *s, uint32_t fg)
+{
+	unsigned cw = FONT_W * fc->scale, ch = FONT_H * fc->scale;
+	size_t n = strlen(s);
+
+	for (unsigned c = 0; c < fc->cols; c++)
+		check_glyph_at(&fc->fb, c * cw, row * ch, fc->scale,
+			       c < n ? (unsigned char)s[c] : ' ', fg, fc->bg);
+}
+
+/* The status line keeps the row under the grid while the log scrolls above it. */
+static void test_status_row(void **state)
+{
+	struct fb_surface fb = surf(96, 16 * 6, 96 * 4, 32);	/* 12 x 6 cells */
+	struct fbcon fc;
+	uint32_t yellow;
+	char line[8];
+
+	(void)state;
+	assert_int_equal(fbcon_init(&fc, &fb, 1, NULL), 0);
+	yellow = fb_rgb(&fb, 0xff, 0xd0, 0x40);
+	for (int i = 0; i < 5; i++) {	/* L0..L4, the cursor on row 5: the last row */
+		int n = snprintf(line, sizeof(line), "L%d\n", i);
+		fbcon_write(&fc, line, (size_t)n);
+	}
+	assert_int_equal(fc.cy, 5);
+	fbcon_status(&fc, "test 1 of 17: boot and more", 0xff, 0xd0, 0x40);
+	assert_true(fc.status);
+	assert_int_equal(fc.rows, 5);
+	assert_true(fc.cy < fc.rows);
+	check_row_ink(&fc, 5, "test 1 of 17", yellow);	/* cut at 12 columns */
+	check_line(&fc, 0, "L1");			/* one line scrolled off */
+	fbcon_status(&fc, "test 2", 0xff, 0xd0, 0x40);
+	check_row_ink(&fc, 5, "test 2", yellow);	/* padded: no tail of the last one */
+	for (int i = 5; i < 30; i++) {
+		int n = snprintf(line, sizeof(line), "L%d\n", i);
+		fbcon_write(&fc, line, (size_t)n);
+	}
+	check_row_ink(&fc, 5, "test 2", yellow);	/* scrolling never touches it */
+	assert_true(fc.cy < 5);
+	/* the page: everything cleared, the status row given back, lines at fixed rows */
+	fbcon_clear(&fc);
+	assert_false(fc.status);
+	assert_int_equal(fc.rows, 6);
+	assert_int_equal(fc.cx, 0);
+	assert_int_equal(fc.cy, 0);
+	fbcon_text(&fc, 0, 0, "pebs-kernel xyz", 15, fc.fg);
+	fbcon_text(&fc, 2, 5, "FAIL", 4, fb_rgb(&fb, 0xff, 0x30, 0x30));
+	fbcon_text(&fc, 0, 6, "outside", 7, fc.fg);	/* past the grid: nothing */
+	check_row_ink(&fc, 0, "pebs-kernel ", fc.fg);
+	for (unsigned r = 1; r < 5; r++)
+		check_row_ink(&fc, r, "", fc.fg);
+	for (unsigned i = 0; i < fc.cols; i++)
+		check_glyph_at(&fb, i * 8, 5 * 16, 1, i >= 2 && i < 6 ? "FAIL"[i - 2] : ' ',
+			       fb_rgb(&fb, 0xff, 0x30, 0x30), fc.bg);
+	/* a banner takes the status row's place; no status line after it */
+	fbcon_status(&fc, "test 9", 0xff, 0xd0, 0x40);
+	fbcon_banner(&fc, "PASS", 0, 0xff, 0);
+	assert_false(fc.status);
+	fbcon_status(&fc, "late", 0xff, 0xd0, 0x40);
+	assert_false(fc.status);
+	free(fb.base);
+}
+
 static void test_refused(void **state)
 {
 	struct fb_surface fb = surf(64, 64, 256, 32);
@@ -325,6 +391,7 @@ int main(void)
 		cmocka_unit_test(test_scroll),
 		cmocka_unit_test(test_scroll_never_reads_back),
 		cmocka_unit_test(test_banner),
+		cmocka_unit_test(test_status_row),
 		cmocka_unit_test(test_refused),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

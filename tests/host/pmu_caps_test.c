@@ -147,6 +147,16 @@ static void test_skip_reasons(void **state)
 		}
 		if (strcmp(why, cases[i].reason))
 			fail_msg("case %d: got \"%s\", want \"%s\"", i, why, cases[i].reason);
+		if (cases[i].ll_only) {	/* the header line names the load-latency reason */
+			char want[200];
+
+			snprintf(want, sizeof(want), "# pmu: pebs usable; load latency: %s\n",
+				 cases[i].reason);
+			stub_console_reset();
+			pebs_caps_print(&caps);
+			if (!strstr(stub_console_text(), want))
+				fail_msg("case %d: no \"%s\" in\n%s", i, want, stub_console_text());
+		}
 		pmu_fixture_assert_clean();
 	}
 	/* an unknown model with baseline PEBS takes the architectural path */

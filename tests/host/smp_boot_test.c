@@ -425,6 +425,28 @@ static void test_refusals(void **state)
 	assert_null(smp_why_none());
 	assert_int_equal(smp_cpu_count(), 1);
 	assert_int_equal(smp_madt_count(), 1);
+	assert_null(strstr(stub_console_text(), "warning"));
+
+	/* cpus= naming CPUs that do not exist: one warning with how many there are (README) */
+	boot("cpus=9");
+	add_cpu(0, true, false, false);
+	smp_init();
+	assert_non_null(strstr(stub_console_text(), "# warning: cpus=9: no CPU 9 here, 1 CPU "
+				"(0-0); running on those named that exist\n"));
+	assert_int_equal(smp_cpus()->mode, SMP_CPUS_LIST);
+	boot("cpus=1,5-7,4");
+	for (uint32_t id = 0; id < 3; id++)
+		add_cpu(id, true, false, false);
+	smp_init();
+	assert_int_equal(smp_cpu_count(), 3);
+	assert_non_null(strstr(stub_console_text(), "# warning: cpus=1,5-7,4: no CPU 4 here, 3 "
+				"CPUs (0-2)"));
+	assert_true(smp_selected(1) && !smp_selected(2));
+	boot("cpus=0-2");
+	for (uint32_t id = 0; id < 3; id++)
+		add_cpu(id, true, false, false);
+	smp_init();
+	assert_null(strstr(stub_console_text(), "warning"));
 }
 
 int main(void)

@@ -135,6 +135,16 @@ static void test_cpus_parse(void **state)
 		assert_non_null(why);
 	}
 	assert_string_equal(smp_cpus_mode_name(SMP_CPUS_LIST), "list");
+	/* CPUs named that the machine does not have: the lowest one (a range cut at n) */
+	assert_true(smp_cpus_parse("9", &r, &why));
+	assert_int_equal(smp_cpus_missing(&r, 1), 9);
+	assert_int_equal(smp_cpus_missing(&r, 10), -1);
+	assert_true(smp_cpus_parse("12,2-7,0", &r, &why));
+	assert_int_equal(smp_cpus_missing(&r, 4), 4);
+	assert_int_equal(smp_cpus_missing(&r, 8), 12);
+	assert_int_equal(smp_cpus_missing(&r, 13), -1);
+	assert_true(smp_cpus_parse("all", &r, &why));
+	assert_int_equal(smp_cpus_missing(&r, 1), -1);
 }
 
 static void test_select(void **state)

@@ -42,6 +42,7 @@ struct ibs_model_op {
 	uint64_t addr;
 	uint8_t level;
 	bool remote;
+	bool stlb_miss;		/* missed the L1 and the L2 DTLB (IbsDcL1TlbMiss, IbsDcL2TlbMiss) */
 	uint16_t lat;
 };
 

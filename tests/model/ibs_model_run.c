@@ -145,6 +145,9 @@ static void tag(const struct ibs_model_op *op)
 		IM.data3 = IBS_DATA3_LD_OP | IBS_DATA3_DC_LIN_ADDR_VALID |
 			   IBS_DATA3_DC_PHY_ADDR_VALID | 3ull << 22;	/* 8-byte access */
 		IM.linaddr = IM.physaddr = op->addr;
+		if (op->stlb_miss)	/* a miss in the L2 DTLB missed the L1 DTLB first (APM Vol. 2
+					 * "IBS Op Data 3 Register": IbsDcL1TlbMiss, IbsDcL2TlbMiss) */
+			IM.data3 |= IBS_DATA3_DC_L1TLB_MISS | IBS_DATA3_DC_L2TLB_MISS;
 		if (op->level != PEBS_LVL_L1) {
 			IM.data3 |= IBS_DATA3_DC_MISS | (uint64_t)op->lat << IBS_DATA3_DC_MISS_LAT_SHIFT;
 			if (op->level == PEBS_LVL_LFB)

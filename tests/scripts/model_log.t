@@ -6,7 +6,10 @@
 # its PEBS step and the subtests the kernel gives it (loads/kpebs.c, ktests/load_special.c,
 # load_remote.c, load_xcore.c); tools/pebs-report and the KTAP parsers read it cleanly; the
 # default (`levels`) prints what it always printed; `--kernels loaded` adds load_loaded (issue
-# 32) with one line per step of the delay sweep and its verdicts passing over the model.
+# 32) with one line per step of the delay sweep and its verdicts passing over the model. On
+# zen3/zen4 the same kernels run their step through IBS (LFB, store, STLB from the DTLB-miss
+# bits, remote from RmtNode) and load_snoop/load_hitm SKIP theirs as loads/xcore_pebs.c does on
+# an IBS part.
 import os
 import re
 import subprocess
@@ -39,7 +42,7 @@ def run(args):
     return p.returncode, p.stdout.decode(), p.stderr.decode()
 
 
-for cpu in ("haswell", "skylake", "icelake_sp", "sapphire_rapids", "alderlake"):
+for cpu in ("haswell", "skylake", "icelake_sp", "sapphire_rapids", "alderlake", "zen3", "zen4"):
     rc, out, err = run(["--cpu", cpu, "--kernels", "all", "--seed", "3"])
     tops = re.findall(r"^(?:not )?ok \d+ (\S+)", out, re.M)
     want = [n for n in order if n != "load_cpus" or cpu == "alderlake"]
@@ -70,6 +73,17 @@ for cpu in ("haswell", "skylake", "icelake_sp", "sapphire_rapids", "alderlake"):
     p = subprocess.run(["tests/scripts/ktap_check.py", path], capture_output=True, text=True)
     ok(p.returncode == 0, "%s: kunit.py and TAP::Parser read the same" % cpu, p.stdout[-300:])
     os.unlink(path)
+    if cpu.startswith("zen"):   # the IBS path of the other kernels (loads/kibs_report.c)
+        want = [r"^  ok \d+ pebs_source # LFB/MAB hit [\d.]+% >= 40%",
+                r"^  ok \d+ pebs_store # SKIP IBS path: store samples are not judged",
+                r"^  ok \d+ pebs_stlb # STLB miss 100\.0% of \d+",
+                r"^  ok \d+ pebs_remote # remote [\d.]+% >= 50%, of \d+ \(IbsOpData2 RmtNode\)",
+                r"^  ok \d+ pebs_source # SKIP the cross-core step samples through PEBS only "
+                r"\(loads/xcore_pebs\.c\): CPU vendor AMD"]
+        ok(all(re.search(w, out, re.M) for w in want) and
+           len(re.findall(r"PEBS only \(loads/xcore_pebs", out)) == 2,
+           "%s: LFB, store, STLB and remote through IBS; snoop/HITM SKIP as the kernel does" % cpu,
+           [w for w in want if not re.search(w, out, re.M)])
 
 rc, out, err = run(["--cpu", "skylake"])
 ok(rc == 0 and re.search(r"^# simulated: model-log, the PMU model of Skylake: .*no hardware ran "
@@ -88,6 +102,9 @@ ok(rc == 0 and re.findall(r"^ok \d+ (\S+)", out, re.M)[-1:] == ["load_loaded"] a
    ["injectors_ran", "steps_printed", "samples_accounted", "curve_monotone", "idle_is_dram"],
    "--kernels loaded: load_loaded, every step a line, the curve rising with bandwidth, p50 too, "
    "verdicts pass", (rc, steps[:3], err[-300:]))
-rc, out, err = run(["--cpu", "zen3", "--kernels", "all"])
-ok(rc == 2 and "Intel parts only" in err, "--kernels all on an IBS part: refused, exit 2", err)
+rc, out, err = run(["--cpu", "zen3", "--kernels", "loaded"])
+ok(rc == 2 and "Intel parts only" in err, "--kernels loaded on an IBS part: refused, exit 2", err)
+rc, out, err = run(["--cpu", "zen4", "--kernels", "all", "--seed", "3"])
+rc2, out2, err2 = run(["--cpu", "zen4", "--kernels", "all", "--seed", "3"])
+ok(rc == 0 and out == out2, "zen4 --kernels all: the same seed, the same log", err)
 done()

@@ -3,8 +3,11 @@
 #  1-2 COM2 only (-serial none + an ISA 16550 at 0x2f8), SeaBIOS and OVMF: the whole KTAP
 #      log arrives on COM2 (BIOS: found through the BDA; UEFI: by probing the legacy ports).
 #  3   OVMF with a framebuffer: a screendump through the QEMU monitor, read back cell by cell
-#      against the font (tests/scripts/fbcheck.py): the screen shows the serial log from its
-#      first line and the verdict banner. 4: that serial log is complete KTAP.
+#      against the font (tests/scripts/fbcheck.py): the result page (identity, level table,
+#      totals) and the verdict banner. 4: that serial log is complete KTAP.
+#  5-6 SeaBIOS framebuffer, a default run (issue 29): the VM stopped mid-run (after the second
+#      result) shows the log and the status line "test K of N: NAME" at the bottom row (5);
+#      resumed to its end, the result page of the whole run above the banner (6).
 # Logs and the screendump (also as PNG) stay in build/platform-boot/.
 set -u
 cd "$(dirname "$0")/../.." || exit 1
@@ -46,7 +49,7 @@ ktap_ok() {
 	grep -q '^# EXIT: STATUS=0$' <<<"$l" || { echo "no EXIT line"; return; }
 }
 
-echo "1..4"
+echo "1..6"
 for fw in bios ovmf; do
 	log=$out/com2-$fw.log
 	qemu $fw "" -serial none -chardev "file,id=com2,path=$log" \
@@ -90,3 +93,75 @@ else
 fi
 p=$(tr -d '\r' <"$log" | sed 's/^# halted.*//' | ktap_ok /dev/stdin)
 if [ -z "$p" ]; then ok "OVMF framebuffer boot: serial log is complete KTAP"; else notok "OVMF serial log: $p"; fi
+
+# 5-6: SeaBIOS, default tests. The monitor stops the VM once the log has two results (the
+# status line is up from the first test on), dumps the screen and the log as it is, resumes,
+# and dumps the screen again after the run. A stop that lands while the console draws (half a
+# scroll on the screen: fbcheck --drawn) is taken again after the next result, up to the 11th;
+# a stop after the run's end (no status line to see) is tried again, twice at most.
+run_fb_bios() {
+	local log=$out/bios-fb.log mon=$out/bios-mon.sock
+	rm -f "$log" "$mon" "$out"/bios-*.ppm "$out/bios-stop.log"
+	qemu bios "exit=halt" -serial "file:$log" -monitor "unix:$mon,server,nowait" \
+		>/dev/null 2>&1 &
+	local qpid=$!
+	python3 - "$mon" "$log" "$PWD/$out" <<'PY'
+import os, re, shutil, socket, subprocess, sys, time
+mon, log, out = sys.argv[1:]
+def text():
+    try: return open(log, "rb").read().decode("latin-1")
+    except OSError: return ""
+end = time.time() + 140
+while not os.path.exists(mon) and time.time() < end: time.sleep(0.01)
+s = socket.socket(socket.AF_UNIX); s.connect(mon); s.settimeout(5)
+buf = b""
+def cmd(c):
+    global buf
+    s.sendall((c + "\n").encode())
+    while True:     # the HMP prompt after the command's own echo: it has run
+        try: got = s.recv(65536)
+        except (socket.timeout, OSError): return
+        if not got: return      # QEMU closed the monitor (quit)
+        buf += got
+        if buf.count(b"(qemu)") >= 2: buf = buf[buf.rindex(b"(qemu)"):]; return
+cmd("")
+for k in range(2, 12):  # a stop inside a drawing (half a scroll): again after the next result
+    while time.time() < end and not re.search(r"^(not )?ok %d " % k, text(), re.M):
+        time.sleep(0.002)
+    cmd("stop")
+    shutil.copy(log, out + "/bios-stop.log")
+    cmd("screendump " + out + "/bios-mid.ppm")
+    time.sleep(0.2)
+    drawn = subprocess.run(["python3", "tests/scripts/fbcheck.py", "--drawn", out + "/bios-mid.ppm",
+                            out + "/bios-stop.log"], capture_output=True, text=True)
+    cmd("cont")
+    if drawn.returncode == 0 or "no status line" in drawn.stdout: break
+while time.time() < end and not re.search(r"^# halted", text(), re.M): time.sleep(0.05)
+cmd("screendump " + out + "/bios-end.ppm")
+cmd("quit")
+PY
+	wait $qpid 2>/dev/null
+}
+for try in 1 2 3; do
+	run_fb_bios
+	r5=$(python3 tests/scripts/fbcheck.py --running "$out/bios-mid.ppm" "$out/bios-stop.log" \
+		"$out/bios-fb.log" --png "$out/bios-mid.png" 2>&1)
+	rc5=$?
+	[ $rc5 = 0 ] && break
+	case $r5 in *"no status line"*) ;; *) break ;; esac
+done
+if [ ! -s "$out/bios-mid.ppm" ]; then
+	notok "SeaBIOS framebuffer mid-run: no screendump" "$(tail -3 "$out/bios-fb.log" 2>/dev/null)"
+elif [ $rc5 = 0 ]; then
+	ok "SeaBIOS framebuffer mid-run (try $try): ${r5#fbcheck: }"
+else
+	notok "SeaBIOS framebuffer mid-run (try $try): ${r5#fbcheck: }" "screen: $out/bios-mid.png"
+fi
+if [ ! -s "$out/bios-end.ppm" ]; then
+	notok "SeaBIOS framebuffer result page: no screendump" "$(tail -3 "$out/bios-fb.log" 2>/dev/null)"
+elif r=$(python3 tests/scripts/fbcheck.py "$out/bios-end.ppm" "$out/bios-fb.log" \
+		--png "$out/bios-end.png"); then
+	ok "SeaBIOS framebuffer result page: ${r#fbcheck: }"
+else
+	notok "SeaBIOS framebuffer result page: ${r#fbcheck: }" "screen: $out/bios-end.png"
+fi
