@@ -47,6 +47,10 @@ const struct ktest_desc ktest_table[] = {
 	  .help = "loads of lines another core wrote last (HITM): timing, PEBS" },
 	{ .name = "load_cpus", .fn = test_load_cpus, .needs = NEED_NONE, .timeout_ms = 150000,
 	  .help = "load_l1..dram on each CPU cpus= selects: its timing, its own PEBS" },
+	{ .name = "load_matrix", .fn = test_load_matrix, .needs = NEED_NONE, .timeout_ms = 300000,
+	  .on_request = true, .help = "node x node idle latency: each CPU node to every node's memory" },
+	{ .name = "load_c2c", .fn = test_load_c2c, .needs = NEED_NONE, .timeout_ms = 120000,
+	  .on_request = true, .help = "core x core transfer latency: snoop and HITM between CPU pairs" },
 	{ .name = "load_curve", .fn = test_load_curve, .needs = NEED_NONE, .timeout_ms = 120000,
 	  .on_request = true, .help = "latency curve (sweep=short|full)" },
 };

@@ -84,6 +84,11 @@ static void report(void *self, struct ktest *t, const struct load_run *r, enum l
 		    &st->levels, st->dump);
 }
 
+static const struct pebs_agg *agg_of(void *self)
+{
+	return &((struct ibs_state *)self)->meas.agg;
+}
+
 static const char *source_name(void *self, char *b, unsigned n)
 {
 	(void)self;
@@ -94,6 +99,7 @@ static const char *source_name(void *self, char *b, unsigned n)
 static const struct sampler ibs_sampler = {
 	.name = "IBS", .self = &ibs_st, .unavailable = unavailable, .prepare = prepare,
 	.measure = measure, .error = error, .report = report, .source_name = source_name,
+	.agg = agg_of,
 };
 
 const char *kibs_unavailable(void)

@@ -133,6 +133,11 @@ static const char *source_name(void *self, char *b, unsigned n)
 	return subname(((struct pebs_step *)self)->st, "pebs_source", b, n);
 }
 
+static const struct pebs_agg *agg_of(void *self)
+{
+	return &((struct pebs_step *)self)->st->m->agg;
+}
+
 static void report(void *self, struct ktest *t, const struct load_run *r, enum load_target tg,
 		   const struct pebs_cost *cost, uint64_t timed)
 {
@@ -199,6 +204,7 @@ static enum kt_result step_run(struct ktest *t, const struct step *st, const str
 	const struct sampler s = {
 		.name = "PEBS", .self = &ps, .unavailable = unavailable, .prepare = prepare,
 		.measure = measure, .error = error, .report = report, .source_name = source_name,
+		.agg = agg_of,
 	};
 
 	return kstep_sample(t, r, tg, &s);
@@ -210,6 +216,7 @@ static struct pebs_step bsp_ps = { .st = &bsp_step };
 static const struct sampler pebs_sampler = {
 	.name = "PEBS", .self = &bsp_ps, .unavailable = unavailable, .prepare = prepare,
 	.measure = measure, .error = error, .report = report, .source_name = source_name,
+	.agg = agg_of,
 };
 
 static void bsp_step_init(void)

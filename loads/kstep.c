@@ -103,3 +103,26 @@ enum kt_result kstep_sample(struct ktest *t, const struct load_run *r, enum load
 	s->report(s->self, t, r, tg, &cost, k.timed_x100);
 	return kt_verdict(t);
 }
+
+int kstep_sample_agg(const struct load_run *r, enum load_target tg, const struct sampler *s,
+		     const struct pebs_agg **out, const char **why)
+{
+	static struct kstep k;
+	struct sample_ctx ac = { .s = s, .k = &k };
+	uint64_t period = 0, records, irqs, used;
+	bool user = false;
+
+	*out = NULL;
+	*why = s->unavailable(s->self);
+	if (*why)
+		return -1;
+	kstep_init(&k, r);
+	s->prepare(s->self, r, tg, &k, &period, &user);
+	if (armed(&ac, period, &records, &irqs, &used)) {
+		*why = s->error(s->self);
+		return -1;
+	}
+	*out = s->agg ? s->agg(s->self) : NULL;
+	*why = *out ? NULL : "the sampler keeps no aggregate";
+	return *out ? 0 : -1;
+}

@@ -19,6 +19,7 @@
 #include "loads/kload.h"
 #include "loads/kstep.h"
 #include "loads/pebs_cost.h"
+#include "sample/aggregate.h"
 
 /* What one armed measurement did. */
 struct sampler_result {
@@ -45,11 +46,17 @@ struct sampler {
 		       enum load_target tg, const struct pebs_cost *cost, uint64_t timed_x100);
 	/* The name of the subtest an error is reported under ("pebs_source", "cpu2_l1_..."). */
 	const char *(*source_name)(void *self, char *b, unsigned n);
+	/* The aggregate of the last measurement (a latency matrix labels its cell with it). */
+	const struct pebs_agg *(*agg)(void *self);
 };
 
 /* The sampling step of one load kernel through s: baseline, armed run with its cost, report;
  * a failed measurement is one failed source subtest with the sampler's reason. */
 enum kt_result kstep_sample(struct ktest *t, const struct load_run *r, enum load_target tg,
 			    const struct sampler *s);
+/* One armed measurement of r's chain through s, nothing printed (the latency matrices: one
+ * label per cell, loads/latmatrix.h): 0 with its aggregate in *out, -1 with *why. */
+int kstep_sample_agg(const struct load_run *r, enum load_target tg, const struct sampler *s,
+		     const struct pebs_agg **out, const char **why);
 
 #endif

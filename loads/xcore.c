@@ -8,6 +8,7 @@
  */
 #include "loads/xcore.h"
 #include "kernel/cpu.h"
+#include "kernel/extable.h"
 #include "kernel/hw.h"
 #include "kernel/mm.h"
 #include "kernel/tsc.h"
@@ -169,14 +170,14 @@ static uint64_t (*core)(void *);
 static void *cctx;
 static uint64_t helper_sum;
 
-int xcore_begin(struct xcore_run *r)
+/* The lines and the handshake state for r (nothing started yet). */
+static int prepare(struct xcore_run *r)
 {
 	unsigned n = r->want > XCORE_MAX_LOADS ? XCORE_MAX_LOADS : r->want;
 
 	r->loads = r->bad_values = 0;
 	r->helper_sum_ok = false;
 	helper_sum = 0;
-	core = kload_core_clock(&cctx, &r->core_name);
 	memset((void *)&s, 0, sizeof(s));
 	s.lines = kalloc((uint64_t)n * LINE, PAGE_4K);
 	if (!s.lines)
@@ -185,6 +186,14 @@ int xcore_begin(struct xcore_run *r)
 	s.kind = r->kind;
 	for (unsigned i = 0; i < n; i++)
 		*(volatile uint64_t *)(s.lines + i * LINE) = (i + 1) * K_INIT;
+	return 0;
+}
+
+int xcore_begin(struct xcore_run *r)
+{
+	core = kload_core_clock(&cctx, &r->core_name);
+	if (prepare(r))
+		return -1;
 	if (!smp_call_start(r->helper, helper, &s))
 		return fail(r, "helper cpu%u is not online or still busy (%u loads timed)", r->helper, 0);
 	r->overhead = overhead_ticks();
@@ -223,12 +232,9 @@ bool xcore_step(struct xcore_run *r)
 	return true;
 }
 
-int xcore_end(struct xcore_run *r)
+/* Sum r up; rc: how the helper's call ended (SMP_CALL_DONE when it ran here). */
+static int finish(struct xcore_run *r, int rc)
 {
-	int rc;
-
-	__atomic_store_n(&s.go, GO_STOP, __ATOMIC_RELEASE);	/* ends a helper still waiting */
-	rc = smp_call_wait(r->helper, 2 * step_ms());
 	r->helper_sum_ok = r->kind != XCORE_SNOOP || s.sum == helper_sum;
 	summarise(r, x, l1, core ? cc : NULL);
 	if (r->loads < s.n && r->loads < 32)
@@ -243,15 +249,69 @@ int xcore_end(struct xcore_run *r)
 	return 0;
 }
 
-int xcore_run(struct xcore_run *r)
+int xcore_end(struct xcore_run *r)
 {
-	uint64_t t_start, budget = tsc_hz / 1000 * r->budget_ms;
+	__atomic_store_n(&s.go, GO_STOP, __ATOMIC_RELEASE);	/* ends a helper still waiting */
+	return finish(r, smp_call_wait(r->helper, 2 * step_ms()));
+}
 
-	if (xcore_begin(r))
-		return -1;
-	t_start = rdtsc();
+/* Time lines until done, or the budget is spent after 32. */
+static void time_lines(struct xcore_run *r)
+{
+	uint64_t t_start = rdtsc(), budget = tsc_hz / 1000 * r->budget_ms;
+
 	while (xcore_step(r))
 		if (r->loads >= 32 && rdtsc() - t_start > budget)
 			break;
+}
+
+int xcore_run(struct xcore_run *r)
+{
+	if (xcore_begin(r))
+		return -1;
+	time_lines(r);
 	return xcore_end(r);
+}
+
+/* The measuring side of xcore_run_pair, on r->measurer (an AP): its own TSC, no core clock. */
+static void measure_side(void *arg)
+{
+	struct xcore_run *r = arg;
+
+	write_cr3(read_cr3());	/* no stale TLB entry for lines the boot CPU mapped since */
+	r->overhead = overhead_ticks();
+	time_lines(r);
+	__atomic_store_n(&s.go, GO_STOP, __ATOMIC_RELEASE);	/* the helper ends here too */
+}
+
+int xcore_run_pair(struct xcore_run *r)
+{
+	uint32_t bound = r->budget_ms + (r->want + 2) * (uint32_t)step_ms();
+	int rc = SMP_CALL_DONE, mr;
+
+	if (r->measurer == 0)
+		return xcore_run(r);
+	core = NULL;
+	r->core_name = NULL;
+	r->core_med = 0;
+	if (prepare(r))
+		return -1;
+	if (r->helper != 0 && !smp_call_start(r->helper, helper, &s))
+		return fail(r, "helper cpu%u is not online or still busy (%u loads timed)", r->helper, 0);
+	if (!smp_call_start(r->measurer, measure_side, r)) {
+		__atomic_store_n(&s.go, GO_STOP, __ATOMIC_RELEASE);
+		if (r->helper)
+			(void)smp_call_wait(r->helper, 2 * step_ms());
+		return fail(r, "measuring cpu%u is not online or still busy (%u)", r->measurer, 0);
+	}
+	if (r->helper == 0)
+		helper(&s);	/* the boot CPU is the helper: its side runs here */
+	mr = smp_call_wait(r->measurer, bound);
+	__atomic_store_n(&s.go, GO_STOP, __ATOMIC_RELEASE);
+	if (r->helper)
+		rc = smp_call_wait(r->helper, 2 * step_ms());
+	if (mr != SMP_CALL_DONE)
+		return fail(r, "measuring cpu%u ended with %d (a fault vector, or -2: still running)",
+			    r->measurer, (unsigned)mr);
+	return finish(r, rc);
 }
