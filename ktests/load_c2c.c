@@ -31,21 +31,6 @@
 static struct latm mx[2];
 static struct latm_cell cells[2][C2C_MAX_CPUS * C2C_MAX_CPUS];
 
-static void judge(struct ktest *t, const char *name, int v, const char *d, const char *emu)
-{
-	if (emu)
-		kt_skip_sub(t, name, "%s", emu);
-	else if (v < 0)
-		kt_skip_sub(t, name, "%s", d);
-	else
-		kt_check(t, v == 1, "%s # %s", name, d);
-}
-
-static void line(void *t, const char *l)
-{
-	kt_info(t, "%s", l);
-}
-
 /* One cell: the pair's kernel, and on the boot CPU's row its sampled data source. */
 static bool pair(struct latm *m, enum xcore_kind kind, unsigned r, unsigned c, bool sample)
 {
@@ -76,7 +61,7 @@ enum kt_result test_load_c2c(struct ktest *t)
 	const char *emu = kload_timing_unjudgeable(), *why = kload_pebs_unavailable();
 	unsigned n = 0, pick[C2C_MAX_CPUS], k;
 	struct c2c_cpu *cpus;
-	char d[200], name[32];
+	char d[200];
 
 	if (smp_online_count() < 2)
 		return kt_skip(t, "one CPU online: a pair needs two (%s)",
@@ -117,15 +102,8 @@ enum kt_result test_load_c2c(struct ktest *t)
 				if (r != c)
 					good += pair(m, kk ? XCORE_HITM : XCORE_SNOOP, r, c, !why);
 		}
-		latm_lines(line, t, m);
-		fmt_snprintf(name, sizeof(name), "%s_complete", sub[kk]);
-		kt_check(t, latm_complete(m, d, sizeof(d)) == 1, "%s # %s; %u pairs answered "
-			 "every line right", name, d, good);
-		fmt_snprintf(name, sizeof(name), "%s_order", sub[kk]);
-		judge(t, name, c2c_order(m, d, sizeof(d)), d, emu);
-		fmt_snprintf(name, sizeof(name), "%s_dsrc", sub[kk]);
-		judge(t, name, c2c_src_verdict(m, kk ? "HitM" : "Hit or Fwd", d, sizeof(d)),
-		      why ? why : d, NULL);
+		latm_print(t, m);
+		latm_c2c_judge(t, m, sub[kk], kk ? "HitM" : "Hit or Fwd", emu, why, good);
 	}
 	return kt_verdict(t);
 }

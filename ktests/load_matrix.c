@@ -32,7 +32,7 @@ struct cell_job {
 };
 
 static struct latm m;
-static uint32_t row_pkg[LATM_MAX], ref[LATM_MAX * LATM_MAX];
+static uint32_t row_pkg[LATM_MAX], ref[LATM_MAX * LATM_MAX], slit[LATM_MAX * LATM_MAX];
 static struct load_run col_run[LATM_MAX];
 
 static void ap_retime(void *arg)
@@ -102,21 +102,6 @@ static bool hmat_refs(void)
 #endif
 }
 
-static void judge(struct ktest *t, const char *name, int v, const char *d, const char *emu)
-{
-	if (emu)
-		kt_skip_sub(t, name, "%s", emu);
-	else if (v < 0)
-		kt_skip_sub(t, name, "%s", d);
-	else
-		kt_check(t, v == 1, "%s # %s", name, d);
-}
-
-static void line(void *t, const char *l)
-{
-	kt_info(t, "%s", l);
-}
-
 /* Row r's cell c: the boot CPU's from the build (and its sampled source), an AP's re-timed. */
 static void cell(struct ktest *t, unsigned r, unsigned c, const char **src_why)
 {
@@ -146,7 +131,9 @@ static void cell(struct ktest *t, unsigned r, unsigned c, const char **src_why)
 enum kt_result test_load_matrix(struct ktest *t)
 {
 	static struct latm_cell cells[LATM_MAX * LATM_MAX];
-	const char *emu = kload_timing_unjudgeable(), *note, *src_why = NULL;
+	const char *note, *src_why = NULL;
+	struct latm_refs in = { .row_pkg = row_pkg, .emu = kload_timing_unjudgeable(),
+				.no_hmat = "no HMAT latencies (ACPI HMAT not read in this build)" };
 	unsigned built = 0, on = 0, cyc = 0, cpu_nodes = 0;
 	uint64_t ws;
 	char d[200];
@@ -188,32 +175,19 @@ enum kt_result test_load_matrix(struct ktest *t)
 		for (unsigned r = 0; r < m.nrow; r++)
 			cell(t, r, c, &src_why);
 	}
-	latm_lines(line, t, &m);
-	if (src_why)
-		kt_info(t, "load_matrix: data sources: %s", src_why);
-	kt_info(t, "load_matrix: data sources sampled on the boot CPU's row (its sampler)");
+	latm_node_print(t, &m, row_pkg);
+	in.src_why = src_why;
 	kt_check(t, latm_complete(&m, d, sizeof(d)) == 1, "matrix_complete # %s", d);
 	kt_check(t, built && on == built, "buffer_on_node # %u of %u chains on their node", on,
 		 built);
 	kt_check(t, built && cyc == built, "chain_cycle # %u of %u", cyc, built);
 	kt_check(t, m.nrow == cpu_nodes, "rows_cover_nodes # %u rows, %u nodes with CPUs in the "
 		 "SRAT", m.nrow, cpu_nodes);
-	judge(t, "remote_over_local", latm_remote_over_local(&m, d, sizeof(d)), d, emu);
 	for (unsigned r = 0; r < m.nrow; r++)
 		for (unsigned c = 0; c < m.ncol; c++)
-			ref[r * m.ncol + c] = numa_distance(&numa, m.row_id[r], m.col_id[c]);
-	if (!numa.have_slit)
-		kt_skip_sub(t, "order_slit", "no ACPI SLIT");
-	else
-		judge(t, "order_slit", latm_in_order(&m, ref, "SLIT", d, sizeof(d)), d, emu);
-	if (!hmat_refs())
-		kt_skip_sub(t, "order_hmat", "no HMAT latencies (ACPI HMAT not read in this build)");
-	else
-		judge(t, "order_hmat", latm_in_order(&m, ref, "HMAT", d, sizeof(d)), d, emu);
-	if (latm_snc_label(&m, row_pkg))
-		kt_info(t, "load_matrix: SNC-DRAM: another node of the row's package, sampled as "
-			"local DRAM (labelled, not failed)");
-	judge(t, "dsrc_remote", latm_src_remote(&m, row_pkg, d, sizeof(d)),
-	      src_why ? src_why : d, NULL);
+			slit[r * m.ncol + c] = numa_distance(&numa, m.row_id[r], m.col_id[c]);
+	in.slit = numa.have_slit ? slit : NULL;
+	in.hmat = hmat_refs() ? ref : NULL;
+	latm_node_judge(t, &m, &in);
 	return kt_verdict(t);
 }

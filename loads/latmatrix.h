@@ -89,4 +89,24 @@ int latm_complete(const struct latm *m, char *d, size_t n);
  * ("load_matrix: from node 0 (cpu 0): 92 140 - ns (dsrc L-DRAM R-DRAM -)"), ASCII only. */
 void latm_lines(void (*out)(void *ctx, const char *line), void *ctx, const struct latm *m);
 
+/* latmatrix_judge.c: the lines of m as kt_info lines of t. */
+struct ktest;
+void latm_print(struct ktest *t, const struct latm *m);
+
+/* What the node matrix's verdicts compare with: per cell (nrow x ncol) the SLIT distance and
+ * the HMAT read latency (NULL: none; no_hmat says why), each row's package, why timing is not
+ * judged (NULL: judged) and why no data source was sampled (NULL: sampled). */
+struct latm_refs {
+	const uint32_t *slit, *hmat, *row_pkg;
+	const char *no_hmat, *emu, *src_why;
+};
+/* The node matrix's lines, its SNC cells labelled first (latm_snc_label). */
+void latm_node_print(struct ktest *t, struct latm *m, const uint32_t *row_pkg);
+/* Subtests remote_over_local, order_slit, order_hmat, dsrc_remote. */
+void latm_node_judge(struct ktest *t, struct latm *m, const struct latm_refs *in);
+/* Subtests <sub>_complete, <sub>_order, <sub>_dsrc of one load_c2c kernel (want: "HitM",
+ * "Hit or Fwd"); good: pairs that answered every line. */
+void latm_c2c_judge(struct ktest *t, const struct latm *m, const char *sub, const char *want,
+		    const char *emu, const char *src_why, unsigned good);
+
 #endif

@@ -21,8 +21,12 @@
  * --kernels all: also the other load kernels after load_dram, in the kernel's order: load_lfb,
  * load_store, load_stlb, load_remote, load_snoop, load_hitm (tools/model_log_special.c; Intel
  * parts); default `levels`: load_l1..load_dram only (what the fixtures were made from).
+ * --kernels matrix: load_l1..load_dram, then the latency matrices load_matrix and load_c2c
+ * (tools/model_log_matrix.c) over the topology --topo names (tests/model/topo_model.h, default
+ * 2s-snc2-cxl); --remote-faster N: the topology's hostile knob (node 1 -> node 0 loads N %
+ * faster than node 1's own: remote_over_local fails). Intel parts.
  * Usage: model-log --cpu haswell|skylake|icelake_sp|sapphire_rapids|zen3|zen4|alderlake
- *                  [--seed N] [--kernels levels|all]
+ *                  [--seed N] [--kernels levels|all|matrix] [--topo NAME] [--remote-faster N]
  *                  [--mix clean|mixed|l1] [--dump none|raw|decoded] [--sav N]
  *                  [--assist-ns N] [--pmi-ns N] [--ram-pct N] > file.log
  * --assist-ns / --pmi-ns: what the model's virtual clock charges per PEBS assist (default 20)
@@ -39,6 +43,7 @@
 #include "loads/plan.h"
 #include "model/ibs_model.h"
 #include "model/pmu_model.h"
+#include "model/topo_model.h"
 #include "pebs/cycles.h"
 
 #include <stdio.h>
@@ -85,8 +90,8 @@ static void usage(void)
 {
 	fprintf(stderr, "usage: model-log --cpu haswell|skylake|icelake_sp|sapphire_rapids|zen3|zen4|"
 		"alderlake "
-		"[--seed N] [--kernels levels|all] [--mix clean|mixed|l1] [--dump none|raw|decoded] [--sav N] "
-		"[--assist-ns N] [--pmi-ns N] [--ram-pct 50..400]\n");
+		"[--seed N] [--kernels levels|all|matrix] [--topo %s] [--remote-faster 0..99] [--mix clean|mixed|l1] [--dump none|raw|decoded] [--sav N] "
+		"[--assist-ns N] [--pmi-ns N] [--ram-pct 50..400]\n", topo_model_names());
 	exit(2);
 }
 
@@ -101,7 +106,7 @@ static int pick(const char *v, const char *const *names, unsigned n)
 
 static void header(const struct mcpu *m, const struct cpu_info *ci, const struct pebs_caps *c,
 		   const struct ibs_caps *ic, const struct cache_geometry *g, char *const *argv,
-		   int argc, bool all)
+		   int argc, bool all, bool matrix)
 {
 	static struct pmu_cycles cyc;
 	char cmd[256] = "", b[200];
@@ -111,7 +116,7 @@ static void header(const struct mcpu *m, const struct cpu_info *ci, const struct
 			 argv[i]);
 	/* main.c: version and plan lines, then print_header() order and formats */
 	ktap_begin();
-	ktap_plan((m->ecore ? 5 : 4) + (all ? 6 : 0));
+	ktap_plan((m->ecore ? 5 : 4) + (all ? 6 : 0) + (matrix ? 2 : 0));
 	ktap_diag("output-format: %u", OUTPUT_FORMAT);
 	ktap_diag("pebs-kernel model-log");
 	/* docs/output.md: every report treats a log with this line as simulated, no machine's */
@@ -152,8 +157,11 @@ int main(int argc, char **argv)
 					       "sapphire_rapids", "zen3", "zen4", "alderlake" };
 	static const char *const mix_ids[] = { "clean", "mixed", "l1" };
 	static const char *const dump_ids[] = { "none", "raw", "decoded" };
-	static const char *const kernel_ids[] = { "levels", "all" };
-	bool all = false;
+	static const char *const kernel_ids[] = { "levels", "all", "matrix" };
+	static struct topo_model topo;
+	const char *topo_name = "2s-snc2-cxl";
+	unsigned remote_faster = 0;
+	bool all = false, matrix = false;
 	unsigned next = 5;
 	struct ml_opts o = { .mix = ML_CLEAN, .dump = ML_DUMP_NONE, .seed = 1, .sav = 1009,
 			     .assist_ns = 20, .pmi_ns = 2000, .ram_pct = 100 };
@@ -174,7 +182,11 @@ int main(int argc, char **argv)
 		else if (!strcmp(argv[i], "--seed"))
 			o.seed = strtoull(v, NULL, 0);
 		else if (!strcmp(argv[i], "--kernels"))
-			all = pick(v, kernel_ids, 2) == 1;
+			all = pick(v, kernel_ids, 3) == 1, matrix = pick(v, kernel_ids, 3) == 2;
+		else if (!strcmp(argv[i], "--topo"))
+			topo_name = v;
+		else if (!strcmp(argv[i], "--remote-faster") && strtoull(v, NULL, 0) < 100)
+			remote_faster = (unsigned)strtoull(v, NULL, 0);
 		else if (!strcmp(argv[i], "--mix"))
 			o.mix = (enum ml_mix)pick(v, mix_ids, 3);
 		else if (!strcmp(argv[i], "--dump"))
@@ -191,10 +203,14 @@ int main(int argc, char **argv)
 		else
 			usage();
 	}
-	if (!m || (all && m->amd)) {
+	if (!m || ((all || matrix) && m->amd)) {
 		if (m)
-			fprintf(stderr, "model-log: --kernels all: Intel parts only (the IBS path "
-				"models load_l1..load_dram)\n");
+			fprintf(stderr, "model-log: --kernels all|matrix: Intel parts only (the IBS "
+				"path models load_l1..load_dram)\n");
+		usage();
+	}
+	if (!topo_model_init(&topo, topo_name, remote_faster)) {
+		fprintf(stderr, "model-log: --topo %s: want %s\n", topo_name, topo_model_names());
 		usage();
 	}
 	ml_srand(o.seed);
@@ -218,7 +234,7 @@ int main(int argc, char **argv)
 	level(&g.l2, m->l2, m->w2);
 	level(&g.l3, m->l3, m->w3);
 	console_register(&out);
-	header(m, &ci, &caps, &ibs, &g, argv, argc, all);
+	header(m, &ci, &caps, &ibs, &g, argv, argc, all, matrix);
 	for (unsigned k = 0; k < 4; k++) {
 		const struct ktest_desc desc = { .name = knames[k], .needs = NEED_NONE };
 		struct ktest t = { .desc = &desc };
@@ -247,6 +263,8 @@ int main(int argc, char **argv)
 	}
 	if (all)
 		next = ml_special_tests(next, m->tsc_khz, &caps, &g, &o);
+	if (matrix)
+		next = ml_matrix_tests(next, &caps, &g, &o, &topo);
 	if (m->ecore)
 		ml_ecore_test(next, m->tsc_khz, &g, &o);
 	ktap_totals();
