@@ -2,14 +2,15 @@
 runs), one row per machine: CPU, microcode, BIOS (when a `pebs-lab:` metadata line before the
 log names it), verdict counts, per-level latency (ns, the load kernels' `time` lines) and PEBS
 level purity (the target level's share, `pebs` lines), with the outliers among machines of the
-same CPU model marked. Damaged logs (cut, garbled, restarted, unreadable) are named with the
+same CPU model marked; the latency matrices (load_matrix, load_c2c) compared cell by cell
+among them (matrix.py). Damaged logs (cut, garbled, restarted, unreadable) are named with the
 reason and never stop the report. docs/lab.md describes the layout a lab collects."""
 import os
 import re
 import shlex
 import statistics
 
-from . import REPORT_FORMAT, logread, report, runkind
+from . import REPORT_FORMAT, logread, matrix, report, runkind
 
 LEVELS = (("L1", "load_l1"), ("L2", "load_l2"), ("L3", "load_l3"), ("DRAM", "load_dram"))
 # <machine>-<UTC stamp>.log, as tools/sol-capture names its files
@@ -119,7 +120,8 @@ def _row(path, fname, doc, lines=None):
            "simulated": runkind.kind(doc)["kind"] == "simulated",
            "status": {0: "pass", 1: "fail", 2: "unreadable"}[doc["status"]],
            "counts": None, "top_level": None, "latency_ns": {}, "purity": {},
-           "damage": _damage(doc), "outliers": [], "reasons": doc.get("reasons", [])}
+           "damage": _damage(doc), "outliers": [], "reasons": doc.get("reasons", []),
+           "matrices": matrix.fleet_of(doc)}
     if cpu:
         row["model"] = "%s %s stepping %s \"%s\"" % cpu.groups()
         row["cpu_short"] = "%s s%s %s" % cpu.group(2, 3, 4)
@@ -184,6 +186,7 @@ def _outliers(rows):
                     if v is not None and abs(v - med) > lim:
                         r["outliers"].append({"metric": metric, "level": lv, "value": v,
                                               "median": med, "machines": len(vals)})
+        g["matrices"] = matrix.fleet_compare(judged, OUT_REL, OUT_MADS, MIN_GROUP)
         # an outlier whose memory population differs from most of its model's machines:
         # the first thing to compare (channels, DIMMs, speed; the kernel's `# smbios:` line)
         pops = [r["dimms"] for r in judged if r["dimms"]]
@@ -271,12 +274,19 @@ def summary(doc):
         w("  %s: %d machine(s)%s" % (g["model"], len(g["machines"]), "" if g["judged"] else
                                     ", outliers not judged (fewer than %d machines with "
                                     "judged timing)" % MIN_GROUP))
+        for n, mm in sorted(g.get("matrices", {}).items()):
+            w("    %s: %d x %d compared cell by cell across %d machines" % (
+                n, len(mm["rows"]), len(mm["cols"]), len(mm["machines"])))
     outl = [(r, o) for r in ms for o in r["outliers"]]
     w("")
     w("Outliers (*): %d (%s)" % (len(outl), doc["outlier_rule"]))
     for r, o in outl:
         if o["metric"] == "latency":
             w("  OUTLIER %s: %s latency %.2f ns, median %.2f ns of %d %s machines" % (
+                r["machine"], o["level"], o["value"], o["median"], o["machines"],
+                r["model"]))
+        elif o["metric"] == "matrix":
+            w("  OUTLIER %s: %s: %d ns, median %.1f ns of %d %s machines" % (
                 r["machine"], o["level"], o["value"], o["median"], o["machines"],
                 r["model"]))
         else:
@@ -321,4 +331,4 @@ def write_csv(doc, d):
                        [r["purity"].get(lv, "") for lv, _ in LEVELS] +
                        [";".join("%s %s" % (o["level"], o["metric"]) for o in r["outliers"]),
                         "; ".join(r["damage"])])
-    return [p]
+    return [p] + matrix.write_fleet_csv(doc, d)
