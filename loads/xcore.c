@@ -109,18 +109,6 @@ int xcore_pick_helper(void)
 	return best;
 }
 
-static void shell_sort(uint64_t *v, unsigned n)
-{
-	for (unsigned gap = n / 2; gap; gap /= 2)
-		for (unsigned i = gap; i < n; i++)
-			for (unsigned j = i; j >= gap && v[j - gap] > v[j]; j -= gap) {
-				uint64_t t = v[j];
-
-				v[j] = v[j - gap];
-				v[j - gap] = t;
-			}
-}
-
 static uint64_t sub_floor(uint64_t a, uint64_t b)
 {
 	return a > b ? a - b : 0;
@@ -146,6 +134,7 @@ static int fail(struct xcore_run *r, const char *fmt, unsigned a, unsigned b)
 	return -1;
 }
 
+/* Mean, min and medians (chase_median: loads/chase.h; it sorts in place). */
 static void summarise(struct xcore_run *r, uint64_t *x, uint64_t *l1, uint64_t *cc)
 {
 	uint64_t sum = 0;
@@ -153,15 +142,11 @@ static void summarise(struct xcore_run *r, uint64_t *x, uint64_t *l1, uint64_t *
 	for (unsigned i = 0; i < r->loads; i++)
 		sum += x[i];
 	r->tsc_mean = r->loads ? sum / r->loads : 0;
-	shell_sort(x, r->loads);
-	shell_sort(l1, r->loads);
+	r->tsc_med = r->loads ? chase_median(x, r->loads) : 0;
 	r->tsc_min = r->loads ? x[0] : 0;
-	r->tsc_med = r->loads ? x[r->loads / 2] : 0;
-	r->l1_med = r->loads ? l1[r->loads / 2] : 0;
-	if (cc) {
-		shell_sort(cc, r->loads);
-		r->core_med = r->loads ? cc[r->loads / 2] : 0;
-	}
+	r->l1_med = r->loads ? chase_median(l1, r->loads) : 0;
+	if (cc)
+		r->core_med = r->loads ? chase_median(cc, r->loads) : 0;
 }
 
 static struct xsync s;
@@ -260,9 +245,8 @@ static void time_lines(struct xcore_run *r)
 {
 	uint64_t t_start = rdtsc(), budget = tsc_hz / 1000 * r->budget_ms;
 
-	while (xcore_step(r))
-		if (r->loads >= 32 && rdtsc() - t_start > budget)
-			break;
+	while (xcore_step(r) && (r->loads < 32 || rdtsc() - t_start <= budget))
+		;
 }
 
 int xcore_run(struct xcore_run *r)
@@ -291,18 +275,16 @@ int xcore_run_pair(struct xcore_run *r)
 
 	if (r->measurer == 0)
 		return xcore_run(r);
-	core = NULL;
-	r->core_name = NULL;
+	core = NULL;	/* the registered core clock counts on the boot CPU only */
 	r->core_med = 0;
 	if (prepare(r))
 		return -1;
-	if (r->helper != 0 && !smp_call_start(r->helper, helper, &s))
-		return fail(r, "helper cpu%u is not online or still busy (%u loads timed)", r->helper, 0);
-	if (!smp_call_start(r->measurer, measure_side, r)) {
-		__atomic_store_n(&s.go, GO_STOP, __ATOMIC_RELEASE);
+	if ((r->helper && !smp_call_start(r->helper, helper, &s)) ||
+	    !smp_call_start(r->measurer, measure_side, r)) {
+		__atomic_store_n(&s.go, GO_STOP, __ATOMIC_RELEASE);	/* a started helper ends */
 		if (r->helper)
 			(void)smp_call_wait(r->helper, 2 * step_ms());
-		return fail(r, "measuring cpu%u is not online or still busy (%u)", r->measurer, 0);
+		return fail(r, "cpu%u or cpu%u is not online or still busy", r->measurer, r->helper);
 	}
 	if (r->helper == 0)
 		helper(&s);	/* the boot CPU is the helper: its side runs here */
