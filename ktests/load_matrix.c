@@ -5,7 +5,8 @@
  * (loads/kload.h, as load_remote); one online CPU of every node with CPUs (the boot CPU for
  * its own) times the chase over it (load_retime on that CPU, interrupts off, its TSC). The
  * boot CPU's row gets each cell's data source through the registered sampler (PEBS or IBS,
- * loads/sampler.h). Lines: loads/latmatrix_print.c, one per row. Subtests:
+ * loads/sampler.h), the other rows through their CPU's own PEBS state (Intel: loads/kpebs.h
+ * kpebs_cpu_agg; on AMD they stay unsampled). Lines: loads/latmatrix_print.c, one per row. Subtests:
  *   matrix_complete  every cell measured      buffer_on_node  every chain on its node
  *   chain_cycle      every chain one cycle    rows_cover_nodes a row per node with CPUs
  *   remote_over_local, order_slit, order_hmat  (loads/latmatrix.h; SKIP where timing is not
@@ -18,7 +19,9 @@
 #include "apic/apic.h"
 #include "kernel/extable.h"
 #include "kernel/mm.h"
+#include "kernel/fmt.h"
 #include "loads/kload.h"
+#include "loads/kpebs.h"
 #include "loads/latmatrix.h"
 #include "platform/platform.h"
 #include "smp/smp.h"
@@ -29,18 +32,31 @@ struct cell_job {
 	struct load_run r;
 	const struct load_run *src;
 	int rc;
+	struct pebs_cpu *pc;	/* this CPU's own PEBS state (NULL: none allocated) */
+	const char *why;	/* no data source: why */
+	char label[LATM_SRC_LEN];
 };
 
 static struct latm m;
 static uint32_t row_pkg[LATM_MAX], ref[LATM_MAX * LATM_MAX], slit[LATM_MAX * LATM_MAX];
 static struct load_run col_run[LATM_MAX];
+static struct pebs_cpu *pcpu;	/* ~30 KiB, used by one AP after the other */
 
+/* On the row's AP: time the column's chain, then sample it through this CPU's own PEBS
+ * state (loads/kpebs.h; SDM Vol. 3B 20.3.x: IA32_DS_AREA per logical processor). */
 static void ap_retime(void *arg)
 {
 	struct cell_job *j = arg;
+	const struct pebs_agg *a;
 
 	write_cr3(read_cr3());	/* the boot CPU mapped the chain since this CPU last ran */
 	j->rc = load_retime(&j->r, j->src, "load_matrix", CHASE_LOAD);
+	if (j->rc || !j->pc)
+		return;
+	pebs_cpu_init(j->pc);
+	j->why = kpebs_cpu_unavailable(j->pc);
+	if (!j->why && kpebs_cpu_agg(j->pc, &j->r, TGT_REMOTE, &a, &j->why) == 0)
+		latm_src_label(a, j->label, sizeof(j->label));
 }
 
 /* First online CPU on `node` (the boot CPU for its own); -1 when none. */
@@ -108,23 +124,34 @@ static void cell(struct ktest *t, unsigned r, unsigned c, const char **src_why)
 	struct latm_cell *x = latm_at(&m, r, c);
 	static struct cell_job j;
 	const struct pebs_agg *a;
+	const char *why;
 
 	if (m.row_cpu[r] == 0) {
 		x->ns_x100 = col_run[c].ns_x100;
 		x->flags = LATM_DONE;
-		if (kload_sample_agg(&col_run[c], TGT_REMOTE, &a, src_why) == 0) {
+		if (kload_sample_agg(&col_run[c], TGT_REMOTE, &a, &why) == 0) {
 			latm_src_label(a, x->src, sizeof(x->src));
 			x->flags |= LATM_SRC;
+		} else if (!*src_why) {
+			*src_why = why;
 		}
 		return;
 	}
-	j = (struct cell_job){ .src = &col_run[c], .rc = -1 };
-	if (smp_call(m.row_cpu[r], ap_retime, &j, CELL_BOUND_MS) != SMP_CALL_DONE)
+	j = (struct cell_job){ .src = &col_run[c], .rc = -1, .pc = pcpu };
+	if (smp_call(m.row_cpu[r], ap_retime, &j, CELL_BOUND_MS) != SMP_CALL_DONE) {
 		kt_info(t, "load_matrix: cpu%u did not finish node %u's chase in %u ms", m.row_cpu[r],
 			m.col_id[c], CELL_BOUND_MS);
-	else if (j.rc == 0) {
+		return;
+	}
+	if (j.rc == 0) {
 		x->ns_x100 = j.r.ns_x100;
 		x->flags = LATM_DONE;
+	}
+	if (j.label[0]) {
+		fmt_snprintf(x->src, sizeof(x->src), "%s", j.label);
+		x->flags |= LATM_SRC;
+	} else if (j.why && !*src_why) {
+		*src_why = j.why;
 	}
 }
 
@@ -141,6 +168,7 @@ enum kt_result test_load_matrix(struct ktest *t)
 	if (!numa.have_srat)
 		return kt_skip(t, "one NUMA node: no ACPI SRAT (load_dram measures its memory)");
 	kload_test_begin();
+	pcpu = kalloc(sizeof(*pcpu), 64);	/* NULL: the APs' rows go unsampled */
 	m = (struct latm){ .name = "load_matrix", .unit = "node", .cell = cells };
 	for (unsigned n = 0; n < numa_nodes(&numa) && n < LATM_MAX; n++) {
 		uint64_t lo, hi;

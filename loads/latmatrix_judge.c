@@ -39,7 +39,8 @@ void latm_node_print(struct ktest *t, struct latm *m, const uint32_t *row_pkg)
 	if (snc)
 		kt_info(t, "%s: SNC-DRAM: another node of the row's package, sampled as local DRAM "
 			"(labelled, not failed)", m->name);
-	kt_info(t, "%s: data sources sampled on the boot CPU's row (its sampler)", m->name);
+	kt_info(t, "%s: data sources: the boot CPU's row through its sampler, the others through "
+		"their CPU's own PEBS", m->name);
 }
 
 void latm_node_judge(struct ktest *t, struct latm *m, const struct latm_refs *in)

@@ -5,7 +5,8 @@
  * SLIT and modelled latencies). SYNTHESIZED as in model-log.c: every cell's ns (nothing is
  * timed: the modelled DRAM or L3 latency times the topology's ratio, +-2 % seeded jitter). From
  * the kernel's own code: the lines (loads/latmatrix_print.c), the CPU pick (loads/c2c_plan.c),
- * the verdicts (loads/latmatrix_judge.c) and the boot CPU's row data sources: each cell's
+ * the verdicts (loads/latmatrix_judge.c) and the data sources (load_matrix: every row, as the
+ * kernel samples its APs' rows with their own PEBS; load_c2c: the boot CPU's row): each cell's
  * records measured through pebs/measure.c on the PMU model and labelled from the aggregate
  * (the records' codes from the decoder's table, as model_log_special.c draws them; SNC
  * neighbour memory as local DRAM, since no precise event separates them).
@@ -106,10 +107,9 @@ static void node_matrix(struct ktest *t, const struct topo_model *tm, const stru
 			x->ns_x100 = jitter(topo_model_mem_ns(tm, a, b, local));
 			x->flags = LATM_DONE;
 			slit[r * m.ncol + k] = tm->slit[a][b];
-			if (m.row_cpu[r] == 0)
-				sample(x, c, o, tm->node_pkg[b] != ~0u &&
-				       tm->node_pkg[b] != tm->node_pkg[a] ? &mem_remote : &mem_local,
-				       3, o->sav, &why, -1);
+			/* every row; a memory-only node hangs off package 0 (topo_model.c) */
+			sample(x, c, o, (tm->node_pkg[b] == ~0u ? 0 : tm->node_pkg[b]) !=
+			       tm->node_pkg[a] ? &mem_remote : &mem_local, 3, o->sav, &why, -1);
 		}
 	latm_node_print(t, &m, row_pkg);
 	in.src_why = why;
