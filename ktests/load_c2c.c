@@ -5,8 +5,9 @@
  * core type and an SMT pair per package), the cross-core kernels of loads/xcore.h with the
  * row's CPU timing and the column's CPU as the helper: load_c2c/snoop (the helper read the
  * line last: a clean snoop hit) and load_c2c/hitm (it wrote it: HITM; SDM Vol. 3A 12.4).
- * Rows whose CPU is the boot CPU run the kernels again under load-latency PEBS
- * (loads/xcore_pebs.c) for each cell's data source. Lines: loads/latmatrix_print.c.
+ * Each cell's data source: the kernel again under load-latency PEBS (loads/xcore_pebs.c) on
+ * the row's CPU, the boot CPU's row through the boot CPU's step, an AP's row through that
+ * CPU's own PEBS state (Intel; where the column is an AP: the measuring AP starts it). Lines: loads/latmatrix_print.c.
  * Subtests per kernel (<k> = snoop, hitm):
  *   coverage           the pick covers packages, nodes, core types, SMT pairs
  *   <k>_complete       every pair answered every line with the right values
@@ -22,6 +23,7 @@
 #include "kernel/tsc.h"
 #include "loads/c2c_plan.h"
 #include "loads/kload.h"
+#include "loads/kpebs.h"
 #include "loads/xcore.h"
 #include "smp/smp.h"
 
@@ -32,7 +34,44 @@
 static struct latm mx[2];
 static struct latm_cell cells[2][C2C_MAX_CPUS * C2C_MAX_CPUS];
 
-/* One cell: the pair's kernel, and on the boot CPU's row its sampled data source. */
+#define C2C_CELL_BOUND_MS 10000u	/* an AP's sampled cell: the kernel again under PEBS */
+
+struct ap_cell {
+	struct xcore_run x;
+	struct pebs_cpu *pc;
+	char src[LATM_SRC_LEN];
+	int v;
+};
+
+/* On the measuring AP: its own PEBS state, then the pair's kernel under it. */
+static void ap_cell(void *arg)
+{
+	struct ap_cell *j = arg;
+
+	pebs_cpu_init(j->pc);
+	j->v = xcore_pebs_cell(&j->x, j->pc, j->src, sizeof(j->src));
+}
+
+static struct pebs_cpu *pcpu;	/* ~30 KiB, used by one AP after the other */
+
+/* One cell's data source: the boot CPU's row through the boot CPU's PEBS step, an AP's row
+ * through that AP's own state (where the helper is an AP too). -1: none. */
+static int cell_source(const struct xcore_run *x, char *src, unsigned n)
+{
+	static struct ap_cell j;
+
+	if (x->measurer == 0)
+		return xcore_pebs_cell(x, NULL, src, n);
+	if (!pcpu || x->helper == 0)
+		return -1;
+	j = (struct ap_cell){ .x = *x, .pc = pcpu, .v = -1 };
+	if (smp_call(x->measurer, ap_cell, &j, C2C_CELL_BOUND_MS) != SMP_CALL_DONE)
+		return -1;
+	fmt_snprintf(src, n, "%s", j.src);
+	return j.v;
+}
+
+/* One cell: the pair's kernel, and its sampled data source. */
 static bool pair(struct latm *m, enum xcore_kind kind, unsigned r, unsigned c, bool sample)
 {
 	struct xcore_run x = { .name = m->name, .kind = kind, .measurer = m->row_id[r],
@@ -45,8 +84,8 @@ static bool pair(struct latm *m, enum xcore_kind kind, unsigned r, unsigned c, b
 		e->ns_x100 = tsc_hz ? x.tsc_med * 100000000000ull / tsc_hz : 0;
 		e->flags = LATM_DONE;
 	}
-	if (ok && sample && m->row_id[r] == 0) {
-		int v = xcore_pebs_cell(&x, e->src, sizeof(e->src));
+	if (ok && sample) {
+		int v = cell_source(&x, e->src, sizeof(e->src));
 
 		e->flags |= v >= 0 ? LATM_SRC : 0;
 		if ((v == 0 || v == 1) && c2c_class_of(m, r, c) != C2C_SMT)
@@ -68,6 +107,7 @@ enum kt_result test_load_c2c(struct ktest *t)
 		return kt_skip(t, "one CPU online: a pair needs two (%s)",
 			       smp_why_none() ? smp_why_none() : "the MADT lists one processor");
 	kload_test_begin();
+	pcpu = kalloc(sizeof(*pcpu), 64);	/* NULL: only the boot CPU's row is sampled */
 	cpus = kalloc((uint64_t)smp_cpu_count() * sizeof(*cpus), 64);
 	if (!cpus)
 		return kt_skip(t, "out of memory for %u CPUs' topology", smp_cpu_count());

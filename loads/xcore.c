@@ -176,7 +176,8 @@ static int prepare(struct xcore_run *r)
 
 int xcore_begin(struct xcore_run *r)
 {
-	core = kload_core_clock(&cctx, &r->core_name);
+	/* the registered core clock counts on the boot CPU only */
+	core = smp_this_cpu() == 0 ? kload_core_clock(&cctx, &r->core_name) : NULL;
 	if (prepare(r))
 		return -1;
 	if (!smp_call_start(r->helper, helper, &s))
@@ -275,7 +276,7 @@ int xcore_run_pair(struct xcore_run *r)
 
 	if (r->measurer == 0)
 		return xcore_run(r);
-	core = NULL;	/* the registered core clock counts on the boot CPU only */
+	core = NULL;	/* as in xcore_begin */
 	r->core_med = 0;
 	if (prepare(r))
 		return -1;

@@ -73,10 +73,13 @@ void xcore_pebs_step(struct ktest *t, struct xcore_run *r);
  * records, and at least XCORE_PEBS_MIN of them. 1 pass, 0 fail, -1 too few records; the
  * measured numbers in d. */
 #define XCORE_PEBS_MIN 8u
-/* The same for one cell of load_c2c (base->measurer the boot CPU): the cell's data-source
- * label (loads/latmatrix.h) into src; 1 the records are the kernel's snoop result, 0 not,
- * 2 too few to judge, -1 not measured (no PEBS, the helper stalled, an AP measures). */
-int xcore_pebs_cell(const struct xcore_run *base, char *src, unsigned n);
+/* The same for one cell of load_c2c, nothing printed: on the boot CPU (base->measurer 0, pc
+ * NULL), or on the measuring AP itself through its own PEBS state pc (base->helper then an AP
+ * too: the measuring side starts it). The cell's data-source label (loads/latmatrix.h) into
+ * src; 1 the records are the kernel's snoop result, 0 not, 2 too few to judge, -1 not
+ * measured (no PEBS, the helper stalled, the boot CPU is an AP's helper). */
+struct pebs_cpu;
+int xcore_pebs_cell(const struct xcore_run *base, struct pebs_cpu *pc, char *src, unsigned n);
 int xcore_pebs_verdict(const struct pebs_agg *a, enum xcore_kind kind, char *d, unsigned n);
 
 /*

@@ -17,6 +17,7 @@
 #include "kernel/ktap.h"
 #include "kernel/tsc.h"
 #include "loads/kload.h"
+#include "loads/kpebs.h"
 #include "pebs/caps.h"
 #include "pebs/measure.h"
 #include "loads/pebs_verdict.h"
@@ -52,17 +53,20 @@ static void warn(const char *msg)
 	kprintf("# warning: %s\n", msg);
 }
 
-/* r's kernel again under load-latency PEBS on the boot CPU: 0, or -1 with *why (*skip: a
- * SKIP, not a failure). */
-static int measure(struct xcore_run *r, const char **why, bool *skip)
+/* r's kernel again under load-latency PEBS on the boot CPU (pc NULL), or on the CPU this runs
+ * on through its own state pc: 0 with the aggregate in *agg, or -1 with *why (*skip: a SKIP,
+ * not a failure). */
+static int measure(struct xcore_run *r, struct pebs_cpu *pc, const char **why, bool *skip,
+		   const struct pebs_agg **agg)
 {
+	struct pebs_measure *m = pc ? &pc->meas : &meas;
 	struct chunk_ctx cc = { .r = r };
 	struct pebs_measure_cfg cfg = { .work = chunk, .work_ctx = &cc };
 	uint64_t fl;
 	int rc;
 
 	*skip = false;
-	*why = kload_pebs_unavailable();
+	*why = pc ? kpebs_cpu_unavailable(pc) : kload_pebs_unavailable();
 	if (*why) {
 		*skip = true;
 		return -1;
@@ -80,16 +84,17 @@ static int measure(struct xcore_run *r, const char **why, bool *skip)
 	cc.deadline = rdtsc() + tsc_hz / 1000 * kload_timing()->budget_ms;
 	fl = irq_save();
 	irq_enable();		/* the threshold PMI drains the buffer */
-	rc = pebs_measure_run(&meas, pebs_caps_init(), &cfg);
+	rc = pc ? pebs_cpu_measure(pc, &cfg) : pebs_measure_run(&meas, pebs_caps_init(), &cfg);
 	irq_restore(fl);
 	if (xcore_end(r) || cc.stalled) {
 		*why = r->why ? r->why : "the helper stalled";
 		return -1;
 	}
 	if (rc) {
-		*why = meas.err;
+		*why = m->err;
 		return -1;
 	}
+	*agg = &m->agg;
 	return 0;
 }
 
@@ -98,11 +103,12 @@ void xcore_pebs_step(struct ktest *t, struct xcore_run *base)
 	struct xcore_run r = { .name = base->name, .kind = base->kind, .helper = base->helper,
 			       .want = XCORE_MAX_LOADS };
 	const char *rule = NULL, *why;
+	const struct pebs_agg *agg;
 	char d[200];
 	bool skip;
 	int v;
 
-	if (measure(&r, &why, &skip)) {
+	if (measure(&r, NULL, &why, &skip, &agg)) {
 		if (skip)
 			kt_skip_sub(t, "pebs_source", "%s", why);
 		else
@@ -125,18 +131,20 @@ void xcore_pebs_step(struct ktest *t, struct xcore_run *base)
 		kt_check(t, v == 1, "pebs_source # %s", d);
 }
 
-int xcore_pebs_cell(const struct xcore_run *base, char *src, unsigned n)
+int xcore_pebs_cell(const struct xcore_run *base, struct pebs_cpu *pc, char *src, unsigned n)
 {
 	struct xcore_run r = { .name = base->name, .kind = base->kind, .helper = base->helper,
 			       .want = XCORE_MAX_LOADS };
+	const struct pebs_agg *agg;
 	const char *why;
 	char d[200];
 	bool skip;
 	int v;
 
-	if (base->measurer != 0 || measure(&r, &why, &skip))
+	if ((base->measurer != 0) != (pc != NULL) || (pc && base->helper == 0) ||
+	    measure(&r, pc, &why, &skip, &agg))
 		return -1;
-	latm_src_label(&meas.agg, src, n);
-	v = xcore_pebs_verdict(&meas.agg, r.kind, d, sizeof(d));
+	latm_src_label(agg, src, n);
+	v = xcore_pebs_verdict(agg, r.kind, d, sizeof(d));
 	return v < 0 ? 2 : v;
 }

@@ -6,7 +6,8 @@
  * timed: the modelled DRAM or L3 latency times the topology's ratio, +-2 % seeded jitter). From
  * the kernel's own code: the lines (loads/latmatrix_print.c), the CPU pick (loads/c2c_plan.c),
  * the verdicts (loads/latmatrix_judge.c) and the data sources (load_matrix: every row, as the
- * kernel samples its APs' rows with their own PEBS; load_c2c: the boot CPU's row): each cell's
+ * kernel samples its APs' rows with their own PEBS; load_c2c: every cell but an AP's loads of
+ * lines the boot CPU touched, which no CPU samples): each cell's
  * records measured through pebs/measure.c on the PMU model and labelled from the aggregate
  * (the records' codes from the decoder's table, as model_log_special.c draws them; SNC
  * neighbour memory as local DRAM, since no precise event separates them).
@@ -163,7 +164,7 @@ static void c2c(struct ktest *t, const struct topo_model *tm, const struct pebs_
 					continue;
 				x->ns_x100 = jitter(l3 * pct[kk][cl] / 100);
 				x->flags = LATM_DONE;
-				if (m.row_id[r] == 0)
+				if (m.row_id[r] == 0 || m.col_id[j] != 0)	/* as the kernel */
 					sample(x, c, o, cl ? &c2c_mix[kk] : &sibling_mix, 32, 2, &why,
 					       kk ? XCORE_HITM : XCORE_SNOOP);
 			}
