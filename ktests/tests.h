@@ -31,5 +31,8 @@ enum kt_result test_load_loaded(struct ktest *t);
 /* cross-core load kernels (ktests/load_xcore.c) */
 enum kt_result test_load_snoop(struct ktest *t);
 enum kt_result test_load_hitm(struct ktest *t);
+/* latency matrices (ktests/load_matrix.c, load_c2c.c; on request) */
+enum kt_result test_load_matrix(struct ktest *t);
+enum kt_result test_load_c2c(struct ktest *t);
 
 #endif

@@ -119,5 +119,10 @@ void kload_set_sampler(const struct sampler *s);
 const char *kload_pebs_unavailable(void);
 /* The sampling step as subtests: runs it through the sampler or SKIPs with the reason. */
 void kload_pebs_step(struct ktest *t, const struct load_run *r, enum load_target target);
+/* One armed sampling run over r's chain on this CPU (the boot CPU: the registered sampler
+ * is its own), nothing printed: 0 with the aggregate in *out, -1 with *why. */
+struct pebs_agg;
+int kload_sample_agg(const struct load_run *r, enum load_target target,
+		     const struct pebs_agg **out, const char **why);
 
 #endif

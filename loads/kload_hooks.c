@@ -44,6 +44,14 @@ const char *kload_pebs_unavailable(void)
 	return sampler->unavailable(sampler->self);
 }
 
+int kload_sample_agg(const struct load_run *r, enum load_target target,
+		     const struct pebs_agg **out, const char **why)
+{
+	*out = NULL;
+	*why = kload_pebs_unavailable();
+	return *why ? -1 : kstep_sample_agg(r, target, sampler, out, why);
+}
+
 void kload_pebs_step(struct ktest *t, const struct load_run *r, enum load_target target)
 {
 	const char *why = kload_pebs_unavailable();

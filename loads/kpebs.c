@@ -243,6 +243,21 @@ enum kt_result kpebs_check_cpu(struct ktest *t, const struct load_run *r, enum l
 	return step_run(t, &st, r, tg);
 }
 
+int kpebs_cpu_agg(struct pebs_cpu *pc, const struct load_run *r, enum load_target tg,
+		  const struct pebs_agg **out, const char **why)
+{
+	static struct kpebs_levels lv;	/* not judged here */
+	struct step st = { .c = &pc->caps, .m = &pc->meas, .pc = pc, .lv = &lv, .sub = "" };
+	struct pebs_step ps = { .st = &st };
+	const struct sampler s = {
+		.name = "PEBS", .self = &ps, .unavailable = unavailable, .prepare = prepare,
+		.measure = measure, .error = error, .report = report, .source_name = source_name,
+		.aggregate = aggregate,
+	};
+
+	return kstep_sample_agg(r, tg, &s, out, why);
+}
+
 void kload_header(void)
 {
 	char b[200];

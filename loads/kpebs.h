@@ -34,5 +34,9 @@ enum kt_result kpebs_check(struct ktest *t, const struct load_run *r, enum load_
 enum kt_result kpebs_check_cpu(struct ktest *t, const struct load_run *r, enum load_target tg,
 			       struct pebs_cpu *pc, struct kpebs_levels *lv, const char *sub);
 const char *kpebs_cpu_unavailable(const struct pebs_cpu *pc);
+/* One armed measurement of r on this CPU through its own state pc, nothing printed (a latency
+ * matrix's cell, loads/latmatrix.h): 0 with the aggregate in *out, -1 with *why. */
+int kpebs_cpu_agg(struct pebs_cpu *pc, const struct load_run *r, enum load_target tg,
+		  const struct pebs_agg **out, const char **why);
 
 #endif

@@ -119,3 +119,20 @@ enum kt_result kstep_sample(struct ktest *t, const struct load_run *r, enum load
 	s->report(s->self, t, r, tg, &cost, k.timed_x100);
 	return kt_verdict(t);
 }
+
+int kstep_sample_agg(const struct load_run *r, enum load_target tg, const struct sampler *s,
+		     const struct pebs_agg **out, const char **why)
+{
+	struct sampler_result res;
+
+	*out = NULL;
+	*why = s->unavailable(s->self);
+	if (*why)
+		return -1;
+	if (kstep_sample_once(r, tg, s, &res)) {
+		*why = s->error(s->self);
+		return -1;
+	}
+	*out = s->aggregate(s->self);
+	return 0;
+}

@@ -19,6 +19,7 @@
 #include "loads/kload.h"
 #include "loads/kstep.h"
 #include "loads/pebs_cost.h"
+#include "sample/aggregate.h"
 
 /* What one armed measurement did. */
 struct sampler_result {
@@ -60,5 +61,9 @@ const struct sampler *kload_sampler(void);
 
 enum kt_result kstep_sample(struct ktest *t, const struct load_run *r, enum load_target tg,
 			    const struct sampler *s);
+/* One armed measurement of r's chain through s, nothing printed (the latency matrices: one
+ * label per cell, loads/latmatrix.h): 0 with its aggregate in *out, -1 with *why. */
+int kstep_sample_agg(const struct load_run *r, enum load_target tg, const struct sampler *s,
+		     const struct pebs_agg **out, const char **why);
 
 #endif

@@ -8,6 +8,7 @@
  */
 #include "loads/xcore.h"
 #include "kernel/cpu.h"
+#include "kernel/extable.h"
 #include "kernel/hw.h"
 #include "kernel/mm.h"
 #include "kernel/tsc.h"
@@ -108,18 +109,6 @@ int xcore_pick_helper(void)
 	return best;
 }
 
-static void shell_sort(uint64_t *v, unsigned n)
-{
-	for (unsigned gap = n / 2; gap; gap /= 2)
-		for (unsigned i = gap; i < n; i++)
-			for (unsigned j = i; j >= gap && v[j - gap] > v[j]; j -= gap) {
-				uint64_t t = v[j];
-
-				v[j] = v[j - gap];
-				v[j - gap] = t;
-			}
-}
-
 static uint64_t sub_floor(uint64_t a, uint64_t b)
 {
 	return a > b ? a - b : 0;
@@ -145,6 +134,7 @@ static int fail(struct xcore_run *r, const char *fmt, unsigned a, unsigned b)
 	return -1;
 }
 
+/* Mean, min and medians (chase_median: loads/chase.h; it sorts in place). */
 static void summarise(struct xcore_run *r, uint64_t *x, uint64_t *l1, uint64_t *cc)
 {
 	uint64_t sum = 0;
@@ -152,15 +142,11 @@ static void summarise(struct xcore_run *r, uint64_t *x, uint64_t *l1, uint64_t *
 	for (unsigned i = 0; i < r->loads; i++)
 		sum += x[i];
 	r->tsc_mean = r->loads ? sum / r->loads : 0;
-	shell_sort(x, r->loads);
-	shell_sort(l1, r->loads);
+	r->tsc_med = r->loads ? chase_median(x, r->loads) : 0;
 	r->tsc_min = r->loads ? x[0] : 0;
-	r->tsc_med = r->loads ? x[r->loads / 2] : 0;
-	r->l1_med = r->loads ? l1[r->loads / 2] : 0;
-	if (cc) {
-		shell_sort(cc, r->loads);
-		r->core_med = r->loads ? cc[r->loads / 2] : 0;
-	}
+	r->l1_med = r->loads ? chase_median(l1, r->loads) : 0;
+	if (cc)
+		r->core_med = r->loads ? chase_median(cc, r->loads) : 0;
 }
 
 static struct xsync s;
@@ -169,14 +155,14 @@ static uint64_t (*core)(void *);
 static void *cctx;
 static uint64_t helper_sum;
 
-int xcore_begin(struct xcore_run *r)
+/* The lines and the handshake state for r (nothing started yet). */
+static int prepare(struct xcore_run *r)
 {
 	unsigned n = r->want > XCORE_MAX_LOADS ? XCORE_MAX_LOADS : r->want;
 
 	r->loads = r->bad_values = 0;
 	r->helper_sum_ok = false;
 	helper_sum = 0;
-	core = kload_core_clock(&cctx, &r->core_name);
 	memset((void *)&s, 0, sizeof(s));
 	s.lines = kalloc((uint64_t)n * LINE, PAGE_4K);
 	if (!s.lines)
@@ -185,6 +171,15 @@ int xcore_begin(struct xcore_run *r)
 	s.kind = r->kind;
 	for (unsigned i = 0; i < n; i++)
 		*(volatile uint64_t *)(s.lines + i * LINE) = (i + 1) * K_INIT;
+	return 0;
+}
+
+int xcore_begin(struct xcore_run *r)
+{
+	/* the registered core clock counts on the boot CPU only */
+	core = smp_this_cpu() == 0 ? kload_core_clock(&cctx, &r->core_name) : NULL;
+	if (prepare(r))
+		return -1;
 	if (!smp_call_start(r->helper, helper, &s))
 		return fail(r, "helper cpu%u is not online or still busy (%u loads timed)", r->helper, 0);
 	r->overhead = overhead_ticks();
@@ -223,12 +218,9 @@ bool xcore_step(struct xcore_run *r)
 	return true;
 }
 
-int xcore_end(struct xcore_run *r)
+/* Sum r up; rc: how the helper's call ended (SMP_CALL_DONE when it ran here). */
+static int finish(struct xcore_run *r, int rc)
 {
-	int rc;
-
-	__atomic_store_n(&s.go, GO_STOP, __ATOMIC_RELEASE);	/* ends a helper still waiting */
-	rc = smp_call_wait(r->helper, 2 * step_ms());
 	r->helper_sum_ok = r->kind != XCORE_SNOOP || s.sum == helper_sum;
 	summarise(r, x, l1, core ? cc : NULL);
 	if (r->loads < s.n && r->loads < 32)
@@ -243,15 +235,66 @@ int xcore_end(struct xcore_run *r)
 	return 0;
 }
 
+int xcore_end(struct xcore_run *r)
+{
+	__atomic_store_n(&s.go, GO_STOP, __ATOMIC_RELEASE);	/* ends a helper still waiting */
+	return finish(r, smp_call_wait(r->helper, 2 * step_ms()));
+}
+
+/* Time lines until done, or the budget is spent after 32. */
+static void time_lines(struct xcore_run *r)
+{
+	uint64_t t_start = rdtsc(), budget = tsc_hz / 1000 * r->budget_ms;
+
+	while (xcore_step(r) && (r->loads < 32 || rdtsc() - t_start <= budget))
+		;
+}
+
 int xcore_run(struct xcore_run *r)
 {
-	uint64_t t_start, budget = tsc_hz / 1000 * r->budget_ms;
-
 	if (xcore_begin(r))
 		return -1;
-	t_start = rdtsc();
-	while (xcore_step(r))
-		if (r->loads >= 32 && rdtsc() - t_start > budget)
-			break;
+	time_lines(r);
 	return xcore_end(r);
+}
+
+/* The measuring side of xcore_run_pair, on r->measurer (an AP): its own TSC, no core clock. */
+static void measure_side(void *arg)
+{
+	struct xcore_run *r = arg;
+
+	write_cr3(read_cr3());	/* no stale TLB entry for lines the boot CPU mapped since */
+	r->overhead = overhead_ticks();
+	time_lines(r);
+	__atomic_store_n(&s.go, GO_STOP, __ATOMIC_RELEASE);	/* the helper ends here too */
+}
+
+int xcore_run_pair(struct xcore_run *r)
+{
+	uint32_t bound = r->budget_ms + (r->want + 2) * (uint32_t)step_ms();
+	int rc = SMP_CALL_DONE, mr;
+
+	if (r->measurer == 0)
+		return xcore_run(r);
+	core = NULL;	/* as in xcore_begin */
+	r->core_med = 0;
+	if (prepare(r))
+		return -1;
+	if ((r->helper && !smp_call_start(r->helper, helper, &s)) ||
+	    !smp_call_start(r->measurer, measure_side, r)) {
+		__atomic_store_n(&s.go, GO_STOP, __ATOMIC_RELEASE);	/* a started helper ends */
+		if (r->helper)
+			(void)smp_call_wait(r->helper, 2 * step_ms());
+		return fail(r, "cpu%u or cpu%u is not online or still busy", r->measurer, r->helper);
+	}
+	if (r->helper == 0)
+		helper(&s);	/* the boot CPU is the helper: its side runs here */
+	mr = smp_call_wait(r->measurer, bound);
+	__atomic_store_n(&s.go, GO_STOP, __ATOMIC_RELEASE);
+	if (r->helper)
+		rc = smp_call_wait(r->helper, 2 * step_ms());
+	if (mr != SMP_CALL_DONE)
+		return fail(r, "measuring cpu%u ended with %d (a fault vector, or -2: still running)",
+			    r->measurer, (unsigned)mr);
+	return finish(r, rc);
 }

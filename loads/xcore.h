@@ -29,7 +29,8 @@ enum xcore_kind { XCORE_SNOOP, XCORE_HITM, XCORE_NONE };
 struct xcore_run {
 	const char *name;
 	enum xcore_kind kind;
-	unsigned helper;	/* CPU number of the helper (an online AP) */
+	unsigned helper;	/* CPU number of the helper (an online AP; xcore_run_pair: any) */
+	unsigned measurer;	/* xcore_run_pair: the CPU that times the loads (0: boot CPU) */
 	unsigned want;		/* loads to time (<= XCORE_MAX_LOADS) */
 	uint32_t budget_ms;	/* stop early once the timed part took this long */
 	/* results */
@@ -50,6 +51,11 @@ struct xcore_run {
 int xcore_pick_helper(void);
 /* Run r (kind, helper, want, budget_ms set). 0 done; -1 with r->why. */
 int xcore_run(struct xcore_run *r);
+/* The same between any two CPUs (load_c2c): r->measurer times the loads, r->helper touches
+ * the lines; either may be the boot CPU, which runs its side itself and starts the other(s)
+ * through smp_call_start. Timed with the TSC only (the registered core clock is the boot
+ * CPU's counter). 0 done; -1 with r->why. */
+int xcore_run_pair(struct xcore_run *r);
 /* The same in parts (the PEBS step runs steps in chunks): begin allocates the lines and
  * starts the helper (0, or -1 with r->why); step times the next line (false: all done, or
  * the helper did not answer); end stops the helper and sums up (0, or -1 with r->why). */
@@ -71,6 +77,13 @@ void xcore_pebs_step(struct ktest *t, struct xcore_run *r);
  * records, and at least XCORE_PEBS_MIN of them. 1 pass, 0 fail, -1 too few records; the
  * measured numbers in d. */
 #define XCORE_PEBS_MIN 8u
+/* The same for one cell of load_c2c, nothing printed: on the boot CPU (base->measurer 0, pc
+ * NULL), or on the measuring AP itself through its own PEBS state pc (base->helper then an AP
+ * too: the measuring side starts it). The cell's data-source label (loads/latmatrix.h) into
+ * src; 1 the records are the kernel's snoop result, 0 not, 2 too few to judge, -1 not
+ * measured (no PEBS, the helper stalled, the boot CPU is an AP's helper). */
+struct pebs_cpu;
+int xcore_pebs_cell(const struct xcore_run *base, struct pebs_cpu *pc, char *src, unsigned n);
 int xcore_pebs_verdict(const struct pebs_agg *a, enum xcore_kind kind, char *d, unsigned n);
 
 /*

@@ -25,8 +25,13 @@
  * --kernels loaded: load_l1..load_dram, then test load_loaded (tools/model_log_loaded.c; Intel
  * parts): --injectors N of them (default 15) over the CPU's modelled memory (.mem below, the
  * load-dependent DRAM latency model tests/model/loaded_model.h).
+ * --kernels matrix: load_l1..load_dram, then the latency matrices load_matrix and load_c2c
+ * (tools/model_log_matrix.c) over the topology --topo names (tests/model/topo_model.h, default
+ * 2s-snc2-cxl); --remote-faster N: the topology's hostile knob (node 1 -> node 0 loads N %
+ * faster than node 1's own: remote_over_local fails). Intel parts.
  * Usage: model-log --cpu haswell|skylake|icelake_sp|sapphire_rapids|zen3|zen4|alderlake
- *                  [--seed N] [--kernels levels|all|loaded] [--injectors 1..512]
+ *                  [--seed N] [--kernels levels|all|loaded|matrix] [--injectors 1..512]
+ *                  [--topo NAME] [--remote-faster N]
  *                  [--mix clean|mixed|l1] [--dump none|raw|decoded] [--sav N]
  *                  [--assist-ns N] [--pmi-ns N] [--ram-pct N] > file.log
  * --assist-ns / --pmi-ns: what the model's virtual clock charges per PEBS assist (default 20)
@@ -44,6 +49,7 @@
 #include "model/ibs_model.h"
 #include "model/loaded_model.h"
 #include "model/pmu_model.h"
+#include "model/topo_model.h"
 #include "pebs/cycles.h"
 
 #include <stdio.h>
@@ -98,8 +104,8 @@ static void usage(void)
 {
 	fprintf(stderr, "usage: model-log --cpu haswell|skylake|icelake_sp|sapphire_rapids|zen3|zen4|"
 		"alderlake "
-		"[--seed N] [--kernels levels|all|loaded] [--injectors N] [--mix clean|mixed|l1] [--dump none|raw|decoded] [--sav N] "
-		"[--assist-ns N] [--pmi-ns N] [--ram-pct 50..400]\n");
+		"[--seed N] [--kernels levels|all|loaded|matrix] [--injectors N] [--topo %s] [--remote-faster 0..99] [--mix clean|mixed|l1] [--dump none|raw|decoded] [--sav N] "
+		"[--assist-ns N] [--pmi-ns N] [--ram-pct 50..400]\n", topo_model_names());
 	exit(2);
 }
 
@@ -114,7 +120,7 @@ static int pick(const char *v, const char *const *names, unsigned n)
 
 static void header(const struct mcpu *m, const struct cpu_info *ci, const struct pebs_caps *c,
 		   const struct ibs_caps *ic, const struct cache_geometry *g, char *const *argv,
-		   int argc, bool all, bool loaded)
+		   int argc, bool all, bool loaded, bool matrix)
 {
 	static struct pmu_cycles cyc;
 	char cmd[256] = "", b[200];
@@ -124,7 +130,7 @@ static void header(const struct mcpu *m, const struct cpu_info *ci, const struct
 			 argv[i]);
 	/* main.c: version and plan lines, then print_header() order and formats */
 	ktap_begin();
-	ktap_plan((m->ecore ? 5 : 4) + (all ? 6 : 0) + loaded);
+	ktap_plan((m->ecore ? 5 : 4) + (all ? 6 : 0) + loaded + (matrix ? 2 : 0));
 	ktap_diag("output-format: %u", OUTPUT_FORMAT);
 	ktap_diag("pebs-kernel model-log");
 	/* docs/output.md: every report treats a log with this line as simulated, no machine's */
@@ -165,9 +171,11 @@ int main(int argc, char **argv)
 					       "sapphire_rapids", "zen3", "zen4", "alderlake" };
 	static const char *const mix_ids[] = { "clean", "mixed", "l1" };
 	static const char *const dump_ids[] = { "none", "raw", "decoded" };
-	static const char *const kernel_ids[] = { "levels", "all", "loaded" };
-	bool all = false, loaded = false;
-	unsigned injectors = 15;
+	static const char *const kernel_ids[] = { "levels", "all", "loaded", "matrix" };
+	static struct topo_model topo;
+	const char *topo_name = "2s-snc2-cxl";
+	unsigned remote_faster = 0, injectors = 15;
+	bool all = false, loaded = false, matrix = false;
 	uint64_t dram_core = 0;
 	unsigned next = 5;
 	struct ml_opts o = { .mix = ML_CLEAN, .dump = ML_DUMP_NONE, .seed = 1, .sav = 1009,
@@ -189,13 +197,18 @@ int main(int argc, char **argv)
 		else if (!strcmp(argv[i], "--seed"))
 			o.seed = strtoull(v, NULL, 0);
 		else if (!strcmp(argv[i], "--kernels")) {
-			int k = pick(v, kernel_ids, 3);
+			int k = pick(v, kernel_ids, 4);
 
 			all = k == 1;
 			loaded = k == 2;
+			matrix = k == 3;
 		} else if (!strcmp(argv[i], "--injectors") && strtoull(v, NULL, 0) >= 1 &&
 			   strtoull(v, NULL, 0) <= 512)
 			injectors = (unsigned)strtoull(v, NULL, 0);
+		else if (!strcmp(argv[i], "--topo"))
+			topo_name = v;
+		else if (!strcmp(argv[i], "--remote-faster") && strtoull(v, NULL, 0) < 100)
+			remote_faster = (unsigned)strtoull(v, NULL, 0);
 		else if (!strcmp(argv[i], "--mix"))
 			o.mix = (enum ml_mix)pick(v, mix_ids, 3);
 		else if (!strcmp(argv[i], "--dump"))
@@ -212,10 +225,15 @@ int main(int argc, char **argv)
 		else
 			usage();
 	}
-	if (!m || (loaded && m->amd)) {
+	if (!m || ((loaded || matrix) && m->amd)) {
 		if (m)
-			fprintf(stderr, "model-log: --kernels loaded: Intel parts only (the IBS "
-				"path has no load_loaded model)\n");
+			fprintf(stderr, "model-log: --kernels %s: Intel parts only (the IBS path has "
+				"no %s model)\n", loaded ? "loaded" : "matrix",
+				loaded ? "load_loaded" : "per-CPU sampling");
+		usage();
+	}
+	if (!topo_model_init(&topo, topo_name, remote_faster)) {
+		fprintf(stderr, "model-log: --topo %s: want %s\n", topo_name, topo_model_names());
 		usage();
 	}
 	ml_srand(o.seed);
@@ -239,7 +257,7 @@ int main(int argc, char **argv)
 	level(&g.l2, m->l2, m->w2);
 	level(&g.l3, m->l3, m->w3);
 	console_register(&out);
-	header(m, &ci, &caps, &ibs, &g, argv, argc, all, loaded);
+	header(m, &ci, &caps, &ibs, &g, argv, argc, all, loaded, matrix);
 	for (unsigned k = 0; k < 4; k++) {
 		const struct ktest_desc desc = { .name = knames[k], .needs = NEED_NONE };
 		struct ktest t = { .desc = &desc };
@@ -269,6 +287,8 @@ int main(int argc, char **argv)
 	}
 	if (all)
 		next = ml_special_tests(next, m->tsc_khz, &caps, &ibs, &g, &o);
+	if (matrix)
+		next = ml_matrix_tests(next, &caps, &g, &o, &topo);
 	if (m->ecore)
 		ml_ecore_test(next++, m->tsc_khz, &g, &o);
 	if (loaded)	/* the kernel's table order: load_cpus, then load_loaded */

@@ -110,6 +110,11 @@ struct loaded_mem;
 void ml_loaded_test(unsigned num, const struct pebs_caps *c, const struct cache_geometry *g,
 		    const struct ml_opts *o, const struct loaded_mem *mem, unsigned injectors,
 		    uint64_t dram_core_x100);
+/* One measurement of mx's records on the boot CPU at ldlat/sav, nothing printed: its
+ * aggregate, or NULL with *why (the table has no such code, or the measurement's error). */
+const struct pebs_agg *ml_pebs_agg(const struct pebs_caps *c, const struct ml_opts *o,
+				   const struct ml_mixrow *mx, unsigned ldlat, uint64_t sav,
+				   const char **why);
 /* Does this CPU's data-source table have a code for `want` at level l (load event)? */
 bool ml_has_code(const struct pebs_caps *c, enum pebs_level l, enum ml_want want);
 /* model_log_special.c: tests load_lfb .. load_hitm after load_dram; returns the next test
@@ -141,6 +146,11 @@ uint64_t ml_timing(struct ktest *t, unsigned k, const char *name, uint64_t tsc_k
  * over ws at `stride`/`pages`. */
 void ml_timing_lines(struct ktest *t, const char *name, uint64_t tsc_khz, uint64_t ws,
 		     unsigned stride, const char *pages, const char *unit, uint64_t core_x100);
+/* model_log_matrix.c: tests load_matrix and load_c2c over the topology tm (--kernels matrix);
+ * returns the next test number. */
+struct topo_model;
+unsigned ml_matrix_tests(unsigned n, const struct pebs_caps *c, const struct cache_geometry *g,
+			 const struct ml_opts *o, const struct topo_model *tm);
 void ml_ecore_test(unsigned num, uint64_t tsc_khz, const struct cache_geometry *g,
 		   const struct ml_opts *bo);
 

@@ -25,6 +25,7 @@
 #include "kernel/cpu.h"
 #include "kernel/hw.h"
 #include "loads/kpebs.h"
+#include "loads/latmatrix.h"
 #include "model/pmu_model.h"
 #include "model/pmu_model_hostile.h"
 #include "model/vclock.h"
@@ -247,6 +248,32 @@ static void test_boot_cpu_path(void **state)
 	assert_clean();
 }
 
+/* A latency matrix's cell on the E-core (ktests/load_matrix.c, an AP's row): one measurement
+ * through CPU 1's own state, nothing printed, its records labelled local DRAM by the E-core's
+ * table; CPU 0 handed CPU 1's state gets the refusal, not an aggregate. */
+static void test_matrix_cell(void **state)
+{
+	struct load_run r = run_of("load_matrix", 0xc, 300);
+	const struct pebs_agg *a = NULL;
+	const char *why = "unset";
+	char b[LATM_SRC_LEN];
+
+	(void)state;
+	model_select(1);
+	assert_int_equal(kpebs_cpu_agg(&pc[1], &r, TGT_REMOTE, &a, &why), 0);
+	assert_null(why);
+	assert_non_null(a);
+	assert_true(a->records > 0);
+	latm_src_label(a, b, sizeof(b));
+	assert_string_equal(b, "L-DRAM");
+	assert_int_equal(out_len, 0);	/* nothing printed: the matrix prints its rows */
+	model_select(0);
+	assert_int_equal(kpebs_cpu_agg(&pc[1], &r, TGT_REMOTE, &a, &why), -1);
+	assert_null(a);
+	assert_non_null(why);
+	assert_clean();
+}
+
 int main(void)
 {
 	console_register(&cap);
@@ -256,6 +283,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_other_cpus_state_refused, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_cross_mapped_skips, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_boot_cpu_path, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_matrix_cell, setup, teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -22,7 +22,7 @@ from taplib import done, ok  # noqa: E402
 ML = "build/host/model-log"
 table = open("ktests/table.c").read()
 order = [n for n in re.findall(r'\.name = "(load_[a-z0-9_]+)"', table)
-         if n not in ("load_curve", "load_loaded")]
+         if n not in ("load_curve", "load_loaded", "load_matrix", "load_c2c")]	# on request
 SUBS = {"load_lfb": ["pebs_overhead", "pebs_source", "chain_cycle", "chain_placement",
                      "lfb_rides_fill"],
         "load_store": ["pebs_overhead", "pebs_store", "chain_cycle", "chain_placement",
@@ -107,4 +107,44 @@ ok(rc == 2 and "Intel parts only" in err, "--kernels loaded on an IBS part: refu
 rc, out, err = run(["--cpu", "zen4", "--kernels", "all", "--seed", "3"])
 rc2, out2, err2 = run(["--cpu", "zen4", "--kernels", "all", "--seed", "3"])
 ok(rc == 0 and out == out2, "zen4 --kernels all: the same seed, the same log", err)
+
+# --kernels matrix (issue 30): load_matrix and load_c2c over the model's topology, with the
+# kernel's lines and verdicts (loads/latmatrix_judge.c); a remote cell faster than local FAILs.
+MSUBS = {"load_matrix": ["matrix_complete", "buffer_on_node", "chain_cycle", "rows_cover_nodes",
+                         "remote_over_local", "order_slit", "order_hmat", "dsrc_remote"],
+         "load_c2c": ["coverage", "snoop_complete", "snoop_order", "snoop_dsrc", "hitm_complete",
+                      "hitm_order", "hitm_dsrc"]}
+for topo, rows, cols in (("2s", 2, 2), ("2s-snc2-cxl", 4, 5), ("2s-512", 6, 6)):
+    rc, out, err = run(["--cpu", "sapphire_rapids", "--kernels", "matrix", "--topo", topo])
+    tops = re.findall(r"^(?:not )?ok \d+ (\S+)", out, re.M)
+    subs = {k: re.findall(r"^  (?:not )?ok \d+ (\S+)", re.search(
+        r"# Subtest: %s\n(.*?)^(?:not )?ok \d+ %s" % (k, k), out, re.S | re.M).group(1), re.M)
+        for k in MSUBS} if rc == 0 else None
+    ok(rc == 0 and tops[4:] == ["load_matrix", "load_c2c"] and subs == MSUBS and
+       not re.search(r"^ *not ok ", out, re.M),
+       "%s: load_matrix and load_c2c after the levels, the kernel's subtests, all pass" % topo,
+       (rc, tops, subs, re.findall(r"^ *not ok .*$", out, re.M)[:3], err[-300:]))
+    rl = re.findall(r"^  # load_matrix: from node (\d+) \(cpu \d+\):((?: \d+)+) ns \(dsrc(.*)\)$",
+                    out, re.M)
+    ok(len(rl) == rows and all(len(r[1].split()) == cols == len(r[2].split()) for r in rl) and
+       "R-DRAM" in rl[0][2] and all("-" not in r[2].split() for r in rl),
+       "%s: %d x %d node matrix, one line per row, every cell's data source" %
+       (topo, rows, cols), rl)
+    cl = re.findall(r"^  # load_c2c/hitm: from cpu \d+:((?: -| \d+)+) ns", out, re.M)
+    ok(len(cl) == 16 and all(len(c.split()) == 16 for c in cl) and
+       all(ord(ch) < 128 for ch in out),
+       "%s: 16 x 16 HITM matrix, ASCII only" % topo, cl[:2])
+    if topo == "2s-snc2-cxl":
+        ok("SNC-DRAM" in rl[0][2] and re.search(r"^  # load_matrix: columns node 0 1 2 3 4; "
+                                              r"package 0 0 1 1 -$", out, re.M),
+           "SNC neighbour labelled SNC-DRAM, the CXL node memory-only", rl[0])
+rc, out, err = run(["--cpu", "sapphire_rapids", "--kernels", "matrix", "--remote-faster", "30"])
+ok(rc == 0 and re.search(r"^  not ok \d+ remote_over_local # from node 1: node 0 \S+ ns < 90% "
+                         r"of local ", out, re.M) and re.search(r"^not ok 5 load_matrix", out, re.M),
+   "--remote-faster 30: a remote cell faster than local FAILs remote_over_local",
+   re.findall(r"^ *not ok .*$", out, re.M))
+rc, out, err = run(["--cpu", "zen4", "--kernels", "matrix"])
+ok(rc == 2 and "Intel parts only" in err, "--kernels matrix on an IBS part: refused", err)
+rc, out, err = run(["--cpu", "skylake", "--kernels", "matrix", "--topo", "4s"])
+ok(rc == 2 and "--topo 4s: want 2s|2s-snc2-cxl|2s-512" in err, "an unknown --topo: exit 2", err)
 done()

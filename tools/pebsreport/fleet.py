@@ -3,14 +3,16 @@ runs), one row per machine: CPU, microcode, BIOS (when a `pebs-lab:` metadata li
 log names it), verdict counts, per-level latency (ns, the load kernels' `time` lines) and PEBS
 level purity (the target level's share, `pebs` lines), with the outliers among machines of the
 same CPU model marked; where the logs have load_loaded's curve (loaded.py), its peak injected
-bandwidth and knee, compared among machines of one CPU model by the same rule. Damaged logs (cut, garbled, restarted, unreadable) are named with the
+bandwidth and knee, compared among machines of one CPU model by the same rule; the latency
+matrices (load_matrix, load_c2c) compared cell by cell among them (matrix.py). Damaged logs
+(cut, garbled, restarted, unreadable) are named with the
 reason and never stop the report. docs/lab.md describes the layout a lab collects."""
 import os
 import re
 import shlex
 import statistics
 
-from . import REPORT_FORMAT, loaded, logread, report, runkind
+from . import REPORT_FORMAT, loaded, logread, matrix, report, runkind
 
 LEVELS = (("L1", "load_l1"), ("L2", "load_l2"), ("L3", "load_l3"), ("DRAM", "load_dram"))
 # <machine>-<UTC stamp>.log, as tools/sol-capture names its files
@@ -121,7 +123,8 @@ def _row(path, fname, doc, lines=None):
            "status": {0: "pass", 1: "fail", 2: "unreadable"}[doc["status"]],
            "counts": None, "top_level": None, "latency_ns": {}, "purity": {},
            "loaded": doc.get("loaded_figures"),
-           "damage": _damage(doc), "outliers": [], "reasons": doc.get("reasons", [])}
+           "damage": _damage(doc), "outliers": [], "reasons": doc.get("reasons", []),
+           "matrices": matrix.fleet_of(doc)}
     if cpu:
         row["model"] = "%s %s stepping %s \"%s\"" % cpu.groups()
         row["cpu_short"] = "%s s%s %s" % cpu.group(2, 3, 4)
@@ -201,6 +204,7 @@ def _outliers(rows):
                 if v is not None and abs(v - med) > max(OUT_MADS * mad, OUT_REL * med):
                     r["outliers"].append({"metric": key, "level": "loaded", "value": v,
                                           "median": med, "machines": len(vals)})
+        g["matrices"] = matrix.fleet_compare(judged, OUT_REL, OUT_MADS, MIN_GROUP)
         # an outlier whose memory population differs from most of its model's machines:
         # the first thing to compare (channels, DIMMs, speed; the kernel's `# smbios:` line)
         pops = [r["dimms"] for r in judged if r["dimms"]]
@@ -292,6 +296,9 @@ def summary(doc):
         w("  %s: %d machine(s)%s" % (g["model"], len(g["machines"]), "" if g["judged"] else
                                     ", outliers not judged (fewer than %d machines with "
                                     "judged timing)" % MIN_GROUP))
+        for n, mm in sorted(g.get("matrices", {}).items()):
+            w("    %s: %d x %d compared cell by cell across %d machines" % (
+                n, len(mm["rows"]), len(mm["cols"]), len(mm["machines"])))
     outl = [(r, o) for r in ms for o in r["outliers"]]
     w("")
     w("Outliers (*): %d (%s)" % (len(outl), doc["outlier_rule"]))
@@ -304,6 +311,10 @@ def summary(doc):
             w("  OUTLIER %s: loaded-latency %s %.3f GB/s, median %.3f GB/s of %d %s "
               "machines" % (r["machine"], "peak bandwidth" if o["metric"] == "peak_gbps"
                             else "knee", o["value"], o["median"], o["machines"], r["model"]))
+        elif o["metric"] == "matrix":
+            w("  OUTLIER %s: %s: %d ns, median %.1f ns of %d %s machines" % (
+                r["machine"], o["level"], o["value"], o["median"], o["machines"],
+                r["model"]))
         else:
             w("  OUTLIER %s: %s PEBS purity %.1f%%, median %.1f%% of %d %s machines" % (
                 r["machine"], o["level"], o["value"], o["median"], o["machines"],
@@ -377,4 +388,4 @@ def write_csv(doc, d):
                        [_e((r["loaded"] or {}).get(k)) for k in ("peak_gbps", "knee_gbps")] +
                        [";".join("%s %s" % (o["level"], o["metric"]) for o in r["outliers"]),
                         "; ".join(r["damage"])])
-    return [p]
+    return [p] + matrix.write_fleet_csv(doc, d)

@@ -4,14 +4,15 @@ one panel per data source, each as PNG and SVG. Figures are FIG_W x FIG_H inches
 A line joins only points of one kernel family measured the same way: the level kernels
 load_l1..load_dram (64-byte stride, one random chain per level), or the load_curve sweep;
 every other kernel (its own stride, page size or access pattern: load_lfb, load_store,
-load_stlb, ...) is a labelled point of its own. A run that is simulated or emulated
+load_stlb, ...) is a labelled point of its own. The latency matrices (load_matrix, load_c2c)
+are heat maps, one figure each (matrix.py). A run that is simulated or emulated
 (runkind.py) says so on every figure. A log with load_loaded's steps also gets
 loaded-latency.{png,svg} (loaded.py: bandwidth on x, timed latency and sampled p50/p99 on y,
 data-source shares as a stacked band). Each function returns the files it wrote."""
 import os
 import re
 
-from . import loaded, runkind
+from . import loaded, matrix, runkind
 
 FIG_W, FIG_H, DPI = 8.0, 5.0, 100   # PNG 800 x 500 pixels, SVG 576 x 360 pt
 
@@ -129,6 +130,10 @@ def plot_all(doc, d):
                 k["kernel"], " (decoded raw dump)" if src == "raw" else ""), fontsize=10)
             _caveat(fig, doc)
             files += _save(plt, fig, d, "hist-" + _safe(k["kernel"]))
+    for mx in doc.get("matrices", []):      # heat maps (matrix.py)
+        if mx["rows"]:
+            fig = matrix.plot(plt, mx, runkind.caveat(doc), (FIG_W, FIG_H))
+            files += _save(plt, fig, d, "matrix-" + _safe(mx["name"]))
     return files
 
 

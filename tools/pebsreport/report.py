@@ -3,7 +3,7 @@ text summary, and the `--csv DIR` tables."""
 import csv
 import os
 
-from . import REPORT_FORMAT, extract, ktap, loaded, logread, rawdump, runkind
+from . import REPORT_FORMAT, extract, ktap, loaded, logread, matrix, rawdump, runkind
 
 
 def _paren(detail):
@@ -22,6 +22,7 @@ def load(path, decoder=None, decode_raw=True, read=None):
                 "reasons": ["cannot read: %s" % (e.strerror or e)]}, None
     log = ktap.parse(lines)
     ex = extract.extract(log)
+    mats = matrix.extract(log)
     for k in ex.kernels:
         k["decoded"] = rawdump.decode(log, k, decoder) if decode_raw else None
     status, reasons = ktap.verdict(log)
@@ -66,6 +67,8 @@ def load(path, decoder=None, decode_raw=True, read=None):
                   "non_utf8_lines": log.bad_bytes},
         "problems": [{"line": no, "message": msg} for no, msg in sorted(log.problems)],
     }
+    if mats:    # the latency matrices (matrix.py): only where the log has one
+        doc["matrices"] = mats
     doc["run"] = runkind.kind(doc)
     doc["pebs_records"] = runkind.pebs_records(doc)
     return doc, log
@@ -157,6 +160,8 @@ def summary(doc, subtests=False):
                                              _n(p["core"], "%.2f")))
     if doc.get("loaded"):
         loaded.text(doc["loaded"], w)
+    for ln in matrix.summary_lines(doc):
+        w(ln)
     for label, group in by_cpu(doc, [k for k in doc["kernels"]
                                      if k["pebs"] or k["levels"] or k["decoded"]]):
         if label:
@@ -280,6 +285,8 @@ def write_csv(doc, d):
     table("levels.csv", ["kernel", "source", "level", "level_id", "count", "share", "min",
                          "p50", "p90", "p99", "max", "cpu", "core_type"], lv_rows)
     table("histogram.csv", ["kernel", "source", "level_id", "log2_bucket", "count"], h_rows)
+    if doc.get("matrices"):
+        table("matrices.csv", matrix.CSV_HEAD, matrix.csv_rows(doc))
     return files
 
 
