@@ -115,6 +115,24 @@ uint64_t bw_read_pass(const void *buf, uint64_t bytes)
 	return bytes;
 }
 
+static uint64_t page_down(uint64_t x)
+{
+	x &= ~4095ull;
+	return x ? x : 4096;
+}
+
+uint64_t bw_ws(enum load_level l, const struct cache_geometry *g, unsigned n)
+{
+	uint64_t ws = load_ws(l, g);
+
+	if (n <= 1 || l < LOAD_L3)
+		return ws;
+	if (l == LOAD_L3)
+		return page_down(g->l3.size / 2 / n);
+	ws /= n;
+	return page_down(ws < (2ull << 20) ? 2ull << 20 : ws);
+}
+
 uint64_t bw_gbps_x100(uint64_t bytes, uint64_t ticks, uint64_t hz)
 {
 	uint64_t bps;
@@ -197,7 +215,9 @@ int bw_measure(enum bw_mode m, uint8_t *buf, uint64_t ws, unsigned reps,
 
 int bw_order_check(const uint64_t gbps_x100[LOAD_NLEVELS])
 {
-	for (int l = 0; l + 1 < LOAD_NLEVELS; l++)
+	if (gbps_x100[LOAD_L1] * 100 < gbps_x100[LOAD_L2] * (100 - BW_L1_TOL_PCT))
+		return LOAD_L1;
+	for (int l = LOAD_L2; l + 1 < LOAD_NLEVELS; l++)
 		if (gbps_x100[l] <= gbps_x100[l + 1])
 			return l;
 	return -1;

@@ -54,6 +54,14 @@ uint64_t bw_sum_of(uint64_t bytes, uint64_t val);
  * rounded down to a multiple of HW_STREAM_UNIT (256). Returns the bytes read. */
 uint64_t bw_read_pass(const void *buf, uint64_t bytes);
 
+/*
+ * The footprint per CPU for level l when n CPUs (n >= 1) run at once: L1 and L2 as the load
+ * kernels size them (loads/plan.h load_ws; private per core); L3, shared: load_ws for one
+ * CPU, L3 / (2n) for n; DRAM: load_ws / n, at least 2 MiB (together >= 8x L3). A multiple
+ * of 4 KiB, at least 4 KiB.
+ */
+uint64_t bw_ws(enum load_level l, const struct cache_geometry *g, unsigned n);
+
 /* GB/s x100 for `bytes` in `ticks` at `hz` ticks per second; 0 when ticks or hz is 0. */
 uint64_t bw_gbps_x100(uint64_t bytes, uint64_t ticks, uint64_t hz);
 
@@ -99,8 +107,14 @@ void bw_worker_run(struct bw_worker *w, struct bw_sync *s);
  * ran, and stop is set). */
 int bw_lead_run(struct bw_worker *w, struct bw_sync *s, unsigned others, uint64_t budget_ticks);
 
-/* The per-core ordering verdict L1 > L2 > L3 > DRAM on read GB/s x100: -1 when it holds, else
- * the first level l whose figure is not above level l + 1's. */
+/*
+ * The per-core ordering verdict on read GB/s x100: L2 > L3 > DRAM strictly, and L1 >= L2 less
+ * BW_L1_TOL_PCT: with 8-byte general-purpose loads the load ports (2-3 per cycle, 16-24
+ * B/cycle) bound L1 and L2 alike, the L2 keeps the L1 filled at that rate (docs/bandwidth.md
+ * §4), so L1 only has to be no slower than L2 within the tolerance. -1 when it holds, else the
+ * first level l whose figure fails against level l + 1's.
+ */
+#define BW_L1_TOL_PCT 10
 int bw_order_check(const uint64_t gbps_x100[LOAD_NLEVELS]);
 
 /* Theoretical DRAM peak, GB/s x100: MT/s x 8 bytes per transfer x channels (DDR4/DDR5 64-bit

@@ -17,7 +17,8 @@ struct opts {
 	unsigned nsizes, ppo, reps, rounds, budget_ms;
 	uint64_t seed;
 	uint64_t max_mem;	/* chains resident at once, at most (tools/lb_sweep.h) */
-	bool json, huge, pebs;
+	unsigned threads;	/* --bandwidth: threads at once (0: every CPU allowed) */
+	bool json, huge, pebs, bandwidth;
 };
 
 /* Usage text to f. */

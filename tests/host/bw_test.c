@@ -3,8 +3,8 @@
  * stream model (tests/model/stream_model.c) and the virtual clock: bytes per pass of every
  * mode (mixes read:write 1:1, 2:1, 3:1 in program bytes), GB/s from bytes, ticks and the TSC
  * rate, a measurement whose figure follows from the model's rate to the last digit, the
- * per-level ordering verdict on model data (and a hierarchy with L3 faster than L2, which
- * must FAIL), the SMBIOS peak and its bounds, the sum check (a wrong load FAILs it), and the
+ * per-level ordering verdict on model data (and hierarchies with L3 faster than L2, L1 well
+ * below L2, DRAM as fast as L3, which must FAIL), the SMBIOS peak and its bounds, the sum check (a wrong load FAILs it), and the
  * worker protocol: a leader alone, a worker that never hears go, a leader whose workers never
  * get ready (bounded, never a hang).
  */
@@ -163,11 +163,23 @@ static void test_order(void **state)
 	smod.rate[2] = 40000;
 	levels(g);
 	assert_int_equal(bw_order_check(g), 1);
-	/* equal figures are not an ordering either */
+	/* equal figures are not an ordering either (L2 = L3) */
+	smod.rate[2] = 32000;
+	levels(g);
+	assert_int_equal(bw_order_check(g), 1);
+	/* L1 and L2 both bound by the load ports: L1 at 91% of L2 passes, at 85% fails */
 	smod.rate[2] = 16000;
-	smod.rate[1] = 64000;
+	smod.rate[0] = 32000 * 91 / 100;
+	levels(g);
+	assert_int_equal(bw_order_check(g), -1);
+	smod.rate[0] = 32000 * 85 / 100;
 	levels(g);
 	assert_int_equal(bw_order_check(g), 0);
+	/* DRAM as fast as L3: the last step fails */
+	smod.rate[0] = 64000;
+	smod.rate[3] = 16000;
+	levels(g);
+	assert_int_equal(bw_order_check(g), 2);
 }
 
 static void test_peak(void **state)
@@ -242,6 +254,25 @@ static void test_worker_paths(void **state)
 	free(b);
 }
 
+static void test_ws(void **state)
+{
+	struct cache_geometry g = { .l1d = { .size = 48u << 10 }, .l2 = { .size = 2u << 20 },
+				    .l3 = { .size = 32u << 20 } };
+
+	(void)state;
+	/* one CPU: the load kernels' sizes */
+	assert_int_equal(bw_ws(LOAD_L1, &g, 1), 24u << 10);
+	assert_int_equal(bw_ws(LOAD_L3, &g, 1), load_ws(LOAD_L3, &g));
+	assert_int_equal(bw_ws(LOAD_DRAM, &g, 1), 256u << 20);
+	/* 8 CPUs: L1/L2 private as before, L3 shared: half of it split 8 ways, DRAM split */
+	assert_int_equal(bw_ws(LOAD_L2, &g, 8), load_ws(LOAD_L2, &g));
+	assert_int_equal(bw_ws(LOAD_L3, &g, 8), 2u << 20);
+	assert_int_equal(bw_ws(LOAD_DRAM, &g, 8), 32u << 20);
+	/* many CPUs: DRAM floor 2 MiB each, L3 at least a page */
+	assert_int_equal(bw_ws(LOAD_DRAM, &g, 1000), 2u << 20);
+	assert_int_equal(bw_ws(LOAD_L3, &g, 100000), 4096);
+}
+
 static void test_read_pass(void **state)
 {
 	uint8_t *b = buf_of(4096);
@@ -266,6 +297,7 @@ int main(void)
 		cmocka_unit_test(test_peak),
 		cmocka_unit_test(test_lead_alone),
 		cmocka_unit_test(test_worker_paths),
+		cmocka_unit_test(test_ws),
 		cmocka_unit_test(test_read_pass),
 	};
 
