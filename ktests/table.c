@@ -49,6 +49,9 @@ const struct ktest_desc ktest_table[] = {
 	  .help = "load_l1..dram on each CPU cpus= selects: its timing, its own PEBS" },
 	{ .name = "load_curve", .fn = test_load_curve, .needs = NEED_NONE, .timeout_ms = 120000,
 	  .on_request = true, .help = "latency curve (sweep=short|full)" },
+	{ .name = "bandwidth", .fn = test_bandwidth, .needs = NEED_NONE, .timeout_ms = 120000,
+	  .on_request = true,
+	  .help = "GB/s per level: read, write, write_nt, rw mixes; 1 CPU and all (cpus=)" },
 };
 
 const unsigned ktest_count = sizeof(ktest_table) / sizeof(ktest_table[0]);
