@@ -11,6 +11,7 @@
  *   order_per_core    read: L2 > L3 > DRAM, L1 >= 90% of L2 (loads/bw.h bw_order_check)
  *   dram_peak         all CPUs' DRAM read within [peak / 4, 110% of peak], the peak from
  *                     SMBIOS type 17 (DSP0134 7.18: configured speed MT/s x 8 B x channels)
+ *   prefetch_restored with prefetch=off|on (loads/kprefetch.h): every CPU's MSR put back
  * Timing verdicts SKIP where timing is not judged (software emulation: the run is short and
  * the structure is what is judged).
  */
@@ -21,6 +22,7 @@
 #include "kernel/tsc.h"
 #include "loads/bw.h"
 #include "loads/kload.h"
+#include "loads/kprefetch.h"
 #include "platform/platform.h"
 #include "platform/smbios.h"
 #include "smp/smp.h"
@@ -179,6 +181,7 @@ enum kt_result test_bandwidth(struct ktest *t)
 	for (unsigned i = 1; i < smp_cpu_count() && n > 1; i++)
 		if (in_run(i) && !(aps[i].buf = mm_map_buffer(maxn, PS_2M)))
 			return kt_skip(t, "no memory for cpu%u's buffer", i);
+	kprefetch_begin(t, "bandwidth", in_run);
 	kt_info(t, "bandwidth: method: bytes = program bytes read + written (RFO reads of "
 		"regular stores not counted), GB = 10^9 B, TSC %llu kHz; 1 CPU: median of %u reps "
 		"in %u ms; all: %u CPUs from one go flag, sum of per-CPU rates",
@@ -220,6 +223,7 @@ enum kt_result test_bandwidth(struct ktest *t)
 	}
 	if (*note)
 		kt_info(t, "bandwidth: DRAM working set%s", note);
+	kprefetch_end(t, "bandwidth");
 	kt_check(t, runs && counted == runs, "bytes_counted # %u of %u runs", counted, runs);
 	if (n < 2)
 		kt_skip_sub(t, "workers_started_stopped", "one CPU in this run (cpus=%s, %u online)",

@@ -119,6 +119,7 @@ int lb_bw_main(const struct opts *o)
 			have);
 		return 2;
 	}
+	lb_console = info;
 	cpu_probe(&cpu);
 	geometry_probe(&g, &cpu);
 	for (unsigned i = 0; i < n; i++) {
