@@ -24,7 +24,6 @@
 #include "loads/kload.h"
 #include "loads/kprefetch.h"
 #include "platform/platform.h"
-#include "platform/smbios.h"
 #include "smp/smp.h"
 
 #define BW_KREPS 5
@@ -112,31 +111,6 @@ static void run_all(enum bw_mode m, uint64_t ws, uint8_t *bsp_buf, uint64_t budg
 		o->gbps_x100 += bw_gbps_x100(a->w.bytes, a->w.ticks, tsc_hz);
 		o->bytes += a->w.bytes;
 	}
-}
-
-/* The peak from SMBIOS type 17, GB/s x100; 0 with *why. */
-static uint64_t smbios_peak(char *why, unsigned n, unsigned *mts, unsigned *ch)
-{
-	const struct smbios_info *s = platform_smbios();
-	unsigned len = 0;
-
-	*mts = 0;
-	*ch = 0;
-	if (!s || !s->present) {
-		fmt_snprintf(why, n, "no SMBIOS tables%s%s", s ? ": " : "", s ? s->why : "");
-		return 0;
-	}
-	while (s->channels[len])
-		len++;
-	*mts = s->conf_speed ? s->conf_speed : s->speed;
-	*ch = len * (s->sockets_populated > 1 ? s->sockets_populated : 1);
-	if (!*mts || !*ch || s->mixed_speed) {
-		fmt_snprintf(why, n, "SMBIOS type 17 gives %s%s%s", !*mts ? "no speed" : "",
-			     !*ch ? (!*mts ? " and no channel letters" : "no channel letters") : "",
-			     *mts && *ch ? "mixed speeds" : "");
-		return 0;
-	}
-	return bw_peak_gbps_x100(*mts, *ch);
 }
 
 enum kt_result test_bandwidth(struct ktest *t)
@@ -241,7 +215,7 @@ enum kt_result test_bandwidth(struct ktest *t)
 			 bad < 0 ? "" : ", fails at ", bad < 0 ? "" : load_level_name(bad));
 	{
 		unsigned mts, ch;
-		uint64_t peak = smbios_peak(why, sizeof(why), &mts, &ch);
+		uint64_t peak = bw_peak_smbios(platform_smbios(), &mts, &ch, why, sizeof(why));
 
 		if (emu)
 			kt_skip_sub(t, "dram_peak", "%s", emu);

@@ -8,6 +8,9 @@
 #include "apic/apic_enc.h"
 #include "kernel/hw.h"
 #include "kernel/hw_stream.h"
+#include "loads/chase.h"
+#include "kernel/fmt.h"
+#include "platform/smbios.h"
 
 #include <stddef.h>
 
@@ -166,18 +169,6 @@ void bw_fill(uint8_t *buf, const struct bw_layout *l)
 		w[i] = BW_FILL;
 }
 
-static void sort(uint64_t *v, unsigned n)
-{
-	for (unsigned i = 1; i < n; i++) {
-		uint64_t x = v[i];
-		unsigned j = i;
-
-		for (; j > 0 && v[j - 1] > x; j--)
-			v[j] = v[j - 1];
-		v[j] = x;
-	}
-}
-
 int bw_measure(enum bw_mode m, uint8_t *buf, uint64_t ws, unsigned reps,
 	       uint64_t budget_ticks, uint64_t hz, struct bw_result *r)
 {
@@ -202,10 +193,9 @@ int bw_measure(enum bw_mode m, uint8_t *buf, uint64_t ws, unsigned reps,
 		t[i] = rdtsc_ordered() - t0;
 	}
 	r->sum_ok = ok && written_ok(m, buf, &r->lay, BW_FILL);
-	sort(t, reps);
+	r->ticks_med = chase_median(t, reps);	/* sorts t */
 	r->ticks_min = t[0];
 	r->ticks_max = t[reps - 1];
-	r->ticks_med = reps % 2 ? t[reps / 2] : (t[reps / 2 - 1] + t[reps / 2]) / 2;
 	bytes = (r->lay.rd + r->lay.wr) * r->passes;
 	r->gbps_x100 = bw_gbps_x100(bytes, r->ticks_med, hz);
 	r->gbps_min_x100 = bw_gbps_x100(bytes, r->ticks_max, hz);
@@ -233,4 +223,29 @@ bool bw_peak_ok(uint64_t meas_x100, uint64_t peak_x100)
 {
 	return peak_x100 && meas_x100 >= peak_x100 / BW_PEAK_MIN_DIV &&
 	       meas_x100 <= peak_x100 * BW_PEAK_MAX_PCT / 100;
+}
+
+uint64_t bw_peak_smbios(const struct smbios_info *s, unsigned *mts, unsigned *ch, char *why,
+			size_t n)
+{
+	unsigned len = 0;
+
+	*mts = 0;
+	*ch = 0;
+	if (!s || !s->present) {
+		fmt_snprintf(why, n, "no SMBIOS tables%s%s", s && s->why[0] ? ": " : "",
+			     s ? s->why : "");
+		return 0;
+	}
+	while (s->channels[len])
+		len++;
+	*mts = s->conf_speed ? s->conf_speed : s->speed;
+	*ch = len * (s->sockets_populated > 1 ? s->sockets_populated : 1);
+	if (!*mts || !*ch || s->mixed_speed) {
+		fmt_snprintf(why, n, "SMBIOS type 17 gives %s%s%s", !*mts ? "no speed" : "",
+			     !*ch ? (!*mts ? " and no channel letters" : "no channel letters") : "",
+			     *mts && *ch ? "mixed speeds" : "");
+		return 0;
+	}
+	return bw_peak_gbps_x100(*mts, *ch);
 }

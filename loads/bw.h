@@ -16,6 +16,7 @@
 #define LOADS_BW_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "loads/plan.h"
@@ -121,6 +122,13 @@ int bw_order_check(const uint64_t gbps_x100[LOAD_NLEVELS]);
  * channel data width; JEDEC JESD79-4 / JESD79-5: a DDR5 DIMM's two 32-bit subchannels make
  * one 64-bit channel). 0 when an input is 0. */
 uint64_t bw_peak_gbps_x100(unsigned mts, unsigned channels);
+/* The peak from SMBIOS type 17 (platform/smbios.h; DSP0134 7.18): the configured speed (else
+ * the module's) x the distinct channel letters of the locators x the populated sockets.
+ * GB/s x100 with *mts and *ch, or 0 with the reason in why (no tables, no speed, no channel
+ * letters, mixed speeds). */
+struct smbios_info;
+uint64_t bw_peak_smbios(const struct smbios_info *s, unsigned *mts, unsigned *ch, char *why,
+			size_t n);
 /* peak / BW_PEAK_MIN_DIV <= meas <= peak * BW_PEAK_MAX_PCT / 100. */
 bool bw_peak_ok(uint64_t meas_x100, uint64_t peak_x100);
 

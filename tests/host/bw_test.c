@@ -17,6 +17,7 @@
 
 #include "loads/bw.h"
 #include "kernel/hw_stream.h"
+#include "platform/smbios.h"
 #include "model/stream_model.h"
 #include "model/vclock.h"
 
@@ -195,6 +196,44 @@ static void test_peak(void **state)
 	assert_false(bw_peak_ok(1000, 0));
 }
 
+static void test_peak_smbios(void **state)
+{
+	struct smbios_info s = { .present = true, .speed = 3200, .channels = "AB",
+				 .sockets_populated = 1 };
+	unsigned mts, ch;
+	char why[96];
+
+	(void)state;
+	assert_int_equal(bw_peak_smbios(&s, &mts, &ch, why, sizeof(why)), 5120);
+	assert_int_equal(ch, 2);
+	s.conf_speed = 2933;		/* the configured speed wins over the module's */
+	assert_int_equal(bw_peak_smbios(&s, &mts, &ch, why, sizeof(why)), 2933 * 16 / 10);
+	assert_int_equal(mts, 2933);
+	/* two sockets, 8 channel letters each (the letters repeat per socket) */
+	s = (struct smbios_info){ .present = true, .conf_speed = 4800, .channels = "ABCDEFGH",
+				  .sockets_populated = 2 };
+	assert_int_equal(bw_peak_smbios(&s, &mts, &ch, why, sizeof(why)), 61440);
+	assert_int_equal(ch, 16);
+	/* what the firmware does not tell: SKIP reasons, never a peak */
+	s.mixed_speed = true;
+	assert_int_equal(bw_peak_smbios(&s, &mts, &ch, why, sizeof(why)), 0);
+	assert_string_equal(why, "SMBIOS type 17 gives mixed speeds");
+	s = (struct smbios_info){ .present = true, .channels = "A" };	/* QEMU: speed 0 */
+	assert_int_equal(bw_peak_smbios(&s, &mts, &ch, why, sizeof(why)), 0);
+	assert_string_equal(why, "SMBIOS type 17 gives no speed");
+	s = (struct smbios_info){ .present = true, .speed = 3200 };
+	assert_int_equal(bw_peak_smbios(&s, &mts, &ch, why, sizeof(why)), 0);
+	assert_string_equal(why, "SMBIOS type 17 gives no channel letters");
+	s = (struct smbios_info){ .present = true };
+	assert_int_equal(bw_peak_smbios(&s, &mts, &ch, why, sizeof(why)), 0);
+	assert_string_equal(why, "SMBIOS type 17 gives no speed and no channel letters");
+	s = (struct smbios_info){ .why = "no entry point" };
+	assert_int_equal(bw_peak_smbios(&s, &mts, &ch, why, sizeof(why)), 0);
+	assert_string_equal(why, "no SMBIOS tables: no entry point");
+	assert_int_equal(bw_peak_smbios(NULL, &mts, &ch, why, sizeof(why)), 0);
+	assert_string_equal(why, "no SMBIOS tables");
+}
+
 static void test_lead_alone(void **state)
 {
 	uint8_t *b = buf_of(65536);
@@ -295,6 +334,7 @@ int main(void)
 		cmocka_unit_test(test_sum_check_fails),
 		cmocka_unit_test(test_order),
 		cmocka_unit_test(test_peak),
+		cmocka_unit_test(test_peak_smbios),
 		cmocka_unit_test(test_lead_alone),
 		cmocka_unit_test(test_worker_paths),
 		cmocka_unit_test(test_ws),
