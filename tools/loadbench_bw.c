@@ -165,6 +165,8 @@ int lb_bw_main(const struct opts *o)
 			      r.sum_ok;
 			if (n > 1)
 				all = run_all(n, m, wsn, budget, hz, &okn);
+			if (progress)		/* the row replaces the progress line */
+				fprintf(stderr, "\r\033[K"), fflush(stderr);
 			gb(c, sizeof(c), r.gbps_x100, ok1);
 			gb(d, sizeof(d), all, n > 1 && okn);
 			if (o->json) {
