@@ -8,7 +8,7 @@
  * with the method (bytes, passes, TSC ticks, CPUs). Subtests:
  *   bytes_counted     every run counted whole passes and every load read what was stored
  *   workers_started_stopped  every CPU got ready, ran, stopped and answered (SKIP: one CPU)
- *   order_per_core    read: L2 > L3 > DRAM, L1 >= 90% of L2 (loads/bw.h bw_order_check)
+ *   order_per_core    read: L3 > DRAM, L1 and L2 >= 90% of the next (loads/bw.h)
  *   dram_peak         all CPUs' DRAM read within [peak / 4, 110% of peak], the peak from
  *                     SMBIOS type 17 (DSP0134 7.18: configured speed MT/s x 8 B x channels)
  *   prefetch_restored with prefetch=off|on (loads/kprefetch.h): every CPU's MSR put back

@@ -205,12 +205,10 @@ int bw_measure(enum bw_mode m, uint8_t *buf, uint64_t ws, unsigned reps,
 
 int bw_order_check(const uint64_t gbps_x100[LOAD_NLEVELS])
 {
-	if (gbps_x100[LOAD_L1] * 100 < gbps_x100[LOAD_L2] * (100 - BW_L1_TOL_PCT))
-		return LOAD_L1;
-	for (int l = LOAD_L2; l + 1 < LOAD_NLEVELS; l++)
-		if (gbps_x100[l] <= gbps_x100[l + 1])
+	for (int l = LOAD_L1; l < LOAD_L3; l++)
+		if (gbps_x100[l] * 100 < gbps_x100[l + 1] * (100 - BW_TIE_TOL_PCT))
 			return l;
-	return -1;
+	return gbps_x100[LOAD_L3] > gbps_x100[LOAD_DRAM] ? -1 : LOAD_L3;
 }
 
 uint64_t bw_peak_gbps_x100(unsigned mts, unsigned channels)

@@ -109,13 +109,14 @@ void bw_worker_run(struct bw_worker *w, struct bw_sync *s);
 int bw_lead_run(struct bw_worker *w, struct bw_sync *s, unsigned others, uint64_t budget_ticks);
 
 /*
- * The per-core ordering verdict on read GB/s x100: L2 > L3 > DRAM strictly, and L1 >= L2 less
- * BW_L1_TOL_PCT: with 8-byte general-purpose loads the load ports (2-3 per cycle, 16-24
- * B/cycle) bound L1 and L2 alike, the L2 keeps the L1 filled at that rate (docs/bandwidth.md
- * §4), so L1 only has to be no slower than L2 within the tolerance. -1 when it holds, else the
- * first level l whose figure fails against level l + 1's.
+ * The per-core ordering verdict on read GB/s x100: L3 > DRAM strictly, and L1 >= L2, L2 >= L3
+ * each less BW_TIE_TOL_PCT: with 8-byte general-purpose loads the load ports (2-3 per cycle,
+ * 16-24 B/cycle) can bound L1, L2 and even L3 alike where those deliver lines faster than 8
+ * loads per line consume them (docs/bandwidth.md §4), so an upper level need only be no
+ * slower than the next within the tolerance; DRAM is well below every cache on every core.
+ * -1 when it holds, else the first level l whose figure fails against level l + 1's.
  */
-#define BW_L1_TOL_PCT 10
+#define BW_TIE_TOL_PCT 10
 int bw_order_check(const uint64_t gbps_x100[LOAD_NLEVELS]);
 
 /* Theoretical DRAM peak, GB/s x100: MT/s x 8 bytes per transfer x channels (DDR4/DDR5 64-bit
