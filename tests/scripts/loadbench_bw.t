@@ -44,7 +44,7 @@ threads=2
 [ "$(nproc)" -lt 2 ] && threads=1
 "$LB" --bandwidth --json --budget-ms 1 --threads $threads >"$T/bw.json" 2>"$T/bw.err"; rc=$?
 check "--bandwidth --json exits 0" '[ $rc -eq 0 ]'
-check "--json: one row per level x mode, gbps a number (all threads too)" \
+check "--json: one row per level x mode, gbps (fastest) >= gbps_median > 0 (all threads too)" \
 	'python3 - "$T/bw.json" "$threads" <<PY
 import json, sys
 rows = [json.loads(l) for l in open(sys.argv[1]) if l.strip()]
@@ -54,6 +54,7 @@ want = [(l, m) for l in ("L1", "L2", "L3", "DRAM")
 assert [(r["level"], r["mode"]) for r in rows] == want, rows
 for r in rows:
     assert isinstance(r["gbps"], (int, float)) and r["gbps"] > 0, r
+    assert isinstance(r["gbps_median"], (int, float)) and 0 < r["gbps_median"] <= r["gbps"], r
     assert r["threads"] == t, r
     if t > 1:
         assert isinstance(r["gbps_all"], (int, float)) and r["gbps_all"] > 0, r
