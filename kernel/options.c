@@ -55,5 +55,8 @@ const struct option_desc option_table[] = {
 	  .help = "read | rw: load_loaded's injected traffic (rw: each line read and written back)" },
 	{ .name = "timing", .kind = OPT_WORDS, .words = "auto|brief|full",
 	  .help = "auto | brief | full: load-kernel budget (auto: brief where timing is not judged)" },
+	{ .name = "prefetch", .kind = OPT_WORDS, .words = "off|on",
+	  .help = "off | on: hardware prefetchers for the bandwidth test, restored after it "
+		  "(Intel MSR 1A4H, AMD family 19h MSR C000_0108H; kernel/prefetch.c)" },
 	{ .name = NULL },
 };

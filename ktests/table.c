@@ -56,6 +56,9 @@ const struct ktest_desc ktest_table[] = {
 	{ .name = "load_loaded", .fn = test_load_loaded, .needs = NEED_NONE, .timeout_ms = 120000,
 	  .on_request = true,
 	  .help = "DRAM latency while the other CPUs inject traffic, delay swept (loaded=read|rw)" },
+	{ .name = "bandwidth", .fn = test_bandwidth, .needs = NEED_NONE, .timeout_ms = 120000,
+	  .on_request = true,
+	  .help = "GB/s per level: read, write, write_nt, rw mixes; 1 CPU and all (cpus=)" },
 };
 
 const unsigned ktest_count = sizeof(ktest_table) / sizeof(ktest_table[0]);

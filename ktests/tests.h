@@ -28,6 +28,8 @@ enum kt_result test_load_remote(struct ktest *t);
 enum kt_result test_load_cpus(struct ktest *t);
 enum kt_result test_load_curve(struct ktest *t);
 enum kt_result test_load_loaded(struct ktest *t);
+/* bandwidth per level and mode, one CPU and all (ktests/bandwidth.c) */
+enum kt_result test_bandwidth(struct ktest *t);
 /* cross-core load kernels (ktests/load_xcore.c) */
 enum kt_result test_load_snoop(struct ktest *t);
 enum kt_result test_load_hitm(struct ktest *t);

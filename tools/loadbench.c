@@ -8,6 +8,7 @@
  *   loadbench --pebs [--seed N] [--no-huge]     (Linux perf cross-check: loadbench_pebs.c)
  *   loadbench --loaded [--pebs] [--injectors N] [--mix read|rw]   (loaded latency:
  *             loadbench_loaded.c)
+ *   loadbench --bandwidth [--threads N]         (GB/s per level and mode: loadbench_bw.c)
  *
  * One row per working-set size: size_bytes, ns_per_load, tsc_per_load (JSON Lines under
  * --json; comments then go to stderr). No --sizes: the default sweep, 16 KiB to 4x L3 at
@@ -23,6 +24,7 @@
 #include "loads/steady.h"
 #include "tools/coreclk.h"
 #include "tools/loadbench_args.h"
+#include "tools/loadbench_bw.h"
 #include "tools/loadbench_host.h"
 #include "tools/loadbench_loaded.h"
 #include "tools/loadbench_pebs.h"
@@ -188,6 +190,8 @@ int main(int argc, char **argv)
 		return lb_loaded_main(&o, argc, argv);
 	if (o.pebs)
 		return lb_pebs_main(&o, argc, argv);
+	if (o.bandwidth)
+		return lb_bw_main(&o);
 	info = o.json ? stderr : stdout;
 	lb_console = info;
 	cpu_probe(&cpu);

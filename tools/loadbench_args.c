@@ -15,6 +15,7 @@ void lb_usage(FILE *f)
 		   "                 [--rounds N] [--budget-ms N] [--seed N] [--no-huge] [--max-mem SIZE]\n"
 		   "       loadbench --pebs [--seed N] [--no-huge]\n"
 		   "       loadbench --loaded [--pebs] [--injectors N] [--mix read|rw] [--seed N] [--no-huge]\n"
+		   "       loadbench --bandwidth [--threads N] [--budget-ms N] [--json] [--no-huge]\n"
 		   "  --sizes     working sets (K/M/G = 2^10/2^20/2^30), default: 16K..4x L3, cut\n"
 		   "              to fit --max-mem (the cut and its reason are printed)\n"
 		   "  --max-mem   all chains together at most (default 1536M; they stay resident\n"
@@ -33,7 +34,10 @@ void lb_usage(FILE *f)
 		   "  --loaded    loaded latency (ktests/load_loaded.c as pinned threads): the DRAM\n"
 		   "              chase on this CPU while --injectors threads (default: one on each\n"
 		   "              other allowed CPU) inject reads (--mix rw: read + write back) at a\n"
-		   "              delay swept 0..idle; a pebs-kernel log; --pebs samples the probe\n");
+		   "              delay swept 0..idle; a pebs-kernel log; --pebs samples the probe\n"
+		   "  --bandwidth GB/s per level (L1..DRAM) and mode (read, write, write_nt, rw1:1,\n"
+		   "              rw2:1, rw3:1) on 1 thread and on --threads N at once (default:\n"
+		   "              every CPU of the affinity mask); docs/bandwidth.md\n");
 }
 
 static bool parse_num(const char *s, uint64_t lo, uint64_t hi, uint64_t *out)
@@ -69,6 +73,10 @@ int lb_parse_args(int argc, char **argv, struct opts *o)
 			o->rw = !strcmp(v, "rw"), i++;
 		} else if (!strcmp(a, "--injectors") && parse_num(v, 1, 4096, &n)) {
 			o->injectors = (unsigned)n, i++;
+		} else if (!strcmp(a, "--bandwidth")) {
+			o->bandwidth = true;
+		} else if (!strcmp(a, "--threads") && parse_num(v, 1, 256, &n)) {
+			o->threads = (unsigned)n, i++;
 		} else if (!strcmp(a, "--no-huge")) {
 			o->huge = false;
 		} else if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
@@ -111,6 +119,15 @@ int lb_parse_args(int argc, char **argv, struct opts *o)
 	if (o->pebs && !o->loaded && (o->json || o->nsizes)) {
 		fprintf(stderr, "loadbench: --pebs runs the four level kernels and prints a log: "
 			"no --json, no --sizes\n");
+		return -1;
+	}
+	if (o->bandwidth && (o->pebs || o->nsizes)) {
+		fprintf(stderr, "loadbench: --bandwidth sizes its working sets from the caches: "
+			"no --pebs, no --sizes\n");
+		return -1;
+	}
+	if (o->threads && !o->bandwidth) {
+		fprintf(stderr, "loadbench: --threads goes with --bandwidth\n");
 		return -1;
 	}
 	return 0;

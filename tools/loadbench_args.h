@@ -21,6 +21,8 @@ struct opts {
 	bool loaded;		/* --loaded: loaded latency (tools/loadbench_loaded.c) */
 	bool rw;		/* --mix rw: the injectors read and write each line */
 	unsigned injectors;	/* --injectors N: at most N (0: every other allowed CPU) */
+	unsigned threads;	/* --bandwidth: threads at once (0: every CPU allowed) */
+	bool bandwidth;	/* --bandwidth: GB/s per level and mode (tools/loadbench_bw.c) */
 };
 
 /* Usage text to f. */

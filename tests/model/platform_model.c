@@ -146,6 +146,8 @@ static int msr_read(uint32_t msr, uint64_t *v)
 				   : 3 + msr - 0x268];
 	else if (msr == MSR_IA32_PAT_MT && pm.has_pat)
 		*v = pm.pat;
+	else if (pm.pf_msr && msr == pm.pf_msr)
+		*v = pm.pf_val;
 	else if (msr == 0x1b)	/* IA32_APIC_BASE: 0xFEE00000, BSP[8], EN[11] (SDM Vol. 3A 11.4.4) */
 		*v = 0xfee00900;
 	else
@@ -190,6 +192,10 @@ int wrmsr_safe(uint32_t msr, uint64_t val)
 		pm.violations++;	/* read-only */
 	else if (msr == MSR_IA32_PAT_MT && pm.has_pat)
 		pm.pat = val, r = 0;
+	else if (pm.pf_msr && msr == pm.pf_msr && (val & ~pm.pf_rw))
+		pm.violations++;	/* a reserved bit */
+	else if (pm.pf_msr && msr == pm.pf_msr)
+		pm.pf_val = pm.pf_drop ? pm.pf_val : val, r = 0;
 	else if (pm.ignore_msrs)
 		r = 0;
 	if (r)

@@ -14,7 +14,10 @@
  *     1 leaves them), every other bit is read-only or reserved: writing 1 there #GPs and is
  *     counted in `violations` (SDM Vol. 4 Table 2-2);
  *   - IA32_MPERF counts at the TSC rate, IA32_APERF at `ratio_pct` of it (SDM Vol. 3B 15.2);
- *   - IA32_MCi_STATUS of banks below IA32_MCG_CAP.Count exist, others #GP (Vol. 3B 16.3).
+ *   - IA32_MCi_STATUS of banks below IA32_MCG_CAP.Count exist, others #GP (Vol. 3B 16.3);
+ *   - a prefetcher-control MSR (kernel/prefetch.c) exists where pf_msr names it: the bits
+ *     pf_rw read and write, a write setting any other bit #GPs (SDM Vol. 2B WRMSR: reserved
+ *     bits); pf_drop accepts writes and drops them (a hypervisor that ignores the MSR).
  * Hostile behaviours are knobs on the virtual clock: SMIs at given times, throttle log bits
  * set at a time, the APERF ratio changed at a time, a machine check logged at a time, and
  * pm_seed() draws all of them from a seed.
@@ -52,6 +55,10 @@ struct platform_model {
 	bool mce_fired;
 	/* memory type registers (kernel/memtype.h) and CR0 */
 	uint64_t mtrr_cap, mtrr_def, mtrr_base[32], mtrr_mask[32], mtrr_fixed[11], pat, cr0;
+	/* prefetcher control (kernel/prefetch.h) */
+	uint32_t pf_msr;		/* 0: no such MSR (#GP, or ignore_msrs) */
+	uint64_t pf_val, pf_rw;
+	bool pf_drop;
 	/* accounting */
 	unsigned gp, violations, reads, writes;
 };

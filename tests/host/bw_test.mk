@@ -1,0 +1,3 @@
+HOST_TESTS += bw_test
+bw_test_SRCS := loads/bw.c loads/bw_sync.c loads/plan.c loads/chase.c loads/chain.c loads/steady.c apic/apic_enc.c tests/model/stream_model.c \
+	tests/model/vclock.c tests/host/fake_cpuid.c kernel/fmt.c
