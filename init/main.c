@@ -176,6 +176,11 @@ void kmain(uint32_t magic, uint64_t info)
 		run_fatal("multiboot2 boot information unusable");
 	}
 	cmdline_parse(&kcmdline, boot_info.cmdline, CMDLINE_MAX_LEN * 2, option_table, NULL);
+	{	/* log=full (or the older `verbose`): every detail line (kernel/ktap_detail.h) */
+		const char *lm = cmdline_get(&kcmdline, "log");
+
+		log_set_full(cmdline_has(&kcmdline, "verbose") || (lm && strcmp(lm, "full") == 0));
+	}
 	console_setup();
 
 	ktap_begin();

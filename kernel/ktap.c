@@ -8,6 +8,7 @@
  */
 #include "kernel/ktap.h"
 #include "kernel/console.h"
+#include "kernel/ktap_detail.h"
 #include "kernel/fmt.h"
 
 #include <string.h>
@@ -68,13 +69,14 @@ bool kt_check(struct ktest *t, bool cond, const char *fmt, ...)
 		t->sub_fail++;
 		t->failed = true;
 	}
+	ktap_detail_settle(!cond);
 	kprintf("  %s %u %s\n", cond ? "ok" : "not ok", t->nsub, name);
 	return cond;
 }
 
 void kt_skip_sub(struct ktest *t, const char *name, const char *reason_fmt, ...)
 {
-	char reason[160];
+	char reason[160], where[64], ref[80];
 	va_list ap;
 
 	va_start(ap, reason_fmt);
@@ -82,7 +84,10 @@ void kt_skip_sub(struct ktest *t, const char *name, const char *reason_fmt, ...)
 	va_end(ap);
 	t->nsub++;
 	t->sub_skip++;
-	kprintf("  ok %u %s # SKIP %s\n", t->nsub, name, reason);
+	ktap_detail_settle(false);	/* a SKIP states its reason on its own line */
+	fmt_snprintf(where, sizeof(where), "%s.%s", t->desc->name, name);
+	kprintf("  ok %u %s # SKIP %s\n", t->nsub, name,
+		ktap_skip_text(where, reason, ref, sizeof(ref)));
 }
 
 void kt_info(struct ktest *t, const char *fmt, ...)
@@ -147,6 +152,7 @@ void ktap_result(struct ktest *t, unsigned number, enum kt_result r, const char 
 	bool mine = t == cur, synth = r == KT_FAIL && t->nsub && !t->sub_fail;
 	bool block = t->nsub || (mine && streaming);
 
+	ktap_detail_settle(r == KT_FAIL);	/* details no result line took */
 	console_set_hold(NULL);
 	cur = NULL;
 	if (synth) {	/* the failure has no subtest of its own: give it one */
@@ -176,10 +182,15 @@ void ktap_result(struct ktest *t, unsigned number, enum kt_result r, const char 
 	case KT_PASS:
 		kprintf("ok %u %s\n", number, t->desc->name);
 		break;
-	case KT_SKIP:
+	case KT_SKIP: {
+		char ref[80];
+
 		kprintf("ok %u %s # SKIP %s\n", number, t->desc->name,
-			why ? why : skip_reason[0] ? skip_reason : "no reason given");
+			ktap_skip_text(t->desc->name,
+				       why ? why : skip_reason[0] ? skip_reason : "no reason given",
+				       ref, sizeof(ref)));
 		break;
+	}
 	default:
 		if (why)
 			kprintf("not ok %u %s # %s\n", number, t->desc->name, why);

@@ -30,6 +30,8 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "kernel/ktap_detail.h"	/* kt_detail, log_full: the log budget */
+
 /* docs/output.md version, printed as `# output-format: N` in the header */
 #define OUTPUT_FORMAT 2
 /* Bytes of one test's output held until its plan is known (ktap.c) */

@@ -10,7 +10,6 @@
 #include "kernel/cpu.h"
 #include "kernel/fmt.h"
 #include "kernel/ktap.h"
-#include "kernel/cmdline.h"
 #include "kernel/ranges.h"
 
 #include <stdarg.h>
@@ -187,10 +186,10 @@ static bool selected(const struct percpu *pc, unsigned arg)
 }
 
 /* The boot CPU's line always (tools/pebs-report reads its core type), every online CPU's
- * with `verbose`; CPUs left out were reported, one line per reason, by smp_boot.c. */
+ * with log=full; CPUs left out were reported, one line per reason, by smp_boot.c. */
 static void cpu_lines(void)
 {
-	bool all = cmdline_has(&kcmdline, "verbose");
+	bool all = log_full();
 	char b[160];
 
 	for (unsigned i = 0; i < (all ? smp_cpu_count() : 1); i++) {
