@@ -169,8 +169,10 @@ void ktap_result(struct ktest *t, unsigned number, enum kt_result r, const char 
 	if (block) {
 		unsigned pass = t->nsub - t->sub_fail - t->sub_skip;
 
-		kprintf("# %s: pass:%u fail:%u skip:%u total:%u\n", t->desc->name, pass,
-			t->sub_fail, t->sub_skip, t->nsub);
+		/* the counts restate the results above: log=brief prints them for a failure */
+		if (r == KT_FAIL || log_full())
+			kprintf("# %s: pass:%u fail:%u skip:%u total:%u\n", t->desc->name, pass,
+				t->sub_fail, t->sub_skip, t->nsub);
 		cases.pass += pass;
 		cases.fail += t->sub_fail;
 		cases.skip += t->sub_skip;

@@ -13,6 +13,7 @@
  */
 #include "kernel/cmdline.h"
 #include "kernel/cpu.h"
+#include "kernel/ktap_detail.h"
 #include "kernel/tsc.h"
 #include "loads/chain.h"
 #include "loads/chase.h"
@@ -181,6 +182,7 @@ int main(int argc, char **argv)
 		lb_usage(stderr);
 		return 2;
 	}
+	log_set_full(true);	/* a host tool's log has no budget: every chain line (§6) */
 	if (o.pebs)
 		return lb_pebs_main(&o, argc, argv);
 	info = o.json ? stderr : stdout;

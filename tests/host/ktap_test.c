@@ -39,6 +39,8 @@ static int setup(void **state)
 	console_register(&cap);
 	out_len = 0;
 	out[0] = '\0';
+	log_set_full(true);	/* every line; the log=brief form: ktap_detail_test.c */
+	ktap_detail_reset();
 	return 0;
 }
 

@@ -50,6 +50,8 @@ class Node:
              "directive": self.directive, "reason": self.reason, "detail": self.detail,
              "line": self.result_line or self.line, "plan": self.plan,
              "subtests": [c.to_dict(diags) for c in self.children]}
+        if self.reason_ref is not None:   # the log said `same as <reason_ref>`
+            d["reason_ref"] = self.reason_ref
         if diags:
             d["diagnostics"] = [t for _, t in self.diags]
         return d
