@@ -15,6 +15,7 @@
 #include "kernel/cmdline.h"
 #include "kernel/console.h"
 #include "kernel/cpu.h"
+#include "kernel/fmt.h"
 #include "kernel/hw.h"
 #include "kernel/mm.h"
 
@@ -252,12 +253,27 @@ bool apic_x2apic_locked(void)
 	return x2apic_locked;
 }
 
-void apic_print_header(void)
+void apic_print_header(bool full)
 {
 	const struct apic_calib *c = apic_timer_calib();
+	char tm[96];
 
 	if (mode == APIC_DISABLED) {
 		kprintf("# apic: disabled (no usable local APIC): PMI and watchdog unavailable\n");
+		return;
+	}
+	if (!full) {	/* log=brief: one line; the apic test checks the LVTPC */
+		if (c->hz)
+			fmt_snprintf(tm, sizeof(tm), "timer %llu Hz (bus/%u), watchdog %s",
+				     (unsigned long long)c->hz, APIC_TIMER_DIVISOR,
+				     c->tsc_deadline ? "TSC-deadline" : "one-shot");
+		else
+			fmt_snprintf(tm, sizeof(tm), "timer not calibrated: %s",
+				     c->why_not ? c->why_not : "?");
+		kprintf("# apic: %s%s id %u version 0x%x max LVT %u; PMI %s; %s\n",
+			apic_mode_name(mode), x2apic_locked ? " (locked by firmware)" : "",
+			apic_id(), apic_read(APIC_LVR) & APIC_LVR_VERSION_MASK, max_lvt,
+			pmi_mode == PMI_NMI ? "NMI" : "fixed", tm);
 		return;
 	}
 	kprintf("# apic: %s%s id %u version 0x%x max LVT %u\n", apic_mode_name(mode),

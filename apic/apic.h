@@ -66,8 +66,9 @@ struct apic_watchdog_state {
 void apic_watchdog_save(struct apic_watchdog_state *s);
 void apic_watchdog_restore(const struct apic_watchdog_state *s);
 
-/* Header lines: "# apic: ..." mode, id, LVTPC vector, timer calibration. */
-void apic_print_header(void);
+/* Header lines: "# apic: ..." mode, id, LVTPC vector, timer calibration (full: log=full,
+ * three lines; else one line: mode, id, PMI delivery, timer rate). */
+void apic_print_header(bool full);
 
 /* Counters the handlers keep (reported by the apic test and the header). */
 struct apic_stats {

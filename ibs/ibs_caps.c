@@ -13,6 +13,7 @@
 #include "kernel/console.h"
 #include "kernel/fmt.h"
 #include "kernel/hw.h"
+#include "kernel/ktap_detail.h"
 
 #include <string.h>
 
@@ -156,7 +157,12 @@ void ibs_caps_print(const struct ibs_caps *c)
 {
 	char b[200];
 
-	for (unsigned i = 0; ibs_caps_line(c, i, b, sizeof(b)); i++)
-		if (c->cpuid_ibs || i != 2)	/* the IBS family line only with IBS */
-			kprintf("# %s\n", b);
+	for (unsigned i = 0; ibs_caps_line(c, i, b, sizeof(b)); i++) {
+		if (!c->cpuid_ibs && i == 2)	/* the IBS family line only with IBS */
+			continue;
+		/* without IBS the probe's fields are zeros the next line explains: log=full */
+		if (!c->cpuid_ibs && i == 1 && !log_full())
+			b[sizeof("pmu: amd path: IBS op sampling") - 1] = '\0';
+		kprintf("# %s\n", b);
+	}
 }

@@ -73,12 +73,17 @@ static void print_boot_phases(void)
 	else
 		fmt_snprintf(before, sizeof(before), "firmware and loader: not measured, TSC at "
 			     "kmain not a count from reset");
-	ktap_diag("startup: %llu ms kmain to header: console and command line %llu ms, tsc "
-		  "calibration %llu ms, memory %llu ms, apic %llu ms, smp %llu ms, rest %llu ms "
-		  "(%s)", phase_ms(PH_KMAIN, PH_HEADER),
-		  phase_ms(PH_KMAIN, PH_TSC), phase_ms(PH_TSC, PH_TSC_DONE),
-		  phase_ms(PH_TSC_DONE, PH_MM_DONE), phase_ms(PH_MM_DONE, PH_APIC_DONE),
-		  phase_ms(PH_APIC_DONE, PH_SMP_DONE), phase_ms(PH_SMP_DONE, PH_HEADER), before);
+	if (log_full())
+		ktap_diag("startup: %llu ms kmain to header: console and command line %llu ms, tsc "
+			  "calibration %llu ms, memory %llu ms, apic %llu ms, smp %llu ms, rest %llu "
+			  "ms (%s)", phase_ms(PH_KMAIN, PH_HEADER),
+			  phase_ms(PH_KMAIN, PH_TSC), phase_ms(PH_TSC, PH_TSC_DONE),
+			  phase_ms(PH_TSC_DONE, PH_MM_DONE), phase_ms(PH_MM_DONE, PH_APIC_DONE),
+			  phase_ms(PH_APIC_DONE, PH_SMP_DONE), phase_ms(PH_SMP_DONE, PH_HEADER),
+			  before);
+	else	/* the AP bring-up is the part that grows with the machine */
+		ktap_diag("startup: %llu ms kmain to header, smp %llu ms (%s)",
+			  phase_ms(PH_KMAIN, PH_HEADER), phase_ms(PH_APIC_DONE, PH_SMP_DONE), before);
 	ktap_diag("timing: %s (%s), %u ms per load kernel%s%s", tp->brief ? "brief" : "full",
 		  tp->why, tp->budget_ms, tp->unjudged ? ", verdicts SKIP: " : ", verdicts judged",
 		  tp->unjudged ? tp->unjudged : "");
@@ -152,7 +157,7 @@ static void print_header(void)
 		ktap_diag("%s", line);
 	trust_header_line(line, sizeof(line));
 	ktap_diag("%s", line);
-	apic_print_header();
+	apic_print_header(log_full());
 	smp_print_header();
 	print_boot_phases();
 }
@@ -179,6 +184,11 @@ void kmain(uint32_t magic, uint64_t info)
 		run_fatal("multiboot2 boot information unusable");
 	}
 	cmdline_parse(&kcmdline, boot_info.cmdline, CMDLINE_MAX_LEN * 2, option_table, NULL);
+	{	/* log=full (or the older `verbose`): every detail line (kernel/ktap_detail.h) */
+		const char *lm = cmdline_get(&kcmdline, "log");
+
+		log_set_full(cmdline_has(&kcmdline, "verbose") || (lm && strcmp(lm, "full") == 0));
+	}
 	console_setup();
 
 	ktap_begin();

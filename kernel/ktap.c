@@ -8,6 +8,7 @@
  */
 #include "kernel/ktap.h"
 #include "kernel/console.h"
+#include "kernel/ktap_detail.h"
 #include "kernel/fmt.h"
 
 #include <string.h>
@@ -85,6 +86,7 @@ bool kt_check(struct ktest *t, bool cond, const char *fmt, ...)
 		t->sub_fail++;
 		t->failed = true;
 	}
+	ktap_detail_settle(!cond);
 	kprintf("  %s %u %s\n", cond ? "ok" : "not ok", t->nsub, name);
 	if (observer)
 		observer(t, false, cond ? KT_PASS : KT_FAIL, name);
@@ -93,7 +95,7 @@ bool kt_check(struct ktest *t, bool cond, const char *fmt, ...)
 
 void kt_skip_sub(struct ktest *t, const char *name, const char *reason_fmt, ...)
 {
-	char reason[160];
+	char reason[160], where[64], ref[80];
 	va_list ap;
 
 	va_start(ap, reason_fmt);
@@ -101,7 +103,10 @@ void kt_skip_sub(struct ktest *t, const char *name, const char *reason_fmt, ...)
 	va_end(ap);
 	t->nsub++;
 	t->sub_skip++;
-	kprintf("  ok %u %s # SKIP %s\n", t->nsub, name, reason);
+	ktap_detail_settle(false);	/* a SKIP states its reason on its own line */
+	fmt_snprintf(where, sizeof(where), "%s.%s", t->desc->name, name);
+	kprintf("  ok %u %s # SKIP %s\n", t->nsub, name,
+		ktap_skip_text(where, reason, ref, sizeof(ref)));
 	observe_skip(t, false, name, reason);
 }
 
@@ -167,6 +172,7 @@ void ktap_result(struct ktest *t, unsigned number, enum kt_result r, const char 
 	bool mine = t == cur, synth = r == KT_FAIL && t->nsub && !t->sub_fail;
 	bool block = t->nsub || (mine && streaming);
 
+	ktap_detail_settle(r == KT_FAIL);	/* details no result line took */
 	console_set_hold(NULL);
 	cur = NULL;
 	if (synth) {	/* the failure has no subtest of its own: give it one */
@@ -189,8 +195,10 @@ void ktap_result(struct ktest *t, unsigned number, enum kt_result r, const char 
 	if (block) {
 		unsigned pass = t->nsub - t->sub_fail - t->sub_skip;
 
-		kprintf("# %s: pass:%u fail:%u skip:%u total:%u\n", t->desc->name, pass,
-			t->sub_fail, t->sub_skip, t->nsub);
+		/* the counts restate the results above: log=brief prints them for a failure */
+		if (r == KT_FAIL || log_full())
+			kprintf("# %s: pass:%u fail:%u skip:%u total:%u\n", t->desc->name, pass,
+				t->sub_fail, t->sub_skip, t->nsub);
 		cases.pass += pass;
 		cases.fail += t->sub_fail;
 		cases.skip += t->sub_skip;
@@ -204,11 +212,15 @@ void ktap_result(struct ktest *t, unsigned number, enum kt_result r, const char 
 		if (observer)
 			observer(t, true, r, t->desc->name);
 		break;
-	case KT_SKIP:
+	case KT_SKIP: {
+		char ref[80];
+
 		why = why ? why : skip_reason[0] ? skip_reason : "no reason given";
-		kprintf("ok %u %s # SKIP %s\n", number, t->desc->name, why);
+		kprintf("ok %u %s # SKIP %s\n", number, t->desc->name,
+			ktap_skip_text(t->desc->name, why, ref, sizeof(ref)));
 		observe_skip(t, true, t->desc->name, why);
 		break;
+	}
 	default: {
 		char text[480];	/* why: at most a few hundred bytes (ktests/run.c) */
 

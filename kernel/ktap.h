@@ -15,7 +15,7 @@
  *     # a diagnostic about identity_map
  *     ok 1 identity_map # 2048 KiB at 2 GiB
  *     ok 2 nx_on_data # SKIP CPUID.80000001H:EDX.NX[20] = 0
- *   # paging: pass:1 fail:0 skip:1 total:2
+ *   # paging: pass:1 fail:0 skip:1 total:2      (log=brief: only for a failed test)
  *   ok 2 paging
  *   # Totals: pass:P fail:F skip:S total:T          (test cases, as KUnit counts them)
  *   # Top-level tests: pass:P fail:F skip:S total:N
@@ -30,8 +30,10 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "kernel/ktap_detail.h"	/* kt_detail, log_full: the log budget */
+
 /* docs/output.md version, printed as `# output-format: N` in the header */
-#define OUTPUT_FORMAT 2
+#define OUTPUT_FORMAT 3
 /* Bytes of one test's output held until its plan is known (ktap.c) */
 #define KTAP_HOLD_BYTES (256u * 1024u)
 

@@ -23,7 +23,10 @@ const struct option_desc option_table[] = {
 	  .help = "halt | reboot | poweroff: what a run on hardware does after its last line" },
 	{ .name = "inject", .kind = OPT_WORDS, .words = "gp_msr|gp|smi|ud|pf|de|stack|ap_silent",
 	  .help = "gp_msr | gp | smi | ud | pf | de | stack: fault for tests=inject (ktests/inject.c); ap_silent: a processor that never answers (smp/)" },
-	{ .name = "verbose", .kind = OPT_TEXT, .help = "print more diagnostics" },
+	{ .name = "log", .kind = OPT_WORDS, .words = "brief|full",
+	  .help = "brief | full: full prints every detail line and SKIP reason (default brief: "
+		  "details only where a check fails; docs/output.md \"Log budget\")" },
+	{ .name = "verbose", .kind = OPT_TEXT, .help = "the same as log=full" },
 	{ .name = "apic", .kind = OPT_WORDS, .words = "auto|x2apic|xapic",
 	  .help = "auto | x2apic | xapic" },
 	{ .name = "cpus", .kind = OPT_WORDS_OR_LIST, .words = "bsp|types|all",

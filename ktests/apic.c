@@ -135,11 +135,11 @@ static void check_pmi_path(struct ktest *t)
 	apic_write(APIC_LVTPC, lvtpc);
 	kt_check(t, ok[0], "pmi_ipi_handler_unmask_eoi");
 	if (pmi_calls == PMI_ROUNDS)
-		kt_info(t, "PMI-vector self-IPI: ICR write to handler entry %llu TSC ticks, "
-			"full round trip (handler, unmask, EOI, iret) %llu ticks (best of %u)",
-			(unsigned long long)best_in, (unsigned long long)best_rt, PMI_ROUNDS);
+		kt_detail(t, "PMI-vector self-IPI: ICR write to handler entry %llu TSC ticks, "
+			  "full round trip (handler, unmask, EOI, iret) %llu ticks (best of %u)",
+			  (unsigned long long)best_in, (unsigned long long)best_rt, PMI_ROUNDS);
 	else
-		kt_info(t, "only %u of %u PMI-vector self-IPIs arrived", pmi_calls, PMI_ROUNDS);
+		kt_detail(t, "only %u of %u PMI-vector self-IPIs arrived", pmi_calls, PMI_ROUNDS);
 	kt_check(t, ok[1] && pmi_calls >= 2, "pmi_ipi_second_rearmed");
 	check_pmi_nmi(t, lvtpc);
 }
@@ -191,15 +191,15 @@ static void check_timer_oneshot(struct ktest *t)
 	/* early is wrong anywhere; how late an interrupt comes under software emulation is the
 	 * host's scheduling (seen: +43% with the host's CPUs oversubscribed), not the timer's */
 	if (emu)
-		kt_info(t, "one-shot %u ms at the calibrated rate: %llu TSC ticks (best of %u), "
-			"expected %llu: error %+lld ppm (tolerance -%d ppm; late not judged: %s)",
-			ms, (unsigned long long)best, rounds,
-			(unsigned long long)expect, (long long)err, TIMER_EARLY_PPM, emu);
+		kt_detail(t, "one-shot %u ms at the calibrated rate: %llu TSC ticks (best of %u), "
+			  "expected %llu: error %+lld ppm (tolerance -%d ppm; late not judged: %s)",
+			  ms, (unsigned long long)best, rounds,
+			  (unsigned long long)expect, (long long)err, TIMER_EARLY_PPM, emu);
 	else
-		kt_info(t, "one-shot %u ms at the calibrated rate: %llu TSC ticks (best of %u), "
-			"expected %llu: error %+lld ppm (tolerance -%d..+%lld ppm)", ONESHOT_MS,
-			(unsigned long long)best, ONESHOT_ROUNDS, (unsigned long long)expect,
-			(long long)err, TIMER_EARLY_PPM, (long long)late);
+		kt_detail(t, "one-shot %u ms at the calibrated rate: %llu TSC ticks (best of %u), "
+			  "expected %llu: error %+lld ppm (tolerance -%d..+%lld ppm)", ONESHOT_MS,
+			  (unsigned long long)best, ONESHOT_ROUNDS, (unsigned long long)expect,
+			  (long long)err, TIMER_EARLY_PPM, (long long)late);
 	kt_check(t, err >= -TIMER_EARLY_PPM && (emu || err <= late), "timer_rate # %+lld ppm",
 		 (long long)err);
 }
@@ -247,9 +247,9 @@ static void check_error_vector(struct ktest *t)
 	while (apic_stats()->errors == before && rdtsc() - t0 < ms_ticks(wait_ms))
 		;
 	irq_disable();
-	kt_info(t, "APIC errors %u (last ESR 0x%x), spurious interrupts %u, x2APIC MSR faults %u",
-		apic_stats()->errors, apic_stats()->last_esr, apic_stats()->spurious,
-		apic_ops_faults()->count);
+	kt_detail(t, "APIC errors %u (last ESR 0x%x), spurious interrupts %u, x2APIC MSR faults %u",
+		  apic_stats()->errors, apic_stats()->last_esr, apic_stats()->spurious,
+		  apic_ops_faults()->count);
 	if (apic_stats()->errors != before)
 		kt_check(t, apic_stats()->last_esr & want_bit, "error_interrupt");
 	else if (cpu.hypervisor)
@@ -269,10 +269,10 @@ enum kt_result test_apic(struct ktest *t)
 	if (m == APIC_DISABLED)
 		return kt_skip(t, "no usable local APIC");
 	fl = irq_save();	/* the checks below turn interrupts on only while they wait */
-	kt_info(t, "mode %s%s, id %u, CPUID %s x2APIC id %u, initial APIC id %u",
-		apic_mode_name(m), apic_x2apic_locked() ? " (locked by firmware)" : "", apic_id(),
-		cpu.x2apic_id_leaf == 0x1f ? "1FH" : cpu.x2apic_id_leaf ? "0BH" : "(none)",
-		cpu.x2apic_id, cpu.initial_apic_id);
+	kt_detail(t, "mode %s%s, id %u, CPUID %s x2APIC id %u, initial APIC id %u",
+		  apic_mode_name(m), apic_x2apic_locked() ? " (locked by firmware)" : "", apic_id(),
+		  cpu.x2apic_id_leaf == 0x1f ? "1FH" : cpu.x2apic_id_leaf ? "0BH" : "(none)",
+		  cpu.x2apic_id, cpu.initial_apic_id);
 	/* The 32-bit x2APIC ID of CPUID 1FH/0BH is the ID register's in x2APIC mode, its low 8
 	 * bits the xAPIC ID (SDM Vol. 3A 11.12.5.1 "x2APIC ID"). CPUID.1:EBX[31:24] holds only 8
 	 * bits, and past 255 logical processors QEMU's CPUID.1:EBX[23:16] count spills into it
@@ -287,8 +287,8 @@ enum kt_result test_apic(struct ktest *t)
 					    : APIC_DM_FIXED, false, 0);
 	lvt = apic_lvtpc_read();
 	apic_write(APIC_LVTPC, want | APIC_LVT_MASKED);
-	kt_info(t, "LVTPC 0x%x (vector 0x%x, %s)", apic_lvtpc_read(), APIC_VEC_PMI,
-		apic_pmi_delivery() == PMI_NMI ? "NMI" : "fixed");
+	kt_detail(t, "LVTPC 0x%x (vector 0x%x, %s)", apic_lvtpc_read(), APIC_VEC_PMI,
+		  apic_pmi_delivery() == PMI_NMI ? "NMI" : "fixed");
 	kt_check(t, lvt == want && apic_lvtpc_read() == (want | APIC_LVT_MASKED),
 		 "lvtpc_readback");
 	apic_write(APIC_LVTPC, want);

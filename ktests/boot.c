@@ -31,11 +31,11 @@ enum kt_result test_boot(struct ktest *t)
 {
 	uint64_t k0 = (uint64_t)(uintptr_t)_kernel_start, k1 = (uint64_t)(uintptr_t)_kernel_end;
 	uint64_t usable = 0, info0 = boot_info_addr, info1 = boot_info_addr + boot_info.total_size;
-	bool clean = true, verbose = cmdline_has(&kcmdline, "verbose");
+	bool clean = true, verbose = log_full();
 
-	kt_info(t, "boot info: %u bytes, %u tags, %u errors; loader \"%s\"",
-		boot_info.total_size, boot_info.ntags, boot_info.errors,
-		boot_info.loader ? boot_info.loader : "?");
+	kt_detail(t, "boot info: %u bytes, %u tags, %u errors; loader \"%s\"",
+		  boot_info.total_size, boot_info.ntags, boot_info.errors,
+		  boot_info.loader ? boot_info.loader : "?");
 	kt_check(t, boot_info.errors == 0, "boot_info_well_formed");
 	kt_check(t, boot_info.cmdline != NULL, "cmdline_tag_present");
 	for (unsigned i = 0; i < boot_info.nmmap; i++) {
@@ -49,9 +49,9 @@ enum kt_result test_boot(struct ktest *t)
 			kt_info(t, "map 0x%llx-0x%llx %s", (unsigned long long)e->base,
 				(unsigned long long)(e->base + e->len), mb2_mem_type_name(e->type));
 	}
-	kt_info(t, "memory map: %u entries%s, %llu MiB usable (want at least 8)",
-		boot_info.nmmap, boot_info.mmap_truncated ? " (truncated)" : "",
-		(unsigned long long)(usable >> 20));
+	kt_detail(t, "memory map: %u entries%s, %llu MiB usable (want at least 8)",
+		  boot_info.nmmap, boot_info.mmap_truncated ? " (truncated)" : "",
+		  (unsigned long long)(usable >> 20));
 	kt_check(t, boot_info.nmmap > 0 && usable >= (8ull << 20), "memory_map_has_usable_ram");
 	kt_check(t, clean, "memory_map_entries_valid");
 	kt_check(t, inside_usable(k0, k1), "kernel_image_in_usable_ram");

@@ -94,7 +94,7 @@ enum kt_result test_load_stlb(struct ktest *t)
 
 	sub.name = "load_stlb";
 	sub.ps = PS_4K;
-	if (*note)
+	if (*note && log_full())	/* the ws= of its time line shows the size */
 		kt_info(t, "load_stlb: working set %s%s", geometry_size_str(ref.ws, ws, sizeof(ws)),
 			note);
 	return pair_test(t, &ref, &sub, TGT_STLB, "walk_cost", 120, true);

@@ -75,8 +75,8 @@ static enum kt_result xcore_test(struct ktest *t, const char *name, enum xcore_k
 			 "%llu TSC vs L1 re-load %llu TSC", (unsigned long long)r.tsc_med,
 			 (unsigned long long)r.l1_med);
 	xcore_expected_text(kind, codes, sizeof(codes));
-	kt_info(t, "%s: expected PEBS data sources (local cache, snoop %s) per table: %s", name,
-		kind == XCORE_SNOOP ? "Hit or Fwd" : "HitM", codes);
+	kt_detail(t, "%s: expected PEBS data sources (local cache, snoop %s) per table: %s", name,
+		  kind == XCORE_SNOOP ? "Hit or Fwd" : "HitM", codes);
 	if (rc == 0)
 		xcore_pebs_step(t, &r);
 	else

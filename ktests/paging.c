@@ -6,7 +6,8 @@
  * kernel's own device mappings, never fixed, so the framebuffer or an MMIO hole may sit
  * anywhere); page 0, stack guards and text writes fault with #PF; measurement buffers get
  * exactly the page size asked for (1 GiB / 2 MiB / 4 KiB). Every probed address and what it
- * held is printed before the result it belongs to.
+ * held is printed before the result it belongs to when that result fails, or with log=full
+ * (kernel/ktap_detail.h).
  */
 #include "ktests/tests.h"
 #include "apic/apic.h"
@@ -69,8 +70,8 @@ struct probes {
 /* Which probes a check covers. */
 typedef bool (*probe_sel)(const struct probes *s, const struct mm_probe *p);
 
-/* Judge the selected probes against the live tables (and read the RAM ones), one
- * diagnostic each; returns how many were judged, *ok whether all matched. */
+/* Judge the selected probes against the live tables (and read the RAM ones), one detail
+ * line each (none when t is NULL); returns how many were judged, *ok whether all matched. */
 static unsigned judge(struct ktest *t, const struct probes *s, probe_sel sel, bool *ok)
 {
 	const struct pgt *k = mm_kernel_pgt();
@@ -91,8 +92,9 @@ static unsigned judge(struct ktest *t, const struct probes *s, probe_sel sel, bo
 		good = mm_judge(&s->l, p->pa, &p->want, &w, s->pat, buf, sizeof(buf));
 		if (good && p->ram && w.present)
 			vec = read64_safe(p->pa, &v);
-		kt_info(t, "probe 0x%llx %s: %s%s%s", (ull)p->pa, p->what, buf,
-			vec ? ", read faulted" : "", good && !vec ? "" : " <- wrong");
+		if (t)
+			kt_detail(t, "probe 0x%llx %s: %s%s%s", (ull)p->pa, p->what, buf,
+				  vec ? ", read faulted" : "", good && !vec ? "" : " <- wrong");
 		*ok = *ok && good && !vec;
 		count++;
 	}
@@ -136,7 +138,7 @@ static int io_holding(const struct mm_layout *l, uint64_t pa)
 static void check_ram(struct ktest *t, struct probes *s, unsigned unrecorded, bool truncated)
 {
 	const struct mb2_mmap_entry *big = NULL;
-	bool ok;
+	bool ok, fine;
 
 	for (unsigned i = 0; i < boot_info.nmmap; i++) {
 		const struct mb2_mmap_entry *e = &boot_info.mmap[i];
@@ -144,26 +146,31 @@ static void check_ram(struct ktest *t, struct probes *s, unsigned unrecorded, bo
 		if (e->type == MB2_MEM_AVAILABLE && (!big || e->len > big->len))
 			big = e;
 	}
-	kt_info(t, "identity map: 4K pages 0x%llx-0x%llx, largest pages 0x%llx-0x%llx "
-		"(1G pages %s), IA32_PAT 0x%016llx", (ull)s->l.small_start, (ull)s->l.large_start,
-		(ull)s->l.large_start, (ull)s->l.large_end, s->l.page1g ? "yes" : "no",
-		(ull)s->pat);
-	if (big)
-		kt_info(t, "largest usable range 0x%llx-0x%llx (%llu MiB) of %u map entries",
-			(ull)big->base, (ull)(big->base + big->len), (ull)(big->len >> 20),
-			boot_info.nmmap);
+	mm_sweep_ram(&s->l, boot_info.mmap, boot_info.nmmap, mm_kernel_pgt(), s->pat, &s->sweep);
+	/* the layout explains all three checks: printed when one of them will fail */
+	fine = judge(NULL, s, sel_large, &ok) > 0 && ok;
+	fine = fine && judge(NULL, s, sel_edge, &ok) > 0 && ok;
+	if (!fine || s->sweep.ranges == 0 || s->sweep.wrong || log_full()) {
+		kt_info(t, "identity map: 4K pages 0x%llx-0x%llx, largest pages 0x%llx-0x%llx "
+			"(1G pages %s), IA32_PAT 0x%016llx", (ull)s->l.small_start,
+			(ull)s->l.large_start, (ull)s->l.large_start, (ull)s->l.large_end,
+			s->l.page1g ? "yes" : "no", (ull)s->pat);
+		if (big)
+			kt_info(t, "largest usable range 0x%llx-0x%llx (%llu MiB) of %u map entries",
+				(ull)big->base, (ull)(big->base + big->len),
+				(ull)(big->len >> 20), boot_info.nmmap);
+	}
 	if (unrecorded || truncated)
 		kt_info(t, "not probed: %u device mappings beyond the record, probe list %s",
 			unrecorded, truncated ? "full" : "complete");
 	kt_check(t, judge(t, s, sel_large, &ok) > 0 && ok, "identity_map_large_pages");
 	kt_check(t, judge(t, s, sel_edge, &ok) > 0 && ok, "identity_map_edges");
 
-	mm_sweep_ram(&s->l, boot_info.mmap, boot_info.nmmap, mm_kernel_pgt(), s->pat, &s->sweep);
-	kt_info(t, "all usable RAM: %u ranges, %llu addresses walked (each range's ends, every "
-		"2 MiB boundary), %llu not as the rule says", s->sweep.ranges,
-		(ull)s->sweep.judged, (ull)s->sweep.wrong);
+	kt_detail(t, "all usable RAM: %u ranges, %llu addresses walked (each range's ends, every "
+		  "2 MiB boundary), %llu not as the rule says", s->sweep.ranges,
+		  (ull)s->sweep.judged, (ull)s->sweep.wrong);
 	if (s->sweep.wrong)
-		kt_info(t, "first: 0x%llx: %s", (ull)s->sweep.first_pa, s->sweep.first);
+		kt_detail(t, "first: 0x%llx: %s", (ull)s->sweep.first_pa, s->sweep.first);
 	kt_check(t, s->sweep.ranges > 0 && !s->sweep.wrong, "identity_map_all_usable_ram");
 }
 
@@ -187,9 +194,9 @@ static void check_devices(struct ktest *t, struct probes *s)
 		int last = io_holding(&s->l, end - 1);
 		bool whole;
 
-		kt_info(t, "framebuffer 0x%llx-0x%llx (%ux%u %u bpp): device range %s, want %s",
-			(ull)fb->addr, (ull)end, fb->width, fb->height, fb->bpp,
-			s->fb_io < 0 ? "none" : "found", s->l.pat_wc ? "WC" : "UC (no PAT)");
+		kt_detail(t, "framebuffer 0x%llx-0x%llx (%ux%u %u bpp): device range %s, want %s",
+			  (ull)fb->addr, (ull)end, fb->width, fb->height, fb->bpp,
+			  s->fb_io < 0 ? "none" : "found", s->l.pat_wc ? "WC" : "UC (no PAT)");
 		whole = s->fb_io >= 0 && last >= 0 &&
 			s->l.io[s->fb_io].cache == (s->l.pat_wc ? MM_WC : MM_UC) &&
 			s->l.io[last].cache == s->l.io[s->fb_io].cache;
@@ -200,13 +207,13 @@ static void check_devices(struct ktest *t, struct probes *s)
 	if (xapic && !rdmsr_safe(MSR_IA32_APIC_BASE, &base)) {
 		base &= APIC_BASE_ADDR_MASK;
 		apic_io = io_holding(&s->l, base);
-		kt_info(t, "xAPIC page 0x%llx: device range %s", (ull)base,
-			apic_io < 0 ? "none" : mm_cache_name(s->l.io[apic_io].cache));
+		kt_detail(t, "xAPIC page 0x%llx: device range %s", (ull)base,
+			  apic_io < 0 ? "none" : mm_cache_name(s->l.io[apic_io].cache));
 	}
 	for (unsigned i = 0; i < s->l.nio; i++)
 		if ((int)i != s->fb_io)
-			kt_info(t, "device range 0x%llx-0x%llx %s", (ull)s->l.io[i].start,
-				(ull)s->l.io[i].end, mm_cache_name(s->l.io[i].cache));
+			kt_detail(t, "device range 0x%llx-0x%llx %s", (ull)s->l.io[i].start,
+				  (ull)s->l.io[i].end, mm_cache_name(s->l.io[i].cache));
 	if (judge(t, s, sel_mmio, &ok) == 0 && !xapic) {
 		kt_skip_sub(t, "mmio_mapped_uc", "no device range besides the framebuffer "
 			    "(APIC %s, no MMIO UART)",
@@ -258,9 +265,12 @@ enum kt_result test_paging(struct ktest *t)
 
 		vec[4] = call_safe((uint64_t)(uintptr_t)ret_insn);
 	}
-	kt_info(t, "fault vectors (want %d): page 0 read %d, stack guard read %d, text write %d, "
-		"0x7f0000000000 read %d, data execute %d", VEC_PF, vec[0], vec[1], vec[2], vec[3],
-		vec[4]);
+	/* one line about five checks: printed when one of them fails */
+	if (vec[0] != VEC_PF || vec[1] != VEC_PF || vec[2] != VEC_PF || vec[3] != VEC_PF ||
+	    (cpu.nx && vec[4] != VEC_PF) || log_full())
+		kt_info(t, "fault vectors (want %d): page 0 read %d, stack guard read %d, "
+			"text write %d, 0x7f0000000000 read %d, data execute %d", VEC_PF, vec[0],
+			vec[1], vec[2], vec[3], vec[4]);
 	kt_check(t, vec[0] == VEC_PF, "page0_unmapped_faults");
 	kt_check(t, vec[1] == VEC_PF, "stack_guard_page_faults");
 	kt_check(t, vec[2] == VEC_PF, "write_to_text_faults");

@@ -168,6 +168,8 @@ void ktests_run(void)
 	static char times[640];
 	unsigned number = 0, planned = ktests_planned();
 	char typo[64];
+	uint64_t all = 0, longest = 0;
+	const char *slowest = NULL;
 
 	kscreen_init();	/* the status line and the result page (ktests/screen.h) */
 	if (tests_typo(typo, sizeof(typo)))
@@ -185,10 +187,20 @@ void ktests_run(void)
 		kscreen_status(number + 1, planned, t.desc->name);
 		r = run_one(&t, ++number, why, sizeof(why));
 		ktap_result(&t, number, r, why[0] ? why : NULL);
-		note_time(times, sizeof(times), t.desc->name, rdtsc() - t0);
+		t0 = rdtsc() - t0;
+		note_time(times, sizeof(times), t.desc->name, t0);
+		all += t0;
+		if (t0 >= longest) {
+			longest = t0;
+			slowest = t.desc->name;
+		}
 	}
-	if (times[0])
+	if (times[0] && log_full())
 		kprintf("# test times (ms): %s\n", times);
+	else if (slowest)	/* log=brief: the sum and the longest; log=full: every test */
+		kprintf("# test times (ms): %llu in all, longest %s %llu\n",
+			(unsigned long long)(tsc_to_ns(all) / 1000000), slowest,
+			(unsigned long long)(tsc_to_ns(longest) / 1000000));
 	if (nmi_count()) {
 		char c[160];
 

@@ -8,6 +8,7 @@
 #include "kernel/console.h"
 #include "kernel/fmt.h"
 #include "pebs/msr.h"
+#include "kernel/ktap_detail.h"
 
 static const char *fault_str(int fault)
 {
@@ -108,9 +109,11 @@ void pebs_caps_print(const struct pebs_caps *c)
 	bool pmu = pebs_caps_pmu_ok(c, NULL);
 
 	/* without a PMU, lines 2-4 (CPUID.0AH, CPUID.1/MISC_ENABLE, PERF_CAPABILITIES) are
-	 * all zero: the default log stays compact (issue 7) */
+	 * all zero: the default log stays compact (issue 7); under a hypervisor line 0 restates
+	 * the `# cpu:` and `# hypervisor:` lines with a microcode revision the hypervisor made
+	 * up: log=full only (docs/output.md "Log budget") */
 	for (unsigned i = 0; pebs_caps_line(c, i, b, sizeof(b)); i++)
-		if (pmu || i < 2 || i > 4)
+		if ((pmu || i < 2 || i > 4) && (i || !c->hypervisor || c->hybrid || log_full()))
 			kprintf("# %s\n", b);
 	for (unsigned i = 0; pebs_caps_warning(c, i, b, sizeof(b)); i++)
 		kprintf("# warning: %s\n", b);

@@ -144,7 +144,7 @@ int acpi_init(struct acpi_info *ai, const void *rsdp, size_t rsdp_len,
 	return 0;
 }
 
-void acpi_print_summary(const struct acpi_info *ai)
+void acpi_print_summary(const struct acpi_info *ai, bool full)
 {
 	if (!ai->valid) {
 		acpi_log("# acpi: none\n");
@@ -161,9 +161,9 @@ void acpi_print_summary(const struct acpi_info *ai)
 			(unsigned long long)ai->madt.lapic_addr,
 			ai->madt.lapic_override ? " (override)" : "", ai->madt.ncpus,
 			ai->madt.ncpus_disabled, ai->madt.nioapic);
-	if (ai->have_hpet)
+	if (ai->have_hpet && full)
 		acpi_log("# acpi: HPET at 0x%llx\n", (unsigned long long)ai->hpet.base);
-	if (ai->have_fadt)
+	if (ai->have_fadt && (full || !ai->s5.found))	/* what poweroff needs, when missing */
 		acpi_log("# acpi: FADT rev %u%s, reset %s, S5 %s (SLP_TYPa %u)\n",
 			 ai->fadt.revision, ai->fadt.hw_reduced ? " HW-reduced" : "",
 			 ai->fadt.reset_supported ? "register" : "none",

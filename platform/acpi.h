@@ -202,7 +202,8 @@ int acpi_scan_s5(const uint8_t *t, uint32_t len, struct acpi_s5 *s5);
 void acpi_set_log(bool on);
 void acpi_log(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
-/* A short summary (one or two "# acpi: ..." lines) on the console. */
-void acpi_print_summary(const struct acpi_info *ai);
+/* A short summary (one or two "# acpi: ..." lines) on the console; full (log=full, docs/output.md
+ * "Log budget") adds the HPET line and the FADT line, which is printed anyway without S5. */
+void acpi_print_summary(const struct acpi_info *ai, bool full);
 
 #endif

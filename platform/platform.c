@@ -190,7 +190,7 @@ void platform_print_header(const struct mb2_info *bi)
 	if (!bi->rsdp_new && !bi->rsdp_old)
 		ktap_diag("acpi: no RSDP tag from the boot loader");
 	read_acpi(bi);	/* again, now printing what was wrong with any table */
-	acpi_print_summary(&acpi);
+	acpi_print_summary(&acpi, log_full());
 	numa_header_line(&numa, nbuf, sizeof(nbuf));
 	ktap_diag("%s", nbuf);
 	/* who the machine is (platform/smbios.h); tables above 4 GiB are not reached here */

@@ -10,7 +10,6 @@
 #include "kernel/cpu.h"
 #include "kernel/fmt.h"
 #include "kernel/ktap.h"
-#include "kernel/cmdline.h"
 #include "kernel/ranges.h"
 
 #include <stdarg.h>
@@ -148,13 +147,15 @@ static bool second_sipi(const struct percpu *pc, unsigned arg)
 static void start_line(void)
 {
 	const struct smp_delays *d = smp_delays();
-	char b[96];
+	char b[64];
 	uint64_t sum = 0, max = 0, min = ~0ull;
 	unsigned n = 0, maxcpu = 0, twice;
 
 	if (smp_why_none() || smp_cpu_count() == 1) {
-		ktap_diag("smp-start: no AP started: %s", smp_why_none() ? smp_why_none() :
-			  "the MADT lists no other enabled processor");
+		/* one CPU because the MADT lists one: the smp line says so (log=full repeats it) */
+		if (smp_why_none() || log_full())
+			ktap_diag("smp-start: no AP started: %s", smp_why_none() ? smp_why_none() :
+				  "the MADT lists no other enabled processor");
 		return;
 	}
 	for (unsigned i = 1; i < smp_cpu_count(); i++) {
@@ -171,13 +172,17 @@ static void start_line(void)
 		n++;
 	}
 	cpu_ranges(b, sizeof(b), second_sipi, 0, &twice);
-	ktap_diag("smp-start: trampoline 0x%llx (SIPI vector 0x%02llx), INIT->SIPI %u us, "
-		  "SIPI->SIPI %u us (%s); batches of up to %u APs; SIPI->online us: min %llu, "
-		  "mean %llu, max %llu (cpu%u); second SIPI: %s",
-		  (unsigned long long)smp_tramp_pa, (unsigned long long)(smp_tramp_pa >> 12),
-		  d->init_us, d->sipi_us, d->why, SMP_BATCH, (unsigned long long)(n ? min : 0),
-		  (unsigned long long)(n ? sum / n : 0), (unsigned long long)max, maxcpu,
-		  twice ? b : "none");
+	if (log_full())
+		ktap_diag("smp-start: trampoline 0x%llx (SIPI vector 0x%02llx), INIT->SIPI %u us, "
+			  "SIPI->SIPI %u us (%s); batches of up to %u APs",
+			  (unsigned long long)smp_tramp_pa, (unsigned long long)(smp_tramp_pa >> 12),
+			  d->init_us, d->sipi_us, d->why, SMP_BATCH);
+	/* one line of at most ~170 bytes at any CPU count (the ranges end in "..." past 64) */
+	ktap_diag("smp-start: INIT->SIPI %u us, SIPI->SIPI %u us, batches of %u; SIPI->online us: "
+		  "min %llu, mean %llu, max %llu (cpu%u); second SIPI: %u CPUs%s%s", d->init_us,
+		  d->sipi_us, SMP_BATCH, (unsigned long long)(n ? min : 0),
+		  (unsigned long long)(n ? sum / n : 0), (unsigned long long)max, maxcpu, twice,
+		  twice ? " " : "", twice ? b : "");
 }
 
 static bool selected(const struct percpu *pc, unsigned arg)
@@ -186,18 +191,19 @@ static bool selected(const struct percpu *pc, unsigned arg)
 	return smp_selected(pc->cpu);
 }
 
-/* The boot CPU's line always (tools/pebs-report reads its core type), every online CPU's
- * with `verbose`; CPUs left out were reported, one line per reason, by smp_boot.c. */
+/* The boot CPU's line where it has a core type (hybrid parts: tools/pebs-report reads it),
+ * every online CPU's with log=full; CPUs left out were reported, one line per reason, by
+ * smp_boot.c. */
 static void cpu_lines(void)
 {
-	bool all = cmdline_has(&kcmdline, "verbose");
+	bool all = log_full();
 	char b[160];
 
 	for (unsigned i = 0; i < (all ? smp_cpu_count() : 1); i++) {
 		const struct percpu *pc = smp_cpu(i);
 		const char *ty = cpu_core_type_name(pc->core_type);
 
-		if (pc->state != CPU_ONLINE)
+		if (pc->state != CPU_ONLINE || (!all && !*ty))
 			continue;
 		ktap_diag("smp-cpu: %u apic %u package %u core %u thread %u type %s node %u "
 			  "online (SIPIs %u)", i, pc->apic_id, pc->topo.package, pc->topo.core,

@@ -16,6 +16,7 @@
  */
 #include "kernel/cmdline.h"
 #include "kernel/cpu.h"
+#include "kernel/ktap_detail.h"
 #include "kernel/tsc.h"
 #include "loads/chain.h"
 #include "loads/chase.h"
@@ -186,6 +187,7 @@ int main(int argc, char **argv)
 		lb_usage(stderr);
 		return 2;
 	}
+	log_set_full(true);	/* a host tool's log has no budget: every chain line (§6) */
 	if (o.loaded)
 		return lb_loaded_main(&o, argc, argv);
 	if (o.pebs)

@@ -44,6 +44,7 @@
 #include "tools/model_log.h"
 #include "kernel/console.h"
 #include "kernel/cpu.h"
+#include "kernel/ktap_detail.h"
 #include "loads/geometry.h"
 #include "loads/plan.h"
 #include "model/ibs_model.h"
@@ -187,6 +188,7 @@ int main(int argc, char **argv)
 	struct cpu_info ci;
 	uint64_t ns[4];
 
+	log_set_full(true);	/* a model's log shows every line the kernel can print */
 	for (int i = 1; i < argc; i += 2) {
 		const char *v = i + 1 < argc ? argv[i + 1] : NULL;
 

@@ -6,7 +6,7 @@
 HOST_TOOLS += pebs-preflight
 pebs-preflight_SRCS := tools/pebs-preflight.c tools/preflight_hw.c tools/cpuid_dump.c tools/preflight_smbios.c \
 	kernel/cpu.c kernel/hypervisor.c kernel/tsc.c kernel/fmt.c kernel/kprintf.c platform/smbios.c platform/smbios_read.c \
-	pebs/caps.c pebs/probe.c pebs/arch_caps.c pebs/caps_print.c pebs/uarch.c pebs/pmu_tables.c pebs/cycles.c pebs/msr_note.c \
+	pebs/caps.c pebs/probe.c pebs/arch_caps.c pebs/caps_print.c kernel/ktap_detail.c pebs/uarch.c pebs/pmu_tables.c pebs/cycles.c pebs/msr_note.c \
 	ibs/ibs_caps.c ibs/ibs_tables.c ibs/amd_zen.c \
 	loads/geometry.c ktests/needs.c ktests/table.c $(BUILD)/host/preflight_tests.c
 

@@ -159,7 +159,7 @@ static void test_apic_base_fault(void **state)
 	apic_watchdog_arm(10);
 	assert_int_equal(apic_lvtpc_read(), 0);
 	assert_int_equal(lm.nlog, 0);
-	apic_print_header();
+	apic_print_header(false);
 	assert_non_null(strstr(stub_console_text(), "# apic: disabled"));
 }
 

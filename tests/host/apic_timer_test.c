@@ -43,7 +43,11 @@ static void test_calibration(void **state)
 	assert_int_equal(apic_timer_hz(), c->hz);
 	assert_int_equal(lm.regs[APIC_TDCR >> 4], 0x3);	/* divide by 16 */
 	assert_int_equal(lm.regs[APIC_TMICT >> 4], 0);	/* stopped afterwards */
-	apic_print_header();
+	apic_print_header(false);	/* log=brief: one line */
+	assert_non_null(strstr(stub_console_text(), "; PMI fixed; timer 62500000 Hz (bus/16), "
+			       "watchdog one-shot\n"));
+	assert_null(strstr(stub_console_text(), "# apic timer:"));
+	apic_print_header(true);	/* log=full: three */
 	assert_non_null(strstr(stub_console_text(), "# apic: xAPIC id 0"));
 	assert_non_null(strstr(stub_console_text(), "# apic: LVTPC vector 0xe8, delivery fixed"));
 	assert_non_null(strstr(stub_console_text(),

@@ -14,6 +14,8 @@
 #include <string.h>
 #include <cmocka.h>
 
+#include "kernel/ktap_detail.h"
+
 #include "loads/chase.h"
 #include "loads/kload.h"
 #include "loads/steady.h"
@@ -156,9 +158,12 @@ static void test_chase_warms_until_steady(void **state)
 
 static char last_line[256];
 
+static unsigned nlines;
+
 static void keep(void *ctx, const char *line)
 {
 	(void)ctx;
+	nlines++;
 	snprintf(last_line, sizeof(last_line), "%s", line);
 }
 
@@ -173,6 +178,7 @@ static void test_time_line(void **state)
 	const char *tail;
 
 	(void)state;
+	log_set_full(true);	/* log=full: the whole line */
 	load_run_lines(keep, NULL, &r, 1000000000);
 	tail = strstr(last_line, " warm=");
 	assert_non_null(tail);
@@ -185,6 +191,33 @@ static void test_time_line(void **state)
 	assert_string_equal(strstr(last_line, " warm="), " warm=3 remeasure=0");
 }
 
+/* log=brief (output-format 3): the chain line only when the walk or the rules break (it
+ * restates chain_cycle and chain_placement), a time line of the measurement and the ws. */
+static void test_brief_lines(void **state)
+{
+	struct load_run r = { .name = "load_l2", .kind = CHASE_LOAD, .ws = 128 << 10,
+			      .build_ticks = 1000, .walk_len = 2048, .chain = { .nodes = 2048,
+			      .stride = 64 }, .ns_x100 = 600,
+			      .res = { .tsc_med_x100 = 1558, .steps_per_rep = 64 } };
+
+	(void)state;
+	log_set_full(false);
+	nlines = 0;
+	load_run_lines(keep, NULL, &r, 1000000000);
+	assert_int_equal(nlines, 1);
+	assert_string_equal(last_line, "load_l2: time unit=load tsc=15.58 ns=6.00 core=- ws=128K");
+	r.walk_len = 2047;	/* the walk broke: the chain line explains chain_cycle */
+	nlines = 0;
+	load_run_lines(keep, NULL, &r, 1000000000);
+	assert_int_equal(nlines, 2);
+	log_set_full(true);
+	r.walk_len = 2048;
+	nlines = 0;
+	load_run_lines(keep, NULL, &r, 1000000000);
+	assert_int_equal(nlines, 2);
+	assert_non_null(strstr(last_line, " remeasure=0 ws=128K"));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -192,6 +225,7 @@ int main(void)
 		cmocka_unit_test(test_spread),
 		cmocka_unit_test(test_chase_warms_until_steady),
 		cmocka_unit_test(test_time_line),
+		cmocka_unit_test(test_brief_lines),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -216,7 +216,7 @@ for i in range(1, 7):
                   "2133), channels AB; \"Samsung\" \"M378A2K43BB1\"")
     lines = '# smbios: bios "LabBIOS" version "1.%d" date 11/20/2026 (SMBIOS 3.3)\r\n# smbios: %s\r\n' \
         % (i % 2, mem)
-    text_in = text_in.replace("# output-format: 2\r\n", "# output-format: 2\r\n" + lines, 1)
+    text_in = re.sub(r"(# output-format: \d+\r\n)", lambda m_: m_.group(1) + lines, text_in, 1)
     text_in = re.sub(r" ?bios=\S+", "", text_in)	# no pebs-lab: bios= to take precedence
     with open(os.path.join(sdir, name + ".log"), "wb") as f:
         f.write(text_in.encode())

@@ -17,6 +17,12 @@ RE_CMDLINE = re.compile(rb"# cmdline: [^\n]*")
 RE_NS = re.compile(rb"( time unit=load tsc=)(\d+\.\d+)( [^\n]* ns=)(\d+\.\d+)")
 
 
+def after_format(body, lines, eol=b"\r\n"):
+    """body with `lines` inserted after its `# output-format: N` line (any N)."""
+    return re.sub(rb"(# output-format: \d+" + eol + rb")", lambda m: m.group(1) + lines, body,
+                  count=1)
+
+
 def model_log(cpu, seed, ram_pct=100):
     p = subprocess.run(["build/host/model-log", "--cpu", cpu, "--seed", str(seed),
                         "--ram-pct", str(ram_pct)], capture_output=True, timeout=120)
@@ -44,10 +50,10 @@ def dress(log, machine, bios, ucode, when, run_id=None, jitter=None, dimms=DIMMS
             return b"%s%.2f%s%.2f" % (m.group(1), float(m.group(2)) * f, m.group(3),
                                       float(m.group(4)) * f)
         body = RE_NS.sub(move, body)
-    body = body.replace(b"# output-format: 2\n", b"# output-format: 2\n# smbios: %s\n" % dimms, 1)
+    body = after_format(body, b"# smbios: %s\n" % dimms, b"\n")
     if run_id:
-        body = body.replace(b"# output-format: 2\n", b"# output-format: 2\n# run: id=%s "
-                            b"time=%s\n" % (run_id.encode(), when.encode()), 1)
+        body = after_format(body, b"# run: id=%s time=%s\n" % (run_id.encode(), when.encode()),
+                            b"\n")
     head = b'pebs-lab: machine=%s bios="%s" started=%s\n' % (
         machine.encode(), bios.encode(), when.encode())
     return (head + body).replace(b"\n", b"\r\n")

@@ -94,8 +94,7 @@ def cases(fresh, tmp, label):
     runline = b"# run: id=00c0ffee12345678 time=2026-11-24T10:00:00Z\r\n"
     for name, noise in (("c.log", b""), ("d.log", b"console 2\r\n")):
         with open(os.path.join(two, name), "wb") as f:
-            f.write(noise + src.replace(b"# output-format: 2\r\n",
-                                        b"# output-format: 2\r\n" + runline))
+            f.write(noise + histgen.after_format(src, runline))
     url2 = fresh()
     rc, out, err = run("--db", url2, "ingest", two)
     keys = query(url2, "SELECT run_key, run_id, time FROM runs ORDER BY id")
@@ -104,8 +103,7 @@ def cases(fresh, tmp, label):
        "%s: one run captured twice is one run (content hash; `# run:` id and time)" % label,
        (keys, out, err))
     # two consoles of one run, one cut off: the complete capture is kept, in either order
-    full = src.replace(b"# output-format: 2\r\n", b"# output-format: 2\r\n" + runline.replace(
-        b"00c0ffee", b"0fedcba9"))
+    full = histgen.after_format(src, runline.replace(b"00c0ffee", b"0fedcba9"))
     for order in ((b"1-cut.log", full[:len(full) * 6 // 10]), (b"2-full.log", full)), \
             ((b"1-full.log", full), (b"2-cut.log", full[:len(full) * 6 // 10])):
         u = fresh()
@@ -121,7 +119,7 @@ def cases(fresh, tmp, label):
     # a bad run line: stored, damage named; a missing file: named, the rest stored
     bad = os.path.join(tmp, "badrun-%s.log" % label)
     with open(bad, "wb") as f:
-        f.write(src.replace(b"# output-format: 2\r\n", b"# output-format: 2\r\n# run: id=\r\n"))
+        f.write(histgen.after_format(src, b"# run: id=\r\n"))
     rc, out, err = run("--db", url2, "ingest", bad, os.path.join(tmp, "no-such.log"))
     dmg = query(url2, "SELECT damage FROM runs WHERE source = ?", (os.path.basename(bad),))
     ok(rc == 1 and "no-such.log" in err and dmg and "run line unreadable" in dmg[0][0],

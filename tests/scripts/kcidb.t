@@ -157,8 +157,8 @@ fd, tmp = tempfile.mkstemp(prefix="kcidb-t.", suffix=".log")
 os.close(fd)
 src = open("tests/fixtures/fleet/skl-01.log", "rb").read()
 with open(tmp, "wb") as f:
-    f.write(src.replace(b"# output-format: 2\r\n", b"# output-format: 2\r\n# run: "
-                        b"id=1234abcd5678ef90 time=2026-11-24T10:00:00Z\r\n"))
+    f.write(re.sub(rb"(# output-format: \d+\r\n)", lambda m: m.group(1) + b"# run: "
+                   b"id=1234abcd5678ef90 time=2026-11-24T10:00:00Z\r\n", src, count=1))
 rc, doc, err = kcidb(tmp)
 ok(rc == 0 and not errors(doc) and all(t["id"].startswith("pebs_kernel:run:1234abcd5678ef90")
                                        and t.get("start_time") == "2026-11-24T10:00:00Z"

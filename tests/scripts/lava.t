@@ -88,6 +88,8 @@ def expected(log_text):
     tests = []
     for t in doc["tests"]:
         note = t["reason"] if t["reason"] is not None else t["detail"] or ""
+        if t.get("reason_ref"):     # log=brief: LAVA keeps the reference the log printed
+            note = "same as " + t["reason_ref"]
         tests.append((t["name"], t["status"], note[:100]))
     env = {}
     for e in doc["environment"]:

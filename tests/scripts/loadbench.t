@@ -155,7 +155,7 @@ else
 		'[ $rc -eq 1 ] && head -1 "$T/sw.log" | grep -q "^KTAP version 1" && grep -q "^# EXIT: STATUS=1" "$T/sw.log"'
 	check "software stand-in: chain, time and pebs lines with the cost fields for 4 kernels" \
 		'[ "$(grep -cE "^  # load_(l1|l2|l3|dram): pebs event=load ldlat=3 sav=[0-9]+ .* clock=tsc unarmed_ns=[0-9.]+ armed_ns=[0-9.]+ overhead=-?[0-9.]+% rec_ns=[0-9]+ pmi_ns=- sav_tuned=" "$T/sw.log")" -eq 4 ] &&
-		 [ "$(grep -cE "^  # load_(l1|l2|l3|dram): time unit=load .* warm=[0-9]+(,bound)? remeasure=[0-9](,noisy)?$" "$T/sw.log")" -eq 4 ] &&
+		 [ "$(grep -cE "^  # load_(l1|l2|l3|dram): time unit=load .* warm=[0-9]+(,bound)? remeasure=[0-9](,noisy)? ws=[0-9]+[KMG]$" "$T/sw.log")" -eq 4 ] &&
 		 [ "$(grep -cE "^  (not )?ok [0-9]+ pebs_overhead " "$T/sw.log")" -eq 4 ]'
 	tools/pebs-report --json "$T/sw.log" >"$T/sw.json" 2>"$T/sw.rerr"; rc=$?
 	check "pebs-report reads the loadbench log: exit 1, no complaints, 4 timed kernels with pebs" \
@@ -164,7 +164,7 @@ import json, sys
 d = json.load(open(sys.argv[1]))
 ks = [k for k in d[\"kernels\"] if k[\"time\"] and k[\"pebs\"]]
 assert len(ks) == 4, ks
-assert d[\"output_format\"] == 2
+assert d[\"output_format\"] == 3
 " "$T/sw.json"'
 	build/host/model-log --cpu skylake >"$T/model.log" 2>/dev/null
 	tools/pebs-report "$T/model.log" "$T/sw.log" >"$T/cmp.txt" 2>&1; rc=$?

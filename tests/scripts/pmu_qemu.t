@@ -18,7 +18,7 @@ ok() { n=$((n + 1)); if eval "$1"; then echo "ok $n - $2"; else echo "not ok $n 
 run() {	# cpu model_pattern brand_pattern uarch
 	local log=build/boot-logs/pmu-$1.log
 	tests/boot/qemu-run.sh "$iso" --fw bios --cpu "$1" --mem 256M --smp 1 --timeout 60 \
-		--log "$log" -- tests=pmu >/dev/null 2>"$log.err"
+		--log "$log" -- tests=pmu log=full >/dev/null 2>"$log.err"
 	local rc=$?
 	tr -d '\r' <"$log" >"$log.clean"
 	local c=$log.clean why='CPUID.0AH: perfmon version 0'

@@ -44,8 +44,9 @@ ok(keys == sorted(keys, key=order.index) and len(keys) >= 10,
    "README sample: header lines in a boot log's order",
    (keys, order))
 ok(re.search(r"^  # load_l1: (chain|time|pebs|lvl|hist) ", sample, re.M) and
-   re.search(r"^  # load_l1: time unit=load .* warm=\d+ remeasure=\d+$", sample, re.M),
-   "README sample: load_l1 lines in today's shapes (time line ends warm=, remeasure=)")
+   re.search(r"^  # load_l1: time unit=load tsc=\S+ ns=\S+ core=\S+ ws=\S+$", sample, re.M),
+   "README sample: load_l1 lines in today's shapes (log=brief: the time line is unit, tsc, "
+   "ns, core, ws)")
 
 ok(not re.search(r"^#+ .*issue \d+", out_md, re.M | re.I), "docs/output.md: no issue numbers in titles",
    re.findall(r"^#+ .*issue \d+.*$", out_md, re.M | re.I))

@@ -40,11 +40,15 @@ RE_SMPCPU = re.compile(r"^(\d+) apic (\d+) .*\btype (\S+) node (\d+) online")
 
 REQUIRED = {
     "chain": ("ws", "pages", "nodes", "stride", "walk", "rules", "build_ms"),
-    "time": ("unit", "tsc", "min", "max", "ns", "core", "ratio", "steps", "ms"),
+    # output-format 3, log=brief: unit tsc ns core [ws] (the rest: None); log=full: all
+    "time": ("unit", "tsc", "ns", "core"),
     "pebs": ("event", "ldlat", "sav", "records", "dropped", "pmis", "errors", "target",
              "share", "p50", "timed", "clock"),
     "dump": ("cpu", "core", "format", "event", "records", "kept", "lost", "bytes"),
 }
+# fields a line may leave out (None then): the log=brief time line of output-format 3; a line
+# with one of them has them all (the log=full form)
+OPTIONAL = {"time": ("min", "max", "ratio", "steps", "ms")}
 # fields that must be numbers ('-' allowed where the value may be unmeasured: None)
 NUMERIC = {
     "chain": {"ws": False, "nodes": False, "stride": False, "build_ms": False},
@@ -188,13 +192,19 @@ def _diag(log, ex, st, body, no):
         k = _kernel(ex, st, name, no)
         if kind in REQUIRED:
             kv = parse_kv(rest)
-            miss = [r for r in REQUIRED[kind] if kv is None or r not in kv]
+            opt = OPTIONAL.get(kind, ())
+            # a line with one of the optional keys is the full form: it has them all
+            full = kv is not None and any(f in kv for f in opt)
+            miss = [r for r in REQUIRED[kind] + (opt if full else ()) if kv is None or r not in kv]
             if miss:
                 log.problem(no, "%s line of %s cut or malformed (missing %s), skipped"
                             % (kind, name, ",".join(miss)))
                 return
+            for f in opt:
+                kv.setdefault(f, None)
             bad = [f for f, dash in NUMERIC[kind].items()
-                   if not (isinstance(kv[f], (int, float)) or (dash and kv[f] is None))]
+                   if not (isinstance(kv[f], (int, float)) or ((dash or not full and f in opt)
+                                                               and kv[f] is None))]
             if bad:
                 log.problem(no, "%s line of %s malformed (%s not a number), skipped"
                             % (kind, name, ",".join(bad)))
@@ -324,7 +334,14 @@ def _old_timing(log, ex, st, body, no):
 
 
 def _finish(log, k):
-    """Attach hist buckets to levels; note a dump whose raw lines are missing."""
+    """Attach hist buckets to levels; note a dump whose raw lines are missing; a kernel
+    without a chain line (output-format 3, log=brief: printed only when the chain broke)
+    takes its working set from the time line's `ws=`."""
+    t = k["time"]
+    if k["chain"] is None and t and isinstance(t.get("ws"), int):
+        k["chain"] = {"ws": t["ws"], "pages": None, "nodes": None, "stride": None,
+                      "walk": None, "rules": None, "build_ms": None, "line": t["line"],
+                      "from_time": True}
     for lv in k["levels"]:
         lv["log2"] = k["hist"].get(lv["id"], {})
     if k["dump"] and k["raw"]:

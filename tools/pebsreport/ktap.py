@@ -37,6 +37,7 @@ class Node:
         self.status = None        # pass | fail | skip | todo | incomplete
         self.directive = None     # SKIP / TODO / XFAIL
         self.reason = None        # text after the directive, or after '#' on a failure
+        self.reason_ref = None    # `same as <where>` resolved: where the reason was given
         self.detail = None        # words after the name on the result line
         self.plan = None
         self.line = line          # first line of the test
@@ -49,6 +50,8 @@ class Node:
              "directive": self.directive, "reason": self.reason, "detail": self.detail,
              "line": self.result_line or self.line, "plan": self.plan,
              "subtests": [c.to_dict(diags) for c in self.children]}
+        if self.reason_ref is not None:   # the log said `same as <reason_ref>`
+            d["reason_ref"] = self.reason_ref
         if diags:
             d["diagnostics"] = [t for _, t in self.diags]
         return d
@@ -189,7 +192,25 @@ def parse(lines):
     while len(stack) > 1:
         node = stack.pop()
         _close_incomplete(stack[-1], node)
+    _resolve_same(log)
     return log
+
+
+SAME = "same as "
+
+
+def _resolve_same(log):
+    """log=brief prints a SKIP reason given before as `same as <test>[.<subtest>]`
+    (kernel/ktap_detail.c, docs/output.md "Log budget"): each such reason becomes the reason
+    given there (`reason_ref` keeps the reference); one that names nothing earlier stays."""
+    seen = {}
+    for _, path, n in walk(log.tests):
+        if n.directive == "SKIP" and n.reason and n.reason.startswith(SAME):
+            ref = n.reason[len(SAME):].strip()
+            if ref in seen:
+                n.reason_ref, n.reason = ref, seen[ref]
+        if len(path) <= 2 and n.directive == "SKIP" and n.reason is not None:
+            seen[".".join(path)] = n.reason
 
 
 def _short(t, n=60):

@@ -51,7 +51,7 @@ def curve_series(doc):
         t, c = k["time"], k["chain"]
         if not (t and c and t["unit"] == "load" and isinstance(c.get("ws"), int)):
             continue
-        if k["kernel"] in LEVEL_KERNELS and c.get("stride", 64) == 64:
+        if k["kernel"] in LEVEL_KERNELS and c.get("stride", 64) in (64, None):
             levels.append((c["ws"], t["ns"]))
         else:
             other.append(("%s (stride %s, %s pages)" % (k["kernel"], c.get("stride", "?"),

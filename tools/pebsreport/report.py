@@ -148,9 +148,10 @@ def summary(doc, subtests=False):
                                                       "min", "max", "ns", "core", "reps"))
         for k in timed:
             tm, ch = k["time"], k["chain"] or {}
-            w("  %-16s %6s %5s %9.2f %9.2f %9.2f %9.2f %8s %6s" % (
+            w("  %-16s %6s %5s %9.2f %9s %9s %9.2f %8s %6s" % (
                 k["kernel"], _size(ch["ws"]) if ch.get("ws") else "-", tm["unit"], tm["tsc"],
-                tm["min"], tm["max"], tm["ns"], _n(tm["core"], "%.2f"), _n(tm.get("reps"))))
+                _n(tm["min"], "%.2f"), _n(tm["max"], "%.2f"), tm["ns"], _n(tm["core"], "%.2f"),
+                _n(tm.get("reps"))))
     if doc["curve"]:
         w("")
         w("Latency curve (%d points)" % len(doc["curve"]))
@@ -259,10 +260,10 @@ def write_csv(doc, d):
           rows)
     table("timing.csv", ["kernel", "test", "ws_bytes", "pages", "unit", "tsc", "tsc_min",
                          "tsc_max", "ns", "core", "ratio", "reps", "steps", "cpu", "core_type"],
-          [(k["kernel"], k["test"], (k["chain"] or {}).get("ws", ""),
-            (k["chain"] or {}).get("pages", ""), k["time"]["unit"], k["time"]["tsc"],
-            k["time"]["min"], k["time"]["max"], k["time"]["ns"], _e(k["time"]["core"]),
-            _e(k["time"]["ratio"]), _e(k["time"].get("reps")), k["time"]["steps"],
+          [(k["kernel"], k["test"], _e((k["chain"] or {}).get("ws")),
+            _e((k["chain"] or {}).get("pages")), k["time"]["unit"], k["time"]["tsc"],
+            _e(k["time"]["min"]), _e(k["time"]["max"]), k["time"]["ns"], _e(k["time"]["core"]),
+            _e(k["time"]["ratio"]), _e(k["time"].get("reps")), _e(k["time"]["steps"]),
             _e(k.get("cpu")), _e(k.get("core_type")))
            for k in doc["kernels"] if k["time"]])
     table("curve.csv", ["bytes", "tsc", "ns", "core"],
