@@ -24,10 +24,12 @@
 #include "loads/pv_xsrc.h"
 #include "sample/agg_print.h"
 #include "pebs/cycles.h"
+#include "ibs/amd_cycles.h"
 
 #include <string.h>
 
 static struct pmu_cycles cyc;
+static struct amd_cycles acyc;	/* the core clock on AMD */
 static bool have_core;
 static struct pebs_measure meas;	/* the boot CPU's: ~30 KiB, not on the stack */
 static uint8_t dump_buf[PEBS_DUMP_BYTES];	/* one CPU measures at a time */
@@ -243,12 +245,19 @@ void kload_header(void)
 
 	for (unsigned i = 0; geometry_header_line(kload_geometry(), i, b, sizeof(b)); i++)
 		ktap_diag("%s", b);
-	rc = pmu_cycles_init(&cyc, pebs_caps_init());
-	if (rc == 0) {
-		have_core = true;
-		kload_set_core_clock(pmu_cycles_read, &cyc, cyc.name);
+	if (cpu.vendor == VENDOR_AMD) {	/* PMCx076 or APERF (ibs/amd_cycles.h) */
+		rc = amd_cycles_init(&acyc, &cpu);
+		if (rc == 0)
+			kload_set_core_clock(amd_cycles_read, &acyc, acyc.name);
+		amd_cycles_header_line(&acyc, rc, b, sizeof(b));
+	} else {
+		rc = pmu_cycles_init(&cyc, pebs_caps_init());
+		if (rc == 0) {
+			have_core = true;
+			kload_set_core_clock(pmu_cycles_read, &cyc, cyc.name);
+		}
+		pmu_cycles_header_line(&cyc, rc, b, sizeof(b));
 	}
-	pmu_cycles_header_line(&cyc, rc, b, sizeof(b));
 	ktap_diag("%s", b);
 	bsp_step_init();
 	kload_set_sampler(&pebs_sampler);

@@ -39,7 +39,9 @@
 #include "loads/plan.h"
 #include "model/ibs_model.h"
 #include "model/pmu_model.h"
+#include "model/vclock.h"
 #include "pebs/cycles.h"
+#include "ibs/amd_cycles.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -104,6 +106,7 @@ static void header(const struct mcpu *m, const struct cpu_info *ci, const struct
 		   int argc, bool all)
 {
 	static struct pmu_cycles cyc;
+	static struct amd_cycles acyc;
 	char cmd[256] = "", b[200];
 
 	for (int i = 1; i < argc; i++)
@@ -134,7 +137,10 @@ static void header(const struct mcpu *m, const struct cpu_info *ci, const struct
 	/* kpebs.c kload_header() */
 	for (unsigned i = 0; geometry_header_line(g, i, b, sizeof(b)); i++)
 		ktap_diag("%s", b);
-	pmu_cycles_header_line(&cyc, pmu_cycles_init(&cyc, c), b, sizeof(b));
+	if (m->amd)	/* kpebs.c kload_header() on AMD */
+		amd_cycles_header_line(&acyc, amd_cycles_init(&acyc, ci), b, sizeof(b));
+	else
+		pmu_cycles_header_line(&cyc, pmu_cycles_init(&cyc, c), b, sizeof(b));
 	ktap_diag("%s", b);
 }
 
@@ -201,6 +207,7 @@ int main(int argc, char **argv)
 	o.tsc_khz = m->tsc_khz;
 	ml_amd = m->amd != NULL;
 	if (ml_amd) {
+		vclock_reset(0, 20);	/* an RDTSC takes ~20 TSC ticks (the core clock's check) */
 		ibs_model_init(m->amd, APIC_X2APIC, PMI_NMI);
 	} else if (m->ecore) {
 		const struct model_cpu *const two[] = { m->mc, m->ecore };

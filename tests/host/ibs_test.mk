@@ -1,5 +1,5 @@
 HOST_TESTS += ibs_test
-IBS_MODEL_SRCS := tests/model/ibs_model.c tests/model/violations.c tests/model/ibs_model_run.c tests/model/vclock.c \
+IBS_MODEL_SRCS := tests/model/ibs_model.c tests/model/ibs_model_pmc.c tests/model/violations.c tests/model/ibs_model_run.c tests/model/vclock.c \
 	tests/model/ibs_model_hw.c \
 	apic/apic_ops.c apic/apic_eilvt.c apic/apic_enc.c
 IBS_DRIVER_SRCS := ibs/ibs.c ibs/ibs_caps.c ibs/amd_zen.c ibs/ibs_measure.c ibs/ibs_decode.c \

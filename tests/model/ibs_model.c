@@ -23,12 +23,15 @@ struct ibs_model_state IM;
 
 const struct ibs_model_cpu ibs_model_zen3 = {
 	.name = "Zen 3 (19h 21h)", .signature = 0x00a20f10, .ibs = true, .flags = 0x3ff,
-	.ext_dsrc = false, .ibs_ctl = IBS_CTL_LVT_OFFSET_VALID | 1, .ext_lvt_count = 4 };
+	.ext_dsrc = false, .ibs_ctl = IBS_CTL_LVT_OFFSET_VALID | 1, .ext_lvt_count = 4,
+	.aperf = true };
 const struct ibs_model_cpu ibs_model_zen4 = {
 	.name = "Zen 4 (19h 11h)", .signature = 0x00a10f11, .ibs = true, .flags = 0xbff,
-	.ext_dsrc = true, .ibs_ctl = IBS_CTL_LVT_OFFSET_VALID | 0, .ext_lvt_count = 4 };
+	.ext_dsrc = true, .ibs_ctl = IBS_CTL_LVT_OFFSET_VALID | 0, .ext_lvt_count = 4,
+	.aperf = true };
 const struct ibs_model_cpu ibs_model_qemu_epyc = {
-	.name = "QEMU EPYC (17h 01h)", .signature = 0x00800f12, .ibs = false, .hypervisor = true };
+	.name = "QEMU EPYC (17h 01h)", .signature = 0x00800f12, .ibs = false, .hypervisor = true,
+	.pmc_swallowed = true };
 const struct ibs_model_cpu ibs_model_zen3_no_lvt = {
 	.name = "Zen 3, firmware without IBS LVT", .signature = 0x00a20f10, .ibs = true,
 	.flags = 0x3ff, .ibs_ctl = 0, .ext_lvt_count = 4 };
@@ -69,6 +72,7 @@ static int msr_read(uint32_t msr, uint64_t *v)
 {
 	bool valid = IM.op_ctl & IBS_OP_VAL, ef;
 	unsigned n;
+	int r;
 
 	if (!IM.cpu->ibs && msr >= MSR_IBS_OP_CTL && msr <= MSR_IBS_OP_DATA4)
 		return GP;
@@ -87,6 +91,8 @@ static int msr_read(uint32_t msr, uint64_t *v)
 		*v = 0;
 		break;
 	default:
+		if ((r = im_pmc_read(msr, v)) >= 0)
+			return r;
 		if (!apic_msr(msr, &n, &ef))
 			return GP;
 		*v = ef ? (uint64_t)IM.cpu->ext_lvt_count << APIC_EFEAT_XLC_SHIFT : IM.eilvt[n];
@@ -101,6 +107,7 @@ static int msr_write(uint32_t msr, uint64_t v)
 {
 	bool ef;
 	unsigned n;
+	int r;
 
 	if (!IM.cpu->ibs && msr >= MSR_IBS_OP_CTL && msr <= MSR_IBS_OP_DATA4)
 		return GP;
@@ -116,6 +123,8 @@ static int msr_write(uint32_t msr, uint64_t v)
 		im_violate("sample register 0x%x written", msr);
 		return 0;
 	}
+	if ((r = im_pmc_write(msr, v)) >= 0)
+		return r;
 	if (!apic_msr(msr, &n, &ef) || ef)
 		return GP;
 	IM.eilvt[n] = (uint32_t)v;
@@ -213,6 +222,8 @@ void ibs_model_cpuid(uint32_t leaf, uint32_t subleaf, struct cpuid_regs *r)
 		r->edx = 1u << 5 | 1u << 9 | 1u << 4;	/* MSR, APIC, TSC */
 		r->ecx = (IM.mode == APIC_X2APIC ? 1u << 21 : 0) |
 			 (IM.cpu->hypervisor ? 1u << 31 : 0);
+	} else if (leaf == 6) {
+		r->ecx = IM.cpu->aperf;		/* EffFreq: APERF/MPERF */
 	} else if (leaf == 0x80000000) {
 		r->eax = 0x80000021;
 	} else if (leaf == 0x80000001) {

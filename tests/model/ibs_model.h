@@ -30,6 +30,10 @@ struct ibs_model_cpu {
 	uint64_t ibs_ctl;	/* MSRC001_103A as firmware left it */
 	unsigned ext_lvt_count;	/* APIC 400h ExtLvtCount */
 	bool hypervisor;
+	/* core clocks (ibs_model_pmc.c) */
+	uint8_t fw_pmc;		/* legacy counters firmware left enabled (bit i: PerfEvtSel i) */
+	bool pmc_swallowed;	/* counter MSRs read 0 and drop writes (no vPMU) */
+	bool aperf;		/* CPUID 06H:ECX[0], IA32_APERF */
 };
 
 extern const struct ibs_model_cpu ibs_model_zen3, ibs_model_zen4, ibs_model_qemu_epyc,
@@ -75,6 +79,9 @@ void ibs_model_irq_at(unsigned accesses);
 void ibs_model_set_pending(bool (*fn)(void));
 bool ibs_model_pending(void);
 const struct ibs_model_stats *ibs_model_stats(void);
+/* Core clocks per virtual TSC tick, x100 (default 110: model-log's `time` lines). */
+void ibs_model_set_core_ratio(unsigned x100);
+uint64_t ibs_model_pmc_sel(unsigned i);
 
 /* Register state for assertions. */
 uint64_t ibs_model_op_ctl(void);

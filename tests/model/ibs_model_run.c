@@ -210,6 +210,7 @@ void ibs_model_init(const struct ibs_model_cpu *cpu, enum apic_mode mode, enum p
 	for (unsigned i = 0; i < 4; i++)
 		IM.eilvt[i] = IM.eilvt_init[i] = APIC_EILVT_MASKED;
 	apic_ops_select(mode, IM_XAPIC_BASE);
+	im_pmc_reset();
 }
 
 const struct ibs_model_cpu *ibs_model_cpu(void) { return IM.cpu; }
