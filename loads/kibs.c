@@ -87,13 +87,13 @@ static void report(void *self, struct ktest *t, const struct load_run *r, enum l
 static const char *source_name(void *self, char *b, unsigned n)
 {
 	(void)self;
-	fmt_snprintf(b, n, "pebs_source");
+	fmt_snprintf(b, n, "ibs_source");
 	return b;
 }
 
 static const struct sampler ibs_sampler = {
-	.name = "IBS", .self = &ibs_st, .unavailable = unavailable, .prepare = prepare,
-	.measure = measure, .error = error, .report = report, .source_name = source_name,
+	.name = "IBS", .prefix = "ibs", .self = &ibs_st, .unavailable = unavailable,
+	.prepare = prepare, .measure = measure, .error = error, .report = report, .source_name = source_name,
 };
 
 const char *kibs_unavailable(void)

@@ -82,36 +82,36 @@ void kibs_report(struct ktest *t, const char *name, const struct ibs_measure *m,
 	kp_table(kpk_line, t, name, &m->agg);
 	if (dump != KIBS_DUMP_NONE)
 		dump_lines(t, name, m, c, dump == KIBS_DUMP_RAW);
-	judge(t, name, "pebs_overhead", pv_overhead(cost, m->period, d, sizeof(d)), d, m);
+	judge(t, name, "ibs_overhead", pv_overhead(cost, m->period, d, sizeof(d)), d, m);
 	if (tg == TGT_STORE) {
-		kt_skip_sub(t, "pebs_store", "IBS path: store samples are not judged (docs/ibs.md)");
+		kt_skip_sub(t, "ibs_store", "IBS path: store samples are not judged (docs/ibs.md)");
 		return;
 	}
 	if (tg == TGT_STLB) {
-		judge(t, name, "pebs_stlb", pv_stlb(&m->agg, true, d, sizeof(d)), d, m);
+		judge(t, name, "ibs_stlb", pv_stlb(&m->agg, true, d, sizeof(d)), d, m);
 		return;
 	}
-	judge(t, name, "pebs_source", pv_source(&m->agg, (enum pebs_level)lvl, d, sizeof(d)), d,
+	judge(t, name, "ibs_source", pv_source(&m->agg, (enum pebs_level)lvl, d, sizeof(d)), d,
 	      m);
 	if (tg == TGT_LFB)
 		return;
 	if (tg == TGT_L1) {
-		kt_skip_sub(t, "pebs_latency", "%s", KIBS_NO_L1_LAT);
+		kt_skip_sub(t, "ibs_latency", "%s", KIBS_NO_L1_LAT);
 		return;
 	}
-	judge(t, name, "pebs_latency", pv_latency(&m->agg, (enum pebs_level)lvl, timed_x100,
+	judge(t, name, "ibs_latency", pv_latency(&m->agg, (enum pebs_level)lvl, timed_x100,
 						   core_clock, d, sizeof(d)), d, m);
 	if (m->agg.lvl[lvl].count) {
 		lv->p50[tg] = pebs_agg_percentile(&m->agg.lvl[lvl], 500);
 		lv->have[tg] = true;
 	}
 	if (tg == TGT_L2)
-		kt_skip_sub(t, "pebs_rises", "%s", KIBS_NO_L1_LAT);
+		kt_skip_sub(t, "ibs_rises", "%s", KIBS_NO_L1_LAT);
 	else if (!lv->have[tg - 1] || !lv->have[tg])
-		kt_skip_sub(t, "pebs_rises", "%s", !lv->have[tg] ? "no target-level latency" :
+		kt_skip_sub(t, "ibs_rises", "%s", !lv->have[tg] ? "no target-level latency" :
 			    "the level below was not measured with IBS in this run");
 	else
-		judge(t, name, "pebs_rises", pv_rises(lv->p50[tg - 1],
+		judge(t, name, "ibs_rises", pv_rises(lv->p50[tg - 1],
 						      load_level_name((enum load_level)(tg - 1)),
 						      lv->p50[tg], d, sizeof(d)), d, m);
 }

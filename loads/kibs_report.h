@@ -4,7 +4,7 @@
  * (loads/pebs_verdict.h: level purity, latency against the timed cycles/load, levels rising,
  * overhead) as the Intel path, with the IBS rule stated where it differs: IbsDcMissLat is
  * written for loads that missed the data cache only, so L1 hits count as L1 records for
- * pebs_source but carry no latency: pebs_latency of load_l1 and pebs_rises of load_l2 SKIP
+ * ibs_source but carry no latency: ibs_latency of load_l1 and ibs_rises of load_l2 SKIP
  * with that reason. A dump is `dump` + `raw` lines of 64-byte samples (docs/ibs.md "Dump
  * layout"). Pure: used by loads/kibs.c in the kernel and tools/model-log on the host.
  */
@@ -21,7 +21,7 @@
 
 #define KIBS_NO_L1_LAT "IbsDcMissLat counts data-cache misses only: L1 hits carry no latency"
 
-/* p50 of each target level measured so far in this run (pebs_rises). */
+/* p50 of each target level measured so far in this run (ibs_rises). */
 struct kibs_levels {
 	uint64_t p50[TGT_STLB + 1];
 	bool have[TGT_STLB + 1];

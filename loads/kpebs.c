@@ -199,8 +199,8 @@ static enum kt_result step_run(struct ktest *t, const struct step *st, const str
 {
 	struct pebs_step ps = { .st = st };
 	const struct sampler s = {
-		.name = "PEBS", .self = &ps, .unavailable = unavailable, .prepare = prepare,
-		.measure = measure, .error = error, .report = report, .source_name = source_name,
+		.name = "PEBS", .prefix = "pebs", .self = &ps, .unavailable = unavailable,
+		.prepare = prepare, .measure = measure, .error = error, .report = report, .source_name = source_name,
 	};
 
 	return kstep_sample(t, r, tg, &s);
@@ -210,8 +210,8 @@ static enum kt_result step_run(struct ktest *t, const struct step *st, const str
 static struct step bsp_step;
 static struct pebs_step bsp_ps = { .st = &bsp_step };
 static const struct sampler pebs_sampler = {
-	.name = "PEBS", .self = &bsp_ps, .unavailable = unavailable, .prepare = prepare,
-	.measure = measure, .error = error, .report = report, .source_name = source_name,
+	.name = "PEBS", .prefix = "pebs", .self = &bsp_ps, .unavailable = unavailable,
+	.prepare = prepare, .measure = measure, .error = error, .report = report, .source_name = source_name,
 };
 
 static void bsp_step_init(void)

@@ -112,7 +112,7 @@ void ml_ibs_step(struct ktest *t, unsigned k, const char *name, const struct ibs
 	pebs_cost_baseline(&base, BASE_CHUNKS);
 	if (pebs_cost_measure(&cost, &base, &run, o->sav, !o->sav_given, true,
 			      o->tsc_khz * 1000, armed, &ac)) {
-		kt_check(t, false, "pebs_source # %s", meas.err);
+		kt_check(t, false, "ibs_source # %s", meas.err);
 		return;
 	}
 	kibs_report(t, name, &meas, c, &cost, (enum load_target)k, timed_x100, true, &levels,
