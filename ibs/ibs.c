@@ -46,6 +46,45 @@ uint64_t ibs_next_period(uint64_t *rng, uint64_t min, uint64_t max)
 	return min + (x * 0x2545f4914f6cdd1dull >> 33) % span * 16;
 }
 
+unsigned ibs_ldlat_round(unsigned ldlat)
+{
+	if (ldlat < IBS_LDLAT_MIN)
+		return IBS_LDLAT_MIN;
+	if (ldlat > IBS_LDLAT_MAX)
+		return IBS_LDLAT_MAX;
+	return ldlat & ~(IBS_LDLAT_MIN - 1);
+}
+
+unsigned ibs_ldlat_choose(const struct ibs_caps *c, bool filtered, unsigned user,
+			  void (*warn)(const char *msg))
+{
+	unsigned t;
+	char b[120];
+
+	if (!(c->flags & IBS_CAPS_OPLDLAT) || !filtered)
+		return 0;
+	t = ibs_ldlat_round(user ? user : IBS_LDLAT_MIN);
+	if (user && user != t && warn) {
+		fmt_snprintf(b, sizeof(b), "ldlat=%u: IBS filters in 128-cycle steps (128..2048): "
+			     "%u cycles", user, t);
+		warn(b);
+	}
+	return t;
+}
+
+uint64_t ibs_ldlat_bits(const struct ibs_caps *c, unsigned ldlat)
+{
+	uint64_t v;
+
+	if (!ldlat)
+		return 0;
+	v = IBS_OP_LDLAT_EN | (uint64_t)(ibs_ldlat_round(ldlat) / IBS_LDLAT_MIN - 1)
+				 << IBS_OP_LDLAT_THRSH_SHIFT;
+	if (c->fam && c->fam->erratum_1606)
+		v |= IBS_OP_L3MISSONLY;
+	return v;
+}
+
 uint64_t ibs_op_ctl_value(const struct ibs_caps *c, uint64_t period, bool cnt_ops)
 {
 	uint64_t max = ibs_caps_max_period(c), cnt;
@@ -72,7 +111,7 @@ static void arm(struct ibs_session *s)
 {
 	uint64_t p = ibs_next_period(&s->rng, s->period_min, s->period_max), room;
 
-	s->ctl = ibs_op_ctl_value(s->caps, p, s->cnt_ops) | IBS_OP_EN;
+	s->ctl = ibs_op_ctl_value(s->caps, p, s->cnt_ops) | s->filter | IBS_OP_EN;
 	p = ibs_op_ctl_period(s->caps, s->ctl);		/* as clamped */
 	room = p - IBS_PERIOD_MIN;			/* ops the random start may take */
 	if ((s->caps->flags & IBS_CAPS_RDWROPCNT) && room)	/* start part-way: low bits random */
@@ -195,6 +234,12 @@ int ibs_start(struct ibs_session *s, const struct ibs_caps *c, const struct ibs_
 			     (unsigned long long)s->ctl_found);
 		return -1;
 	}
+	if (cfg->ldlat && !(c->flags & IBS_CAPS_OPLDLAT)) {
+		fmt_snprintf(s->err, sizeof(s->err), "CPUID 8000_001BH:EAX[12] (OpLdLat) = 0: no "
+			     "IBS load-latency filter");
+		return -1;
+	}
+	s->filter = ibs_ldlat_bits(c, cfg->ldlat);
 	s->cnt_ops = c->flags & IBS_CAPS_OPCNT;
 	s->rng = cfg->seed;
 	p = cfg->period > IBS_PERIOD_MIN ? cfg->period : IBS_PERIOD_MIN;
@@ -225,7 +270,7 @@ void ibs_stop(struct ibs_session *s)
 		read_sample(s, ctl);	/* the last sample: nothing is tagged while Val is set */
 	/* one write: the count-first order of erratum 420 is family 10h's (docs/ibs.md) */
 	wrmsr(MSR_IBS_OP_CTL, ctl & ~(IBS_OP_MAX_CNT | IBS_OP_MAX_CNT_EXT | IBS_OP_VAL |
-				      IBS_OP_EN));
+				      IBS_OP_EN | IBS_OP_LDLAT_EN));
 	apic_eilvt_write(s->caps->lvt_offset, s->lvt_found);
 	wrmsr(MSR_IBS_OP_CTL, s->ctl_found);
 	apic_set_pmi_handler(NULL);

@@ -32,6 +32,8 @@ struct ibs_config {
 	uint64_t seed;		/* the max-count randomisation; 0: a fixed default */
 	ibs_sink_fn sink;
 	void *sink_ctx;
+	/* load-latency filter (CPUID OpLdLat): 0 off, else a threshold from ibs_ldlat_round */
+	unsigned ldlat;
 };
 
 struct ibs_stats {
@@ -48,6 +50,7 @@ struct ibs_session {
 	uint64_t ctl_found;	/* IBS_OP_CTL at start, written back at stop */
 	uint32_t lvt_found;	/* the extended LVT entry at start */
 	uint64_t ctl;		/* the last value armed */
+	uint64_t filter;	/* IBS_OP_CTL filter bits armed every time (ldlat, L3MissOnly) */
 	uint64_t rng;
 	uint64_t period_min, period_max;	/* range of the randomised periods */
 	bool cnt_ops;		/* IbsOpCntCtl: count dispatched ops (CPUID OpCnt) */
@@ -58,6 +61,18 @@ struct ibs_session {
 	char err[128];
 };
 
+/* The threshold the filter applies for a requested ldlat (cycles): clamped to 128..2048 and
+ * rounded down to a multiple of 128, as Linux perf_ibs_init() encodes ldlat >> 7 (the
+ * hardware threshold is (IbsOpLatThrsh + 1) * 128). */
+unsigned ibs_ldlat_round(unsigned ldlat);
+/* The threshold for one kernel: 0 where c has no OpLdLat or the kernel is not `filtered`,
+ * else the user's ldlat (0: not given, the 128-cycle minimum) rounded, said through warn
+ * (when non-NULL) where rounding changed it. */
+unsigned ibs_ldlat_choose(const struct ibs_caps *c, bool filtered, unsigned user,
+			  void (*warn)(const char *msg));
+/* IBS_OP_CTL's filter bits for threshold ldlat (0: none) on c: LdLatEn, IbsOpLatThrsh and,
+ * on a row with erratum 1606, L3MissOnly (Linux perf_ibs_init(), 898138efc990). */
+uint64_t ibs_ldlat_bits(const struct ibs_caps *c, unsigned ldlat);
 /* IBS_OP_CTL for a period (rounded down to 16, clamped to what c allows), counting ops. */
 uint64_t ibs_op_ctl_value(const struct ibs_caps *c, uint64_t period, bool cnt_ops);
 /* The period IBS_OP_CTL ctl holds (MaxCnt and, with OpCntExt, its extension, times 16). */

@@ -42,6 +42,7 @@ struct ibs_family {
 	bool l2miss;			/* IBS_OP_DATA3[20] L2Miss implemented */
 	bool erratum_1293;		/* DATA2 / L2Miss invalid with SwPf or DcMissNoMabAlloc */
 	bool hit_st_valid;		/* DATA2 CacheHitSt usable */
+	bool erratum_1606;		/* load-latency filter needs L3MissOnly with it */
 	const char *source;
 };
 

@@ -51,6 +51,14 @@
 #define IBS_OP_CUR_CNT_SHIFT		32
 #define IBS_OP_CUR_CNT			(0x7ffffffull << 32)	/* 58:32, low 7 bits random */
 #define IBS_OP_RESERVED			(0x1full << 27 | 0x1full << 59)	/* without OPLDLAT */
+/* Load-latency filter (CPUID 8000_001BH:EAX[12] OpLdLat, Zen 5; PPR 1Ah MSRC001_1033;
+ * Linux arch/x86/include/asm/perf_event.h IBS_OP_LDLAT_EN/THRSH): only loads with a latency
+ * above (IbsOpLatThrsh + 1) * 128 cycles are sampled */
+#define IBS_OP_LDLAT_THRSH_SHIFT	59
+#define IBS_OP_LDLAT_THRSH		(0xfull << 59)		/* 62:59 IbsOpLatThrsh */
+#define IBS_OP_LDLAT_EN			(1ull << 63)		/* IbsOpLdLatEn */
+#define IBS_LDLAT_MIN			128u	/* cycles: threshold 0 */
+#define IBS_LDLAT_MAX			2048u	/* threshold 15 */
 
 /* IBS_OP_DATA */
 #define IBS_OP_DATA_TAG_TO_RET_SHIFT	16			/* 31:16 tag-to-retire cycles */

@@ -37,4 +37,11 @@ void kibs_report(struct ktest *t, const char *name, const struct ibs_measure *m,
 		 const struct ibs_caps *c, const struct pebs_cost *cost, enum load_target tg,
 		 uint64_t timed_x100, bool core_clock, struct kibs_levels *lv, enum kibs_dump dump);
 
+/* The IBS load-latency filter threshold for kernel tg (docs/ibs.md "Load-latency filter"):
+ * on parts with OpLdLat, the DRAM and remote kernels sample loads above ldlat= (user; 0: not
+ * given, the 128-cycle minimum), rounded to IBS's 128-cycle steps and said through warn when
+ * rounding changed it; 0 (unfiltered) elsewhere. */
+unsigned kibs_ldlat(const struct ibs_caps *c, enum load_target tg, unsigned user,
+		    void (*warn)(const char *msg));
+
 #endif

@@ -10,7 +10,7 @@
  * built, nothing is timed: core cycles/load = the target level's modelled median latency with
  * a seeded +-3 % jitter, TSC = core / 1.10), the cache geometry (the model has no CPUID 04H:
  * the CPU's published sizes) and the TSC frequency; the `cpu:` line's brand is the model name.
- * AMD parts (zen3, zen4) run the same kernels' PEBS step through IBS over the IBS model
+ * AMD parts (zen3, zen4, zen5, zen6) run the same kernels' PEBS step through IBS over the IBS model
  * (tests/model/ibs_model.h, tools/model_log_ibs.c); the header adds the `# pmu: amd` lines.
  * --cpu alderlake: the modelled hybrid part (model_init_cpus): Golden Cove P-core as CPU 0
  * (the boot CPU, tests load_l1..load_dram) and Gracemont E-core as CPU 1 (test load_cpus, as
@@ -21,7 +21,7 @@
  * --kernels all: also the other load kernels after load_dram, in the kernel's order: load_lfb,
  * load_store, load_stlb, load_remote, load_snoop, load_hitm (tools/model_log_special.c; Intel
  * parts); default `levels`: load_l1..load_dram only (what the fixtures were made from).
- * Usage: model-log --cpu haswell|skylake|icelake_sp|sapphire_rapids|zen3|zen4|alderlake
+ * Usage: model-log --cpu haswell|skylake|icelake_sp|sapphire_rapids|zen3|zen4|zen5|zen6|alderlake
  *                  [--seed N] [--kernels levels|all]
  *                  [--mix clean|mixed|l1] [--dump none|raw|decoded] [--sav N]
  *                  [--assist-ns N] [--pmi-ns N] [--ram-pct N] > file.log
@@ -68,6 +68,10 @@ static const struct mcpu {
 	  .l3 = 32ull << 20, .w1 = 8, .w2 = 8, .w3 = 16, .tsc_khz = 3400000 },
 	{ .id = "zen4", .amd = &ibs_model_zen4, .l1d = 32 << 10, .l2 = 1 << 20,
 	  .l3 = 32ull << 20, .w1 = 8, .w2 = 8, .w3 = 16, .tsc_khz = 2400000 },
+	{ .id = "zen5", .amd = &ibs_model_zen5, .l1d = 48 << 10, .l2 = 1 << 20,
+	  .l3 = 32ull << 20, .w1 = 12, .w2 = 16, .w3 = 16, .tsc_khz = 2400000 },
+	{ .id = "zen6", .amd = &ibs_model_zen6, .l1d = 48 << 10, .l2 = 1 << 20,
+	  .l3 = 32ull << 20, .w1 = 12, .w2 = 16, .w3 = 16, .tsc_khz = 2400000 },
 	{ .id = "alderlake", .mc = &model_goldencove, .ecore = &model_gracemont, .l1d = 48 << 10,
 	  .l2 = 1280 << 10, .l3 = 30ull << 20, .w1 = 12, .w2 = 10, .w3 = 12, .tsc_khz = 2400000 },
 };
@@ -85,7 +89,7 @@ static struct console_backend out = { .name = "stdout", .write = out_write };
 
 static void usage(void)
 {
-	fprintf(stderr, "usage: model-log --cpu haswell|skylake|icelake_sp|sapphire_rapids|zen3|zen4|"
+	fprintf(stderr, "usage: model-log --cpu haswell|skylake|icelake_sp|sapphire_rapids|zen3|zen4|zen5|zen6|"
 		"alderlake "
 		"[--seed N] [--kernels levels|all] [--mix clean|mixed|l1] [--dump none|raw|decoded] [--sav N] "
 		"[--assist-ns N] [--pmi-ns N] [--ram-pct 50..400]\n");
@@ -155,7 +159,8 @@ static void level(struct cache_level *l, uint64_t size, unsigned ways)
 int main(int argc, char **argv)
 {
 	static const char *const cpu_ids[] = { "haswell", "skylake", "icelake_sp",
-					       "sapphire_rapids", "zen3", "zen4", "alderlake" };
+					       "sapphire_rapids", "zen3", "zen4", "zen5", "zen6",
+					       "alderlake" };
 	static const char *const mix_ids[] = { "clean", "mixed", "l1" };
 	static const char *const dump_ids[] = { "none", "raw", "decoded" };
 	static const char *const kernel_ids[] = { "levels", "all" };
@@ -176,7 +181,7 @@ int main(int argc, char **argv)
 		if (!v)
 			usage();
 		if (!strcmp(argv[i], "--cpu"))
-			m = &cpus[pick(v, cpu_ids, 7)];
+			m = &cpus[pick(v, cpu_ids, 9)];
 		else if (!strcmp(argv[i], "--seed"))
 			o.seed = strtoull(v, NULL, 0);
 		else if (!strcmp(argv[i], "--kernels"))

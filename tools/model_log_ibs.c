@@ -96,7 +96,8 @@ void ml_ibs_step(struct ktest *t, unsigned k, const char *name, const struct ibs
 	struct pebs_cost_run run = { .work = work, .ctx = &f, .clock = clock_v,
 				     .step_count = &f.fed };
 	struct ibs_measure_cfg cfg = { .work = pebs_cost_chunk, .work_ctx = &run,
-				       .target_loads = want };
+				       .target_loads = want,
+				       .ldlat = kibs_ldlat(c, (enum load_target)k, 0, NULL) };
 	struct armed_ctx ac = { .cfg = &cfg, .f = &f, .c = c, .want = want };
 	struct pebs_cost cost;
 

@@ -29,6 +29,16 @@ const struct ibs_model_cpu ibs_model_zen4 = {
 	.name = "Zen 4 (19h 11h)", .signature = 0x00a10f11, .ibs = true, .flags = 0xbff,
 	.ext_dsrc = true, .ibs_ctl = IBS_CTL_LVT_OFFSET_VALID | 0, .ext_lvt_count = 4,
 	.aperf = true };
+/* Zen 5 (1A_02H Turin): OpLdLat (8000_001BH EAX[12]) and erratum 1606 */
+const struct ibs_model_cpu ibs_model_zen5 = {
+	.name = "Zen 5 (1Ah 02h)", .signature = 0x00b00f20, .ibs = true, .flags = 0x1bff,
+	.ext_dsrc = true, .ibs_ctl = IBS_CTL_LVT_OFFSET_VALID | 0, .ext_lvt_count = 4,
+	.aperf = true, .erratum_1606 = true };
+/* Zen 6 (1A_50H): OpLdLat without the erratum, DATA2 StrmSt/RmtSocket (EAX[16]) */
+const struct ibs_model_cpu ibs_model_zen6 = {
+	.name = "Zen 6 (1Ah 50h)", .signature = 0x00b50f00, .ibs = true, .flags = 0x11bff,
+	.ext_dsrc = true, .ibs_ctl = IBS_CTL_LVT_OFFSET_VALID | 0, .ext_lvt_count = 4,
+	.aperf = true };
 const struct ibs_model_cpu ibs_model_qemu_epyc = {
 	.name = "QEMU EPYC (17h 01h)", .signature = 0x00800f12, .ibs = false, .hypervisor = true,
 	.pmc_swallowed = true };
@@ -56,6 +66,8 @@ static uint64_t reserved_ctl(void)
 		r |= IBS_OP_CNT_CTL;
 	if (!(IM.cpu->flags & IBS_CAPS_ZEN4))
 		r |= IBS_OP_L3MISSONLY;
+	if (IM.cpu->flags & IBS_CAPS_OPLDLAT)
+		r &= ~(IBS_OP_LDLAT_EN | IBS_OP_LDLAT_THRSH);
 	return r;
 }
 

@@ -17,6 +17,7 @@ struct ibs_model_state {
 	uint64_t op_ctl, op_ctl_init;
 	uint64_t rip, data, data2, data3, linaddr, physaddr;
 	uint64_t cur;			/* ops counted towards the max count */
+	uint64_t rng;			/* the hardware's random low count bits (xorshift) */
 	uint32_t eilvt[4], eilvt_init[4];
 	irq_handler_fn handler;
 	bool in_irq, pending, delivery;

@@ -54,6 +54,8 @@ void im_op_ctl_write(uint64_t v)
 		p = im_period();
 		if (!p)
 			im_violate("IbsOpMaxCnt 0 with IbsOpEn (max-count bounds)");
+		if ((v & IBS_OP_LDLAT_EN) && !(v & IBS_OP_L3MISSONLY) && IM.cpu->erratum_1606)
+			im_violate("erratum 1606: IbsOpLdLatEn without IbsOpL3MissOnly");
 		check_lvt();
 		IM.st.arms++;
 		if (!IM.st.periods_min || p < IM.st.periods_min)
@@ -165,6 +167,22 @@ static void tag(const struct ibs_model_op *op)
 		IM.pending = true;
 }
 
+/* Does the op at the max count get tagged under IBS_OP_CTL's filters? */
+static bool qualifies(const struct ibs_model_op *op)
+{
+	bool l3miss = op->load && op->level != PEBS_LVL_L1 && op->level != PEBS_LVL_LFB &&
+		      op->level != PEBS_LVL_L2 && op->level != PEBS_LVL_L3;	/* local L3 */
+	unsigned thr = (unsigned)((IM.op_ctl & IBS_OP_LDLAT_THRSH) >> IBS_OP_LDLAT_THRSH_SHIFT);
+
+	if ((IM.op_ctl & IBS_OP_L3MISSONLY) && !l3miss)
+		return false;
+	if (!(IM.op_ctl & IBS_OP_LDLAT_EN))
+		return true;
+	if (IM.cpu->erratum_1606 && !(IM.op_ctl & IBS_OP_L3MISSONLY))
+		return op->load;	/* the erratum: the latency filter does not hold */
+	return op->load && op->level != PEBS_LVL_L1 && op->lat > (thr + 1) * IBS_LDLAT_MIN;
+}
+
 static void count(uint64_t k)
 {
 	IM.st.ops += k;
@@ -195,7 +213,15 @@ static void feed(const struct ibs_model_op *op, uint64_t n)
 		}
 		count(before + 1);
 		n -= before + 1;
-		tag(op);
+		if (qualifies(op)) {
+			tag(op);
+		} else {	/* filtered out: not tagged, the count starts over with the
+				 * hardware's random low 7 bits (Linux IBS_OP_CUR_CNT_RAND) */
+			IM.rng ^= IM.rng << 13;
+			IM.rng ^= IM.rng >> 7;
+			IM.rng ^= IM.rng << 17;
+			IM.cur = IM.rng & 0x7f;
+		}
 	}
 }
 
@@ -207,6 +233,7 @@ void ibs_model_init(const struct ibs_model_cpu *cpu, enum apic_mode mode, enum p
 	IM.pmi = pmi;
 	IM.delivery = true;
 	IM.op_ticks = 1;
+	IM.rng = 0x2545f4914f6cdd1dull;
 	for (unsigned i = 0; i < 4; i++)
 		IM.eilvt[i] = IM.eilvt_init[i] = APIC_EILVT_MASKED;
 	apic_ops_select(mode, IM_XAPIC_BASE);

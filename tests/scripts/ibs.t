@@ -51,6 +51,20 @@ def results(text):
     return out
 
 
+# issue 31: Zen 5 and Zen 6 end to end; load_dram through the IBS load-latency filter (128
+# cycles; Zen 5 with erratum 1606's L3MissOnly, else the model flags it), L1-L3 unfiltered
+for cpu in ("zen5", "zen6"):
+    rc, text, path, err = model_log("--cpu", cpu, "--mix", "mixed")
+    r = results(text)
+    ok(rc == 0 and not err and [r.get(k) for k in ("load_l1", "load_l2", "load_l3",
+                                                  "load_dram")] == ["ok"] * 4,
+       "%s: model-log exit 0, no model violation, every kernel passes" % cpu, (err, r))
+    ok(all("# load_%s: pebs event=load ldlat=- " % k in text for k in ("l1", "l2", "l3")) and
+       "# load_dram: pebs event=load ldlat=128 " in text and
+       re.search(r"# load_dram: lvl RAM hit \d+ 100\.0% 180 ", text),
+       "%s mixed: load_dram filtered at 128 cycles samples DRAM only, L1-L3 unfiltered" % cpu)
+    ok(report(path)[0] == 0, "%s: pebs-report exit 0" % cpu)
+
 for cpu in ("zen3", "zen4"):
     rc, text, path, err = model_log("--cpu", cpu, "--seed", "3")
     ok(rc == 0 and not err, "%s: model-log exit 0, no model violation" % cpu, err)
