@@ -15,7 +15,9 @@
  * the budget of IBS_IRQS_PER_TICK interrupts per tick bounds that (Linux throttles the same
  * way). Stop (Linux perf_ibs_stop() marks the event stopped before touching the hardware):
  * the handler's session is detached first, so a late interrupt never reads the sample stop
- * reads (H17). The LVT entry
+ * reads (H17). Where IBS_OP_CTL2 exists (Zen 6, CPUID 8000_001BH:EAX[16:13]), a value left
+ * in it (op sampling disabled, kernel RIPs excluded, streaming stores only) is cleared for the
+ * session and restored at stop (Linux tip e267b4178134). The LVT entry
  * routes to APIC_VEC_PMI (fixed, or NMI with pmi=nmi) so apic/'s PMI dispatcher runs the
  * handler and the EOI; the entry is checked free (masked) before it is taken.
  */
@@ -240,6 +242,15 @@ int ibs_start(struct ibs_session *s, const struct ibs_caps *c, const struct ibs_
 		return -1;
 	}
 	s->filter = ibs_ldlat_bits(c, cfg->ldlat);
+	s->ctl2 = c->flags & IBS_CAPS_CTL2;
+	vec = s->ctl2 ? rdmsr_safe(MSR_IBS_OP_CTL2, &s->ctl2_found) : 0;
+	if (!vec && s->ctl2_found)	/* Dis, a RIP[63] or streaming-store filter: off */
+		vec = wrmsr_safe(MSR_IBS_OP_CTL2, 0);
+	if (vec) {
+		fmt_snprintf(s->err, sizeof(s->err), "IBS_OP_CTL2 (MSRC001_103E): fault (vector "
+			     "%d)", vec);
+		return -1;
+	}
 	s->cnt_ops = c->flags & IBS_CAPS_OPCNT;
 	s->rng = cfg->seed;
 	p = cfg->period > IBS_PERIOD_MIN ? cfg->period : IBS_PERIOD_MIN;
@@ -273,6 +284,8 @@ void ibs_stop(struct ibs_session *s)
 				      IBS_OP_EN | IBS_OP_LDLAT_EN));
 	apic_eilvt_write(s->caps->lvt_offset, s->lvt_found);
 	wrmsr(MSR_IBS_OP_CTL, s->ctl_found);
+	if (s->ctl2_found)
+		wrmsr(MSR_IBS_OP_CTL2, s->ctl2_found);
 	apic_set_pmi_handler(NULL);
 	apic_set_pmi_pending(NULL);
 }

@@ -49,6 +49,8 @@ struct ibs_session {
 	struct ibs_config cfg;
 	uint64_t ctl_found;	/* IBS_OP_CTL at start, written back at stop */
 	uint32_t lvt_found;	/* the extended LVT entry at start */
+	bool ctl2;		/* IBS_OP_CTL2 exists (IBS_CAPS_CTL2) */
+	uint64_t ctl2_found;	/* IBS_OP_CTL2 at start: cleared while sampling, then restored */
 	uint64_t ctl;		/* the last value armed */
 	uint64_t filter;	/* IBS_OP_CTL filter bits armed every time (ldlat, L3MissOnly) */
 	uint64_t rng;

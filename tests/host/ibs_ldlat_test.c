@@ -5,7 +5,10 @@
  * perf_ibs_init() encodes them, the DRAM/remote kernels filtered and L1-L3 not, only loads
  * above the threshold sampled, erratum 1606's L3MissOnly on Zen 5 (knob: a Zen 5 decoder row
  * without the erratum arms LdLatEn alone, the model flags it and the filter leaks), Zen 6
- * without the erratum, no filter without CPUID OpLdLat.
+ * without the erratum, no filter without CPUID OpLdLat. And Zen 6's other bits: IBS_OP_CTL2
+ * left by firmware with kernel RIPs excluded (the model row's) cleared for the session and
+ * restored, DATA2 RmtSocket/StrmSt decoded (only on rows that have them), Zen 4's extended
+ * DataSrc codes 8 (CXL) and 12 (peer agent memory).
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -134,6 +137,63 @@ static void test_erratum_1606_knob(void **state)
 	assert_true(m.below_ldlat > m.loads / 100);	/* the filter leaked: ibs_source fails */
 }
 
+static bool work_remote(void *ctx)
+{
+	const struct ibs_model_op op = { .load = true, .addr = 0x5000, .level = PEBS_LVL_RAM,
+					 .remote = true, .lat = 600 };
+
+	ibs_model_feed(&op, 4000);
+	return ++*(unsigned *)ctx < 20000;
+}
+
+static void test_zen6_ctl2_rmt_socket(void **state)
+{
+	static struct ibs_measure m;
+	unsigned chunks = 0;
+	struct ibs_measure_cfg cfg = { .period = 1000, .seed = 7, .target_loads = 300,
+				       .work = work_remote, .work_ctx = &chunks };
+	const struct ibs_caps *c = setup(&ibs_model_zen6, APIC_X2APIC, PMI_NMI);
+
+	(void)state;
+	assert_int_equal(ibs_model_cpu()->op_ctl2, IBS_OP2_EXCL_RIP_63_EQ_1);
+	assert_int_equal(ibs_measure_run(&m, c, &cfg), 0);
+	assert_true(m.loads >= 300);	/* CTL2 cleared: kernel RIPs sampled */
+	assert_int_equal(m.agg.lvl[PEBS_LVL_RAM].count, m.loads);
+	assert_true(ibs_model_restored());	/* CTL2 back to firmware's */
+	assert_int_equal(ibs_model_violation_count(), 0);
+}
+
+static void test_data2_bits(void **state)
+{
+	const struct ibs_family *z6 = ibs_family_lookup(0x1a, 0x50);
+	const struct ibs_family *z5 = ibs_family_lookup(0x1a, 0x02);
+	struct ibs_sample s = { .w = {
+		[IBS_W_CTL] = IBS_OP_VAL,
+		[IBS_W_DATA2] = 3 | IBS_DATA2_RMT_SOCKET | IBS_DATA2_STRM_ST,	/* DRAM */
+		[IBS_W_DATA3] = IBS_DATA3_LD_OP | IBS_DATA3_DC_MISS | IBS_DATA3_L2_MISS } };
+	struct ibs_op op;
+
+	(void)state;
+	assert_string_equal(z6->name, "Zen 6");
+	ibs_decode(z6, true, &s, &op);
+	assert_true(op.rmt_socket && op.strm_st);
+	assert_int_equal(op.d.level, PEBS_LVL_RAM);
+	assert_int_equal(op.d.remote, PEBS_YES);	/* RmtSocket without RmtNode */
+	ibs_decode(z5, true, &s, &op);			/* bits 8-9 not Zen 5's */
+	assert_false(op.rmt_socket || op.strm_st);
+	assert_int_equal(op.d.remote, PEBS_NO);
+	s.w[IBS_W_DATA2] = 0 | 1ull << IBS_DATA2_SRC_HI_SHIFT;	/* code 8: CXL */
+	ibs_decode(z5, true, &s, &op);
+	assert_int_equal(op.code, 8);
+	assert_int_equal(op.d.level, PEBS_LVL_CXL);
+	s.w[IBS_W_DATA2] = 4 | 1ull << IBS_DATA2_SRC_HI_SHIFT;	/* code 12: peer agent */
+	ibs_decode(z5, true, &s, &op);
+	assert_int_equal(op.code, 12);
+	assert_int_equal(op.d.level, PEBS_LVL_NA);	/* no level: not a reserved code */
+	assert_false(op.d.reserved);
+	assert_string_equal(ibs_dsrc_row(IBS_DS_EXT, 12)->ppr, "peer agent memory");
+}
+
 static void test_no_opldlat(void **state)
 {
 	struct ibs_session s;
@@ -154,6 +214,8 @@ int main(void)
 		cmocka_unit_test(test_filter),
 		cmocka_unit_test(test_erratum_1606_knob),
 		cmocka_unit_test(test_no_opldlat),
+		cmocka_unit_test(test_zen6_ctl2_rmt_socket),
+		cmocka_unit_test(test_data2_bits),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

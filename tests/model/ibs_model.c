@@ -38,7 +38,7 @@ const struct ibs_model_cpu ibs_model_zen5 = {
 const struct ibs_model_cpu ibs_model_zen6 = {
 	.name = "Zen 6 (1Ah 50h)", .signature = 0x00b50f00, .ibs = true, .flags = 0x11bff,
 	.ext_dsrc = true, .ibs_ctl = IBS_CTL_LVT_OFFSET_VALID | 0, .ext_lvt_count = 4,
-	.aperf = true };
+	.aperf = true, .op_ctl2 = IBS_OP2_EXCL_RIP_63_EQ_1 };	/* kernel RIPs excluded */
 const struct ibs_model_cpu ibs_model_qemu_epyc = {
 	.name = "QEMU EPYC (17h 01h)", .signature = 0x00800f12, .ibs = false, .hypervisor = true,
 	.pmc_swallowed = true };
@@ -91,6 +91,11 @@ static int msr_read(uint32_t msr, uint64_t *v)
 	switch (msr) {
 	case MSR_IBS_OP_CTL: *v = IM.op_ctl; return 0;
 	case MSR_IBS_CTL: *v = IM.cpu->ibs_ctl; return 0;
+	case MSR_IBS_OP_CTL2:
+		if (!(IM.cpu->flags & IBS_CAPS_CTL2))
+			return GP;
+		*v = IM.op_ctl2;
+		return 0;
 	case MSR_IBS_OP_RIP: *v = IM.rip; break;
 	case MSR_IBS_OP_DATA: *v = IM.data; break;
 	case MSR_IBS_OP_DATA2: *v = IM.data2; break;
@@ -131,6 +136,12 @@ static int msr_write(uint32_t msr, uint64_t v)
 	}
 	if (msr == MSR_IBS_CTL)
 		return GP;	/* read-only: firmware's */
+	if (msr == MSR_IBS_OP_CTL2) {
+		if (!(IM.cpu->flags & IBS_CAPS_CTL2) || (v & IBS_OP2_RESERVED))
+			return GP;
+		IM.op_ctl2 = v;
+		return 0;
+	}
 	if (msr > MSR_IBS_OP_CTL && msr <= MSR_IBS_OP_DATA4) {
 		im_violate("sample register 0x%x written", msr);
 		return 0;

@@ -15,6 +15,8 @@
  *      (IbsOpLatThrsh + 1) * 128; an op that does not qualify is not tagged and the count
  *      starts over (PPR 1Ah MSRC001_1033). On a row with erratum 1606, LdLatEn without
  *      L3MissOnly is a violation and the latency filter does not hold (every load qualifies).
+ *      IBS_OP_CTL2 (Zen 6): Dis, ExclRip63Eq1 (the workload runs at kernel RIPs) or
+ *      StrmStFilter (no streaming store is fed) left set: nothing is tagged.
  * Sources: APM Vol. 2 "Instruction-Based Sampling", "Extended Interrupts"; docs/ibs.md.
  * The CPUID values of the rows are modelled from the PPR feature lists, not read from a part.
  */
@@ -42,6 +44,7 @@ struct ibs_model_cpu {
 	/* erratum 1606 (Revision Guide 1Ah M00h-0Fh; Linux perf_ibs_init(), 898138efc990):
 	 * IbsOpLdLatEn without IbsOpL3MissOnly: the latency filter does not hold */
 	bool erratum_1606;
+	uint64_t op_ctl2;	/* IBS_OP_CTL2 as firmware left it (rows with IBS_CAPS_CTL2) */
 };
 
 extern const struct ibs_model_cpu ibs_model_zen3, ibs_model_zen4, ibs_model_zen5,

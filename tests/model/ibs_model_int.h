@@ -15,6 +15,7 @@ struct ibs_model_state {
 	enum apic_mode mode;
 	enum pmi_delivery pmi;
 	uint64_t op_ctl, op_ctl_init;
+	uint64_t op_ctl2;		/* IBS_OP_CTL2 (IBS_CAPS_CTL2 rows) */
 	uint64_t rip, data, data2, data3, linaddr, physaddr;
 	uint64_t cur;			/* ops counted towards the max count */
 	uint64_t rng;			/* the hardware's random low count bits (xorshift) */

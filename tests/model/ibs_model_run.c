@@ -82,6 +82,8 @@ static uint64_t data2_of(const struct ibs_model_op *op)
 	}
 	return (code & 7) | (uint64_t)(code >> 3) << IBS_DATA2_SRC_HI_SHIFT |
 	       IBS_DATA2_CACHE_HIT_ST |
+	       (op->remote && op->level == PEBS_LVL_RAM &&
+		(IM.cpu->flags & IBS_CAPS_STRMST_RMTSOCKET) ? IBS_DATA2_RMT_SOCKET : 0) |
 	       (op->remote && op->level != PEBS_LVL_ANY_CACHE ? IBS_DATA2_RMT_NODE : 0);
 }
 
@@ -174,6 +176,8 @@ static bool qualifies(const struct ibs_model_op *op)
 		      op->level != PEBS_LVL_L2 && op->level != PEBS_LVL_L3;	/* local L3 */
 	unsigned thr = (unsigned)((IM.op_ctl & IBS_OP_LDLAT_THRSH) >> IBS_OP_LDLAT_THRSH_SHIFT);
 
+	if (IM.op_ctl2 & (IBS_OP2_DIS | IBS_OP2_EXCL_RIP_63_EQ_1 | IBS_OP2_STRM_ST_FILTER))
+		return false;	/* every op fed runs at a kernel RIP and is no streaming store */
 	if ((IM.op_ctl & IBS_OP_L3MISSONLY) && !l3miss)
 		return false;
 	if (!(IM.op_ctl & IBS_OP_LDLAT_EN))
@@ -234,6 +238,7 @@ void ibs_model_init(const struct ibs_model_cpu *cpu, enum apic_mode mode, enum p
 	IM.delivery = true;
 	IM.op_ticks = 1;
 	IM.rng = 0x2545f4914f6cdd1dull;
+	IM.op_ctl2 = cpu->op_ctl2;
 	for (unsigned i = 0; i < 4; i++)
 		IM.eilvt[i] = IM.eilvt_init[i] = APIC_EILVT_MASKED;
 	apic_ops_select(mode, IM_XAPIC_BASE);
@@ -270,7 +275,8 @@ uint32_t ibs_model_eilvt(unsigned n) { return n < 4 ? IM.eilvt[n] : 0; }
 
 bool ibs_model_restored(void)
 {
-	return IM.op_ctl == IM.op_ctl_init && !memcmp(IM.eilvt, IM.eilvt_init, sizeof(IM.eilvt));
+	return IM.op_ctl == IM.op_ctl_init && IM.op_ctl2 == IM.cpu->op_ctl2 &&
+	       !memcmp(IM.eilvt, IM.eilvt_init, sizeof(IM.eilvt));
 }
 
 unsigned ibs_model_violation_count(void) { return IM.nviol; }
