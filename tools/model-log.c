@@ -21,7 +21,7 @@
  * --kernels all: also the other load kernels after load_dram, in the kernel's order: load_lfb,
  * load_store, load_stlb, load_remote, load_snoop, load_hitm (tools/model_log_special.c; Intel
  * parts); default `levels`: load_l1..load_dram only (what the fixtures were made from).
- * Usage: model-log --cpu haswell|skylake|icelake_sp|sapphire_rapids|zen3|zen4|zen5|zen6|alderlake
+ * Usage: model-log --cpu haswell|skylake|icelake_sp|sapphire_rapids|zen3|zen4|zen5|zen6|nvl-p|nvl-e|alderlake
  *                  [--seed N] [--kernels levels|all]
  *                  [--mix clean|mixed|l1] [--dump none|raw|decoded] [--sav N]
  *                  [--assist-ns N] [--pmi-ns N] [--ram-pct N] > file.log
@@ -72,6 +72,12 @@ static const struct mcpu {
 	  .l3 = 32ull << 20, .w1 = 12, .w2 = 16, .w3 = 16, .tsc_khz = 2400000 },
 	{ .id = "zen6", .amd = &ibs_model_zen6, .l1d = 48 << 10, .l2 = 1 << 20,
 	  .l3 = 32ull << 20, .w1 = 12, .w2 = 16, .w3 = 16, .tsc_khz = 2400000 },
+	/* Nova Lake 18_01 (arch PEBS): one core type each; sizes illustrative (no published
+	 * figures at hand): P-core 48K/3M, E-core 32K/4M (its cluster's L2), 36M L3 */
+	{ .id = "nvl-p", .mc = &model_nvl_p, .l1d = 48 << 10, .l2 = 3 << 20,
+	  .l3 = 36ull << 20, .w1 = 12, .w2 = 12, .w3 = 12, .tsc_khz = 2400000 },
+	{ .id = "nvl-e", .mc = &model_nvl_e, .l1d = 32 << 10, .l2 = 4 << 20,
+	  .l3 = 36ull << 20, .w1 = 8, .w2 = 16, .w3 = 12, .tsc_khz = 2400000 },
 	{ .id = "alderlake", .mc = &model_goldencove, .ecore = &model_gracemont, .l1d = 48 << 10,
 	  .l2 = 1280 << 10, .l3 = 30ull << 20, .w1 = 12, .w2 = 10, .w3 = 12, .tsc_khz = 2400000 },
 };
@@ -89,7 +95,7 @@ static struct console_backend out = { .name = "stdout", .write = out_write };
 
 static void usage(void)
 {
-	fprintf(stderr, "usage: model-log --cpu haswell|skylake|icelake_sp|sapphire_rapids|zen3|zen4|zen5|zen6|"
+	fprintf(stderr, "usage: model-log --cpu haswell|skylake|icelake_sp|sapphire_rapids|zen3|zen4|zen5|zen6|nvl-p|nvl-e|"
 		"alderlake "
 		"[--seed N] [--kernels levels|all] [--mix clean|mixed|l1] [--dump none|raw|decoded] [--sav N] "
 		"[--assist-ns N] [--pmi-ns N] [--ram-pct 50..400]\n");
@@ -160,7 +166,7 @@ int main(int argc, char **argv)
 {
 	static const char *const cpu_ids[] = { "haswell", "skylake", "icelake_sp",
 					       "sapphire_rapids", "zen3", "zen4", "zen5", "zen6",
-					       "alderlake" };
+					       "nvl-p", "nvl-e", "alderlake" };
 	static const char *const mix_ids[] = { "clean", "mixed", "l1" };
 	static const char *const dump_ids[] = { "none", "raw", "decoded" };
 	static const char *const kernel_ids[] = { "levels", "all" };
@@ -181,7 +187,7 @@ int main(int argc, char **argv)
 		if (!v)
 			usage();
 		if (!strcmp(argv[i], "--cpu"))
-			m = &cpus[pick(v, cpu_ids, 9)];
+			m = &cpus[pick(v, cpu_ids, 11)];
 		else if (!strcmp(argv[i], "--seed"))
 			o.seed = strtoull(v, NULL, 0);
 		else if (!strcmp(argv[i], "--kernels"))

@@ -69,6 +69,15 @@ for cpu in ("haswell", "skylake", "icelake_sp", "sapphire_rapids", "alderlake"):
     ok(p.returncode == 0, "%s: kunit.py and TAP::Parser read the same" % cpu, p.stdout[-300:])
     os.unlink(path)
 
+# issue 31: Nova Lake's P-core (Coyote Cove) and E-core (Arctic Wolf) rows, arch PEBS, end to end
+for cpu, uarch in (("nvl-p", "Nova Lake (Coyote Cove)"), ("nvl-e", "Nova Lake (Arctic Wolf)")):
+    rc, out, err = run(["--cpu", cpu, "--seed", "3"])
+    ok(rc == 0 and not err and "# pmu: uarch %s " % uarch in out and
+       re.findall(r"^ok \d+ (\S+)", out, re.M) == ["load_l1", "load_l2", "load_l3", "load_dram"]
+       and not re.search(r"^ *not ok ", out, re.M) and
+       len(re.findall(r"^  # load_\w+: pebs event=load ", out, re.M)) == 4,
+       "%s: %s, every load kernel's PEBS step passes" % (cpu, uarch), (rc, err[-300:]))
+
 rc, out, err = run(["--cpu", "skylake"])
 ok(rc == 0 and re.search(r"^# simulated: model-log, the PMU model of Skylake: .*no hardware ran "
                          r"this$", out, re.M) and
