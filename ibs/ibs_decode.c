@@ -35,7 +35,9 @@ static void level(const struct ibs_family *fam, unsigned table, const struct ibs
 	op->d.raw = d2;
 	op->d.code = op->code;
 	op->d.has_level = true;
-	if ((d3 & IBS_DATA3_DC_UC_MEM_ACC) && !(table == IBS_DS_EXT && op->code == 7)) {
+	/* UC, except code 7 (I/O: MMIO, config, PCI, APIC) in either table: Linux
+	 * perf_ibs_get_mem_lvl() compares with IBS_DATA_SRC_EXT_IO, 7 in both */
+	if ((d3 & IBS_DATA3_DC_UC_MEM_ACC) && op->code != 7) {
 		op->d.level = PEBS_LVL_UNCACHED;
 		return;
 	}
