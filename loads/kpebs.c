@@ -159,6 +159,9 @@ static void report(void *self, struct ktest *t, const struct load_run *r, enum l
 		kp_dump(kpk_line, t, r->name, m, c, !strcmp(ps->dump, "raw"));
 
 	judge(t, st, r->name, "pebs_overhead", pv_overhead(cost, m->sav, d, sizeof(d)), d);
+	if (m->s.cfg.counters)	/* on request only: the snapshots against RDPMC */
+		judge(t, st, r->name, "pebs_counters",
+		      (enum pv_result)pebs_cntr_check(&m->cntr, d, sizeof(d)), d);
 	if (tg == TGT_STORE) {
 		judge(t, st, r->name, "pebs_store", pv_store(m->agg.records, m->st_hit, m->st_miss,
 						   m->model ? m->model->store : PEBS_ST_NONE,

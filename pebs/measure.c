@@ -7,6 +7,7 @@
  */
 #include "pebs/measure.h"
 #include "kernel/fmt.h"
+#include "kernel/hw.h"
 
 #include <string.h>
 
@@ -108,6 +109,10 @@ int pebs_measure_run(struct pebs_measure *m, const struct pebs_caps *c,
 	m->dump_cap = cfg->dump ? cfg->dump_cap : 0;
 	pc.sink = sink;
 	pc.sink_ctx = m;
+	/* pebs_counters=on: the snapshotted counter through RDPMC around the session, the
+	 * window every snapshot must lie in (pebs_cntr_check) */
+	m->cntr.rdpmc_ok = pc.counters && !rdpmc_safe(1u << 30 | PEBS_CNTR_CORE_CYCLES,
+						      &m->cntr.rdpmc_start);
 	if (pebs_start(&m->s, c, &pc)) {
 		fmt_snprintf(m->err, sizeof(m->err), "%s", m->s.err);
 		return -1;
@@ -122,6 +127,8 @@ int pebs_measure_run(struct pebs_measure *m, const struct pebs_caps *c,
 			break;
 	}
 	pebs_stop(&m->s);
+	if (m->cntr.rdpmc_ok)
+		m->cntr.rdpmc_ok = !rdpmc_safe(1u << 30 | PEBS_CNTR_CORE_CYCLES, &m->cntr.rdpmc_end);
 	m->st = m->s.st;
 	return 0;
 }

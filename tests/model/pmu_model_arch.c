@@ -200,7 +200,7 @@ void model_arch_assist(unsigned i, const struct model_load *ld)
 				s.cntr_gp |= 1u << k, vals[n++] = M.pmc[k];
 		for (unsigned k = 0; k < M.cpu->n_fixed; k++)
 			if ((cfg & CFG_C_CNTR_FIXED) && (M.fx_cfg_c[k] & CFG_C_CNTR_ALLOW))
-				s.cntr_fixed |= 1u << k, vals[n++] = M.fixed[k];
+				s.cntr_fixed |= 1u << k, vals[n++] = M.fixed[k] + M.h.snap_skew;
 		s.cntr_vals = vals;
 	}
 	first = M.arch_split && groups != AR_BASIC ? AR_BASIC : groups;
