@@ -97,7 +97,9 @@ static void prepare(void *self, const struct load_run *r, enum load_target tg, s
 	struct pebs_step *ps = self;
 
 	ps->dump = cmdline_get(&kcmdline, "dump");
-	ps->cfg = (struct pebs_measure_cfg){ .work = pebs_cost_chunk, .work_ctx = &k->run };
+	ps->cfg = (struct pebs_measure_cfg){ .work = pebs_cost_chunk, .work_ctx = &k->run,
+					     .retire = level_of(tg) >= 0,
+					     .retire_level = (unsigned)level_of(tg) };
 	pebs_config_init(&ps->cfg.pc, tg == TGT_STORE ? PEBS_STORE : PEBS_LOAD_LATENCY, &kcmdline,
 			 kstep_warn);
 	*user = cmdline_get(&kcmdline, "sav") != NULL;
@@ -145,6 +147,7 @@ static void report(void *self, struct ktest *t, const struct load_run *r, enum l
 	struct kpebs_levels *lv = st->lv;
 	int lvl = level_of(tg);
 	char d[200], b[48];
+	enum pv_result v;
 
 	if (pv_records(&m->st, m->s.counter, d, sizeof(d)) == PV_SKIP) {	/* no assist at all */
 		kt_skip_sub(t, subname(st, "pebs_source", b, sizeof(b)), "%s", d);
@@ -180,8 +183,16 @@ static void report(void *self, struct ktest *t, const struct load_run *r, enum l
 							 sizeof(d)), d);
 	if (tg == TGT_LFB || tg == TGT_REMOTE)
 		return;
-	judge(t, st, r->name, "pebs_latency", pv_latency(&m->agg, (enum pebs_level)lvl, timed,
-					       r->res.have_core, d, sizeof(d)), d);
+	v = pv_latency(&m->agg, (enum pebs_level)lvl, timed, r->res.have_core, d, sizeof(d));
+	if (m->retire.count) {	/* timed / arch PEBS: the retire latency in the same subtest */
+		char e[96];
+		size_t k = strlen(d);
+
+		if (pv_retire(&m->retire, timed, r->res.have_core, e, sizeof(e)) == PV_FAIL)
+			v = PV_FAIL;
+		fmt_snprintf(d + k, sizeof(d) - k, "; %s", e);
+	}
+	judge(t, st, r->name, "pebs_latency", v, d);
 	if (m->agg.lvl[lvl].count) {
 		lv->p50[tg] = pebs_agg_percentile(&m->agg.lvl[lvl], 500);
 		lv->have[tg] = true;

@@ -33,6 +33,9 @@ struct model_hostile {
 	 * another counter's value, here the value plus this): against SDM Vol. 3B "Counters
 	 * Group" (the counter's value when the record is written); pebs_cntr_check must fail */
 	uint64_t snap_skew;
+	/* arch-PEBS retire latency in percent of the load's latency (0: 100, what a dependent
+	 * chase gives: each load retires one load latency after the one before) */
+	unsigned retire_pct;
 };
 
 /* Apply to the selected CPU (as its state at reset); a zeroed struct is the plain model. */
