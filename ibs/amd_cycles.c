@@ -4,7 +4,8 @@
  * path leaves firmware's counters) programmed with PMCx076 in ring 0 and 3 (APM Vol. 2
  * "Performance Monitoring Counters", PerfEvtSel fields EventSelect[7:0], Usr[16], Os[17],
  * En[22]); else IA32_APERF where CPUID 06H:ECX[0] (EffFreq) says it exists. A choice is kept
- * only when the select reads back as written and the count moves across a few RDTSCs.
+ * only when the select reads back as written and the count moves across a few RDTSCs. The
+ * reasons are short: the `# core clock: none (...)` line stays within 100 bytes.
  */
 #include "ibs/amd_cycles.h"
 #include "kernel/fmt.h"
@@ -35,26 +36,25 @@ static int try_pmc(struct amd_cycles *ac, char *why, size_t n)
 	for (i = AMD_N_LEGACY_PMC; i-- > 0;) {
 		v = rdmsr_safe(MSR_AMD_PERF_CTL(i), &found);
 		if (v) {
-			fmt_snprintf(why, n, "PerfEvtSel%u: rdmsr fault (vector %d)", i, v);
+			fmt_snprintf(why, n, "PerfEvtSel%u #GP (%d)", i, v);
 			return -1;
 		}
 		if (!(found & AMD_PERF_CTL_EN))
 			break;
 	}
 	if (i >= AMD_N_LEGACY_PMC) {
-		fmt_snprintf(why, n, "PerfEvtSel0-3: every En[22] set by firmware");
+		fmt_snprintf(why, n, "PerfEvtSel0-3 all firmware's");
 		return -1;
 	}
 	v = wrmsr_safe(MSR_AMD_PERF_CTL(i), WANT);
 	if (v) {
-		fmt_snprintf(why, n, "PerfEvtSel%u: wrmsr fault (vector %d)", i, v);
+		fmt_snprintf(why, n, "PerfEvtSel%u write #GP (%d)", i, v);
 		return -1;
 	}
 	if (rdmsr_safe(MSR_AMD_PERF_CTL(i), &back) || back != WANT) {
-		fmt_snprintf(why, n, "PerfEvtSel%u reads 0x%llx after 0x%llx: not kept", i,
-			     (unsigned long long)back, (unsigned long long)WANT);
+		fmt_snprintf(why, n, "PerfEvtSel%u not kept", i);
 	} else if (!moves(MSR_AMD_PERF_CTR(i))) {
-		fmt_snprintf(why, n, "PerfCtr%u (PMCx076) does not count", i);
+		fmt_snprintf(why, n, "PerfCtr%u not counting", i);
 	} else {
 		ac->src = AMD_CYC_PMC;
 		ac->pmc = i;
@@ -73,11 +73,11 @@ static int try_aperf(struct amd_cycles *ac, const struct cpu_info *ci, char *why
 	if (ci->max_leaf >= 6)
 		cpuid_count(6, 0, &r);
 	if (!(r.ecx & 1)) {
-		fmt_snprintf(why, n, "CPUID 06H:ECX[0] (EffFreq) = 0: no APERF");
+		fmt_snprintf(why, n, "CPUID 06H:ECX[0] = 0");
 		return -1;
 	}
 	if (!moves(AMD_MSR_APERF)) {
-		fmt_snprintf(why, n, "IA32_APERF faults or does not count");
+		fmt_snprintf(why, n, "APERF not counting");
 		return -1;
 	}
 	ac->src = AMD_CYC_APERF;

@@ -80,9 +80,9 @@ static void test_swallowed(void **state)
 	vclock_advance(500);
 	assert_int_equal(amd_cycles_read(&ac) - a, 550);
 	assert_int_equal(start(&ibs_model_qemu_epyc), -1);
-	assert_string_equal(line, "core clock: none (PerfEvtSel3 reads 0x0 after 0x430076: not "
-			    "kept; CPUID 06H:ECX[0] (EffFreq) = 0: no APERF); TSC only, TSC != "
-			    "core clock");
+	assert_string_equal(line, "core clock: none (PerfEvtSel3 not kept; CPUID 06H:ECX[0] = 0); "
+			    "TSC only, TSC != core clock");
+	assert_true(strlen(line) <= 100);	/* the header's line budget */
 	assert_int_equal(amd_cycles_read(&ac), 0);
 }
 
