@@ -15,7 +15,9 @@
  * the budget of IBS_IRQS_PER_TICK interrupts per tick bounds that (Linux throttles the same
  * way). Stop (Linux perf_ibs_stop() marks the event stopped before touching the hardware):
  * the handler's session is detached first, so a late interrupt never reads the sample stop
- * reads (H17). The LVT entry
+ * reads (H17). Where IBS_OP_CTL2 exists (Zen 6, CPUID 8000_001BH:EAX[16:13]), a value left
+ * in it (op sampling disabled, kernel RIPs excluded, streaming stores only) is cleared for the
+ * session and restored at stop (Linux tip e267b4178134). The LVT entry
  * routes to APIC_VEC_PMI (fixed, or NMI with pmi=nmi) so apic/'s PMI dispatcher runs the
  * handler and the EOI; the entry is checked free (masked) before it is taken.
  */
@@ -72,7 +74,7 @@ static void arm(struct ibs_session *s)
 {
 	uint64_t p = ibs_next_period(&s->rng, s->period_min, s->period_max), room;
 
-	s->ctl = ibs_op_ctl_value(s->caps, p, s->cnt_ops) | IBS_OP_EN;
+	s->ctl = ibs_op_ctl_value(s->caps, p, s->cnt_ops) | s->filter | IBS_OP_EN;
 	p = ibs_op_ctl_period(s->caps, s->ctl);		/* as clamped */
 	room = p - IBS_PERIOD_MIN;			/* ops the random start may take */
 	if ((s->caps->flags & IBS_CAPS_RDWROPCNT) && room)	/* start part-way: low bits random */
@@ -195,6 +197,21 @@ int ibs_start(struct ibs_session *s, const struct ibs_caps *c, const struct ibs_
 			     (unsigned long long)s->ctl_found);
 		return -1;
 	}
+	if (cfg->ldlat && !(c->flags & IBS_CAPS_OPLDLAT)) {
+		fmt_snprintf(s->err, sizeof(s->err), "CPUID 8000_001BH:EAX[12] (OpLdLat) = 0: no "
+			     "IBS load-latency filter");
+		return -1;
+	}
+	s->filter = ibs_ldlat_bits(c, cfg->ldlat);
+	s->ctl2 = c->flags & IBS_CAPS_CTL2;
+	vec = s->ctl2 ? rdmsr_safe(MSR_IBS_OP_CTL2, &s->ctl2_found) : 0;
+	if (!vec && s->ctl2_found)	/* Dis, a RIP[63] or streaming-store filter: off */
+		vec = wrmsr_safe(MSR_IBS_OP_CTL2, 0);
+	if (vec) {
+		fmt_snprintf(s->err, sizeof(s->err), "IBS_OP_CTL2 (MSRC001_103E): fault (vector "
+			     "%d)", vec);
+		return -1;
+	}
 	s->cnt_ops = c->flags & IBS_CAPS_OPCNT;
 	s->rng = cfg->seed;
 	p = cfg->period > IBS_PERIOD_MIN ? cfg->period : IBS_PERIOD_MIN;
@@ -225,9 +242,11 @@ void ibs_stop(struct ibs_session *s)
 		read_sample(s, ctl);	/* the last sample: nothing is tagged while Val is set */
 	/* one write: the count-first order of erratum 420 is family 10h's (docs/ibs.md) */
 	wrmsr(MSR_IBS_OP_CTL, ctl & ~(IBS_OP_MAX_CNT | IBS_OP_MAX_CNT_EXT | IBS_OP_VAL |
-				      IBS_OP_EN));
+				      IBS_OP_EN | IBS_OP_LDLAT_EN));
 	apic_eilvt_write(s->caps->lvt_offset, s->lvt_found);
 	wrmsr(MSR_IBS_OP_CTL, s->ctl_found);
+	if (s->ctl2_found)
+		wrmsr(MSR_IBS_OP_CTL2, s->ctl2_found);
 	apic_set_pmi_handler(NULL);
 	apic_set_pmi_pending(NULL);
 }

@@ -13,6 +13,7 @@
 #include <stdint.h>
 
 #include "ibs/ibs_caps.h"
+#include "ibs/ibs_ldlat.h"
 #include "ibs/ibs_decode.h"
 
 /* The smallest op period armed: Linux arch/x86/events/amd/ibs.c perf_ibs_op .min_period =
@@ -32,6 +33,8 @@ struct ibs_config {
 	uint64_t seed;		/* the max-count randomisation; 0: a fixed default */
 	ibs_sink_fn sink;
 	void *sink_ctx;
+	/* load-latency filter (CPUID OpLdLat): 0 off, else a threshold from ibs_ldlat_round */
+	unsigned ldlat;
 };
 
 struct ibs_stats {
@@ -47,7 +50,10 @@ struct ibs_session {
 	struct ibs_config cfg;
 	uint64_t ctl_found;	/* IBS_OP_CTL at start, written back at stop */
 	uint32_t lvt_found;	/* the extended LVT entry at start */
+	bool ctl2;		/* IBS_OP_CTL2 exists (IBS_CAPS_CTL2) */
+	uint64_t ctl2_found;	/* IBS_OP_CTL2 at start: cleared while sampling, then restored */
 	uint64_t ctl;		/* the last value armed */
+	uint64_t filter;	/* IBS_OP_CTL filter bits armed every time (ldlat, L3MissOnly) */
 	uint64_t rng;
 	uint64_t period_min, period_max;	/* range of the randomised periods */
 	bool cnt_ops;		/* IbsOpCntCtl: count dispatched ops (CPUID OpCnt) */

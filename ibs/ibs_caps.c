@@ -144,7 +144,7 @@ bool ibs_caps_line(const struct ibs_caps *c, unsigned i, char *b, size_t n)
 		return true;
 	case 3:
 		if (ibs_caps_ok(c, &why))
-			fmt_snprintf(b, n, "pmu: amd ibs usable (op sampling, load kernels' pebs step)");
+			fmt_snprintf(b, n, "pmu: amd ibs usable (op sampling, the load kernels' ibs_* subtests)");
 		else
 			fmt_snprintf(b, n, "pmu: amd ibs: %s", why);
 		return true;

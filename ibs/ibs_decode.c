@@ -24,6 +24,10 @@ static void level(const struct ibs_family *fam, unsigned table, const struct ibs
 	uint64_t d2 = op->data2_ignored ? 0 : s->w[IBS_W_DATA2], d3 = s->w[IBS_W_DATA3];
 	const struct ibs_dsrc_row *row;
 
+	if (fam->strmst_rmtsocket) {	/* Zen 6: Linux tip e267b4178134 */
+		op->strm_st = d2 & IBS_DATA2_STRM_ST;
+		op->rmt_socket = d2 & IBS_DATA2_RMT_SOCKET;
+	}
 	op->code = (uint8_t)(d2 & IBS_DATA2_SRC_LO);
 	if (table == IBS_DS_EXT)
 		op->code |= (uint8_t)(((d2 & IBS_DATA2_SRC_HI) >> IBS_DATA2_SRC_HI_SHIFT) << 3);
@@ -31,7 +35,9 @@ static void level(const struct ibs_family *fam, unsigned table, const struct ibs
 	op->d.raw = d2;
 	op->d.code = op->code;
 	op->d.has_level = true;
-	if ((d3 & IBS_DATA3_DC_UC_MEM_ACC) && !(table == IBS_DS_EXT && op->code == 7)) {
+	/* UC, except code 7 (I/O: MMIO, config, PCI, APIC) in either table: Linux
+	 * perf_ibs_get_mem_lvl() compares with IBS_DATA_SRC_EXT_IO, 7 in both */
+	if ((d3 & IBS_DATA3_DC_UC_MEM_ACC) && op->code != 7) {
 		op->d.level = PEBS_LVL_UNCACHED;
 		return;
 	}
@@ -47,7 +53,7 @@ static void level(const struct ibs_family *fam, unsigned table, const struct ibs
 	}
 	if (op->load && row->valid && row->level != PEBS_LVL_NA) {
 		op->d.level = row->level;
-		op->d.remote = tri(row->remote || (row->rmt_node_applies &&
+		op->d.remote = tri(row->remote || op->rmt_socket || (row->rmt_node_applies &&
 						   (d2 & IBS_DATA2_RMT_NODE)));
 		if (fam->hit_st_valid && !(d2 & IBS_DATA2_CACHE_HIT_ST) &&
 		    (row->level == PEBS_LVL_L3 || row->level == PEBS_LVL_ANY_CACHE)) {

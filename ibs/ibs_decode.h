@@ -42,6 +42,8 @@ struct ibs_family {
 	bool l2miss;			/* IBS_OP_DATA3[20] L2Miss implemented */
 	bool erratum_1293;		/* DATA2 / L2Miss invalid with SwPf or DcMissNoMabAlloc */
 	bool hit_st_valid;		/* DATA2 CacheHitSt usable */
+	bool erratum_1606;		/* load-latency filter needs L3MissOnly with it */
+	bool strmst_rmtsocket;		/* DATA2[8] StrmSt, DATA2[9] RmtSocket (Zen 6) */
 	const char *source;
 };
 
@@ -61,6 +63,8 @@ struct ibs_op {
 	uint64_t addr, phys, rip;
 	uint8_t code;		/* DataSrc as the row's table reads it */
 	bool data2_ignored;	/* erratum 1293 applied: DATA2 and L2Miss not trusted */
+	bool strm_st;		/* DATA2[8] StrmSt: a streaming (non-temporal) store (Zen 6) */
+	bool rmt_socket;	/* DATA2[9] RmtSocket: served from the other socket (Zen 6) */
 	struct pebs_dsrc d;	/* level/remote/snoop/TLB/lock in the PEBS decoder's terms */
 };
 

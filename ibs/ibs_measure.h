@@ -26,6 +26,7 @@ struct ibs_measure_cfg {
 	/* the workload's buffer [lo, hi) (virtual; hi 0: any): a load sample whose DC linear
 	 * address lies outside is not the workload's (the handler's own loads, H2) */
 	uint64_t lo, hi;
+	unsigned ldlat;			/* load-latency filter threshold (ibs_ldlat_round), 0 off */
 };
 
 struct ibs_measure {
@@ -35,6 +36,8 @@ struct ibs_measure {
 	uint64_t chunks;
 	uint64_t loads, other_ops;	/* valid samples that were / were not load ops */
 	uint64_t foreign;		/* load samples outside [lo, hi): not aggregated */
+	unsigned ldlat;			/* the filter's threshold, 0 off */
+	uint64_t below_ldlat;		/* load samples the filter should have dropped: dropped */
 	uint64_t lo, hi;
 	struct ibs_stats st;
 	struct pebs_agg agg;

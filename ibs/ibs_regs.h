@@ -26,7 +26,13 @@
 #define		IBS_CAPS_OPDATA4		(1u << 10)
 #define		IBS_CAPS_ZEN4			(1u << 11)	/* L3MissOnly + DataSrc[4:3] */
 #define		IBS_CAPS_OPLDLAT		(1u << 12)	/* load-latency filter (Zen 5) */
+#define		IBS_CAPS_DIS			(1u << 13)	/* CTL2 alternate disable bits */
+#define		IBS_CAPS_FETCHLAT		(1u << 14)	/* FETCH_CTL2 latency filter */
+#define		IBS_CAPS_BIT63_FILTER		(1u << 15)	/* CTL2 RIP[63] filters */
 #define		IBS_CAPS_STRMST_RMTSOCKET	(1u << 16)	/* OP_DATA2 StrmSt, RmtSocket */
+/* the capabilities that come with IBS_OP_CTL2/IBS_FETCH_CTL2 (Linux tip e267b4178134) */
+#define		IBS_CAPS_CTL2			(IBS_CAPS_DIS | IBS_CAPS_FETCHLAT | \
+						 IBS_CAPS_BIT63_FILTER | IBS_CAPS_STRMST_RMTSOCKET)
 #define		IBS_CAPS_OPDTLBPGSIZE		(1u << 19)
 
 /* MSRs (PPR "MSRC001_1030 ... MSRC001_103A") */
@@ -39,6 +45,17 @@
 #define MSR_IBS_DC_PHYSADDR		0xc0011039u
 #define MSR_IBS_CTL			0xc001103au
 #define MSR_IBS_OP_DATA4		0xc001103du
+#define MSR_IBS_OP_CTL2			0xc001103eu	/* Zen 6 (IBS_CAPS_CTL2) */
+#define MSR_IBS_FETCH_CTL2		0xc001103fu
+
+/* IBS_OP_CTL2 (Linux arch/x86/include/asm/perf_event.h IBS_OP_2_*, tip e267b4178134): any
+ * bit set keeps op samples from this kernel (Dis stops op sampling; ExclRip63Eq1 drops ops
+ * at kernel addresses, RIP[63] = 1; StrmStFilter samples streaming stores only) */
+#define IBS_OP2_DIS			(1ull << 0)
+#define IBS_OP2_EXCL_RIP_63_EQ_0	(1ull << 1)
+#define IBS_OP2_EXCL_RIP_63_EQ_1	(1ull << 2)
+#define IBS_OP2_STRM_ST_FILTER		(1ull << 3)
+#define IBS_OP2_RESERVED		(~0xfull)
 
 /* IBS_OP_CTL */
 #define IBS_OP_MAX_CNT			0x000000000000ffffull	/* period / 16, bits 15:0 */
@@ -51,6 +68,14 @@
 #define IBS_OP_CUR_CNT_SHIFT		32
 #define IBS_OP_CUR_CNT			(0x7ffffffull << 32)	/* 58:32, low 7 bits random */
 #define IBS_OP_RESERVED			(0x1full << 27 | 0x1full << 59)	/* without OPLDLAT */
+/* Load-latency filter (CPUID 8000_001BH:EAX[12] OpLdLat, Zen 5; PPR 1Ah MSRC001_1033;
+ * Linux arch/x86/include/asm/perf_event.h IBS_OP_LDLAT_EN/THRSH): only loads with a latency
+ * above (IbsOpLatThrsh + 1) * 128 cycles are sampled */
+#define IBS_OP_LDLAT_THRSH_SHIFT	59
+#define IBS_OP_LDLAT_THRSH		(0xfull << 59)		/* 62:59 IbsOpLatThrsh */
+#define IBS_OP_LDLAT_EN			(1ull << 63)		/* IbsOpLdLatEn */
+#define IBS_LDLAT_MIN			128u	/* cycles: threshold 0 */
+#define IBS_LDLAT_MAX			2048u	/* threshold 15 */
 
 /* IBS_OP_DATA */
 #define IBS_OP_DATA_TAG_TO_RET_SHIFT	16			/* 31:16 tag-to-retire cycles */
@@ -62,6 +87,7 @@
 #define IBS_DATA2_CACHE_HIT_ST		(1ull << 5)		/* 1: O state, 0: M state */
 #define IBS_DATA2_SRC_HI_SHIFT		6
 #define IBS_DATA2_SRC_HI		(0x3ull << 6)		/* DataSrc[4:3], Zen 4+ */
+#define IBS_DATA2_STRM_ST		(1ull << 8)		/* with STRMST_RMTSOCKET */
 #define IBS_DATA2_RMT_SOCKET		(1ull << 9)		/* with STRMST_RMTSOCKET */
 
 /* IBS_OP_DATA3 */

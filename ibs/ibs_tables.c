@@ -28,9 +28,30 @@ static const struct ibs_family families[] = {
 	{ .name = "Zen 4", .family = 0x19, .model_lo = 0xa0, .model_hi = 0xaf,
 	  .table = IBS_DS_EXT, .l2miss = true, .erratum_1293 = false, .hit_st_valid = true,
 	  .source = "PPR 19h MA0h (Bergamo, Siena); CPUID 8000_001BH EAX[11]" },
+	/* Zen 6 before the Zen 5 catch-all (ibs/amd_zen.c ranges; first match wins) */
+	{ .name = "Zen 6", .family = 0x1a, .model_lo = 0x50, .model_hi = 0x5f,
+	  .table = IBS_DS_EXT, .l2miss = true, .erratum_1293 = false, .hit_st_valid = true,
+	  .strmst_rmtsocket = true,
+	  .source = "Linux amd.c X86_FEATURE_ZEN6 ranges; DATA2 StrmSt/RmtSocket by CPUID "
+		    "8000_001BH EAX[16] (Linux tip e267b4178134)" },
+	{ .name = "Zen 6", .family = 0x1a, .model_lo = 0x80, .model_hi = 0xaf,
+	  .table = IBS_DS_EXT, .l2miss = true, .erratum_1293 = false, .hit_st_valid = true,
+	  .strmst_rmtsocket = true,
+	  .source = "Linux amd.c X86_FEATURE_ZEN6 ranges" },
+	{ .name = "Zen 6", .family = 0x1a, .model_lo = 0xc0, .model_hi = 0xcf,
+	  .table = IBS_DS_EXT, .l2miss = true, .erratum_1293 = false, .hit_st_valid = true,
+	  .strmst_rmtsocket = true,
+	  .source = "Linux amd.c X86_FEATURE_ZEN6 ranges" },
+	{ .name = "Zen 6", .family = 0x1a, .model_lo = 0xd8, .model_hi = 0xef,
+	  .table = IBS_DS_EXT, .l2miss = true, .erratum_1293 = false, .hit_st_valid = true,
+	  .strmst_rmtsocket = true,
+	  .source = "Linux amd.c X86_FEATURE_ZEN6 ranges (D0-D7 stay Zen 5: ibs/amd_zen.c)" },
 	{ .name = "Zen 5", .family = 0x1a, .model_lo = 0x00, .model_hi = 0xff,
 	  .table = IBS_DS_EXT, .l2miss = true, .erratum_1293 = false, .hit_st_valid = true,
-	  .source = "PPR 1Ah M02h (Turin); CPUID 8000_001BH EAX[11]" },
+	  .erratum_1606 = true,
+	  .source = "PPR 1Ah M02h (Turin); CPUID 8000_001BH EAX[11]; erratum 1606 (Revision "
+		    "Guide 1Ah M00h-0Fh): Linux perf_ibs_init() sets L3MissOnly with LdLatEn on "
+		    "every ZEN5 part (898138efc990), so here on every Zen 5 row" },
 };
 
 const struct ibs_family *ibs_family_lookup(unsigned family, unsigned model)

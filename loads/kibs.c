@@ -38,7 +38,6 @@ static void prepare(void *self, const struct load_run *r, enum load_target tg, s
 	const char *dump = cmdline_get(&kcmdline, "dump");
 	struct pebs_config pc;
 
-	(void)tg;
 	st->c = ibs_caps_init();
 	/* samples outside the chain's buffer are not the workload's (the handler's own loads:
 	 * ibs/ibs_measure.h lo/hi) */
@@ -49,6 +48,8 @@ static void prepare(void *self, const struct load_run *r, enum load_target tg, s
 	*user = cmdline_get(&kcmdline, "sav") != NULL;
 	pebs_config_init(&pc, PEBS_LOAD_LATENCY, &kcmdline, kstep_warn);
 	*period = *user ? pc.sav : pebs_cost_default_sav(r->ns_x100 / k->per_step);
+	st->cfg.ldlat = kibs_ldlat(st->c, tg, cmdline_get(&kcmdline, "ldlat") ? pc.ldlat : 0,
+				   kstep_warn);
 	if (dump && (!strcmp(dump, "raw") || !strcmp(dump, "decoded"))) {
 		st->cfg.dump = st->dump_buf;
 		st->cfg.dump_cap = sizeof(st->dump_buf);
@@ -87,7 +88,7 @@ static void report(void *self, struct ktest *t, const struct load_run *r, enum l
 static const char *source_name(void *self, char *b, unsigned n)
 {
 	(void)self;
-	fmt_snprintf(b, n, "pebs_source");
+	fmt_snprintf(b, n, "ibs_source");
 	return b;
 }
 
@@ -97,8 +98,8 @@ static const struct pebs_agg *aggregate(void *self)
 }
 
 static const struct sampler ibs_sampler = {
-	.name = "IBS", .self = &ibs_st, .unavailable = unavailable, .prepare = prepare,
-	.measure = measure, .error = error, .report = report, .source_name = source_name,
+	.name = "IBS", .prefix = "ibs", .self = &ibs_st, .unavailable = unavailable,
+	.prepare = prepare, .measure = measure, .error = error, .report = report, .source_name = source_name,
 	.aggregate = aggregate,
 };
 

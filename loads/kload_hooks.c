@@ -3,10 +3,11 @@
  * clock the timed chase reads next to the TSC (pebs/cycles.c: fixed counter 1 or a GP
  * counter), and the sampler (loads/sampler.h: loads/kpebs.c on Intel, loads/kibs.c on AMD);
  * every load kernel then runs the sampling step through it (loads/kstep.c) or SKIPs
- * pebs_source, pebs_overhead and pebs_remote with the sampler's exact reason.
+ * <p>_source, <p>_overhead and <p>_remote (p: pebs or ibs) with the sampler's exact reason.
  */
 #include "loads/kload.h"
 #include "loads/sampler.h"
+#include "kernel/fmt.h"
 
 static uint64_t (*core_read)(void *);
 static void *core_ctx;
@@ -56,11 +57,17 @@ void kload_pebs_step(struct ktest *t, const struct load_run *r, enum load_target
 {
 	const char *why = kload_pebs_unavailable();
 
-	if (why) {
-		kt_skip_sub(t, "pebs_source", "%s", why);
-		kt_skip_sub(t, "pebs_overhead", "%s", why);	/* PEBS did not run: no cost */
+	if (why) {	/* named after the sampler: pebs_* (Intel), ibs_* (AMD; docs/output.md) */
+		const char *p = sampler && sampler->prefix ? sampler->prefix : "pebs";
+		char n[24];
+
+		fmt_snprintf(n, sizeof(n), "%s_source", p);
+		kt_skip_sub(t, n, "%s", why);
+		fmt_snprintf(n, sizeof(n), "%s_overhead", p);	/* it did not run: no cost */
+		kt_skip_sub(t, n, "%s", why);
+		fmt_snprintf(n, sizeof(n), "%s_remote", p);
 		if (target == TGT_REMOTE)
-			kt_skip_sub(t, "pebs_remote", "%s", why);
+			kt_skip_sub(t, n, "%s", why);
 		return;
 	}
 	kstep_sample(t, r, target, sampler);

@@ -24,10 +24,12 @@
 #include "loads/pv_xsrc.h"
 #include "sample/agg_print.h"
 #include "pebs/cycles.h"
+#include "ibs/amd_cycles.h"
 
 #include <string.h>
 
 static struct pmu_cycles cyc;
+static struct amd_cycles acyc;	/* the core clock on AMD */
 static bool have_core;
 static struct pebs_measure meas;	/* the boot CPU's: ~30 KiB, not on the stack */
 static uint8_t dump_buf[PEBS_DUMP_BYTES];	/* one CPU measures at a time */
@@ -95,7 +97,9 @@ static void prepare(void *self, const struct load_run *r, enum load_target tg, s
 	struct pebs_step *ps = self;
 
 	ps->dump = cmdline_get(&kcmdline, "dump");
-	ps->cfg = (struct pebs_measure_cfg){ .work = pebs_cost_chunk, .work_ctx = &k->run };
+	ps->cfg = (struct pebs_measure_cfg){ .work = pebs_cost_chunk, .work_ctx = &k->run,
+					     .retire = level_of(tg) >= 0,
+					     .retire_level = (unsigned)level_of(tg) };
 	pebs_config_init(&ps->cfg.pc, tg == TGT_STORE ? PEBS_STORE : PEBS_LOAD_LATENCY, &kcmdline,
 			 kstep_warn);
 	*user = cmdline_get(&kcmdline, "sav") != NULL;
@@ -143,6 +147,7 @@ static void report(void *self, struct ktest *t, const struct load_run *r, enum l
 	struct kpebs_levels *lv = st->lv;
 	int lvl = level_of(tg);
 	char d[200], b[48];
+	enum pv_result v;
 
 	if (pv_records(&m->st, m->s.counter, d, sizeof(d)) == PV_SKIP) {	/* no assist at all */
 		kt_skip_sub(t, subname(st, "pebs_source", b, sizeof(b)), "%s", d);
@@ -157,6 +162,9 @@ static void report(void *self, struct ktest *t, const struct load_run *r, enum l
 		kp_dump(kpk_line, t, r->name, m, c, !strcmp(ps->dump, "raw"));
 
 	judge(t, st, r->name, "pebs_overhead", pv_overhead(cost, m->sav, d, sizeof(d)), d);
+	if (m->s.cfg.counters)	/* on request only: the snapshots against RDPMC */
+		judge(t, st, r->name, "pebs_counters",
+		      (enum pv_result)pebs_cntr_check(&m->cntr, d, sizeof(d)), d);
 	if (tg == TGT_STORE) {
 		judge(t, st, r->name, "pebs_store", pv_store(m->agg.records, m->st_hit, m->st_miss,
 						   m->model ? m->model->store : PEBS_ST_NONE,
@@ -175,8 +183,16 @@ static void report(void *self, struct ktest *t, const struct load_run *r, enum l
 							 sizeof(d)), d);
 	if (tg == TGT_LFB || tg == TGT_REMOTE)
 		return;
-	judge(t, st, r->name, "pebs_latency", pv_latency(&m->agg, (enum pebs_level)lvl, timed,
-					       r->res.have_core, d, sizeof(d)), d);
+	v = pv_latency(&m->agg, (enum pebs_level)lvl, timed, r->res.have_core, d, sizeof(d));
+	if (m->retire.count) {	/* timed / arch PEBS: the retire latency in the same subtest */
+		char e[96];
+		size_t k = strlen(d);
+
+		if (pv_retire(&m->retire, timed, r->res.have_core, e, sizeof(e)) == PV_FAIL)
+			v = PV_FAIL;
+		fmt_snprintf(d + k, sizeof(d) - k, "; %s", e);
+	}
+	judge(t, st, r->name, "pebs_latency", v, d);
 	if (m->agg.lvl[lvl].count) {
 		lv->p50[tg] = pebs_agg_percentile(&m->agg.lvl[lvl], 500);
 		lv->have[tg] = true;
@@ -202,8 +218,8 @@ static enum kt_result step_run(struct ktest *t, const struct step *st, const str
 {
 	struct pebs_step ps = { .st = st };
 	const struct sampler s = {
-		.name = "PEBS", .self = &ps, .unavailable = unavailable, .prepare = prepare,
-		.measure = measure, .error = error, .report = report, .source_name = source_name,
+		.name = "PEBS", .prefix = "pebs", .self = &ps, .unavailable = unavailable,
+		.prepare = prepare, .measure = measure, .error = error, .report = report, .source_name = source_name,
 		.aggregate = aggregate,
 	};
 
@@ -214,8 +230,8 @@ static enum kt_result step_run(struct ktest *t, const struct step *st, const str
 static struct step bsp_step;
 static struct pebs_step bsp_ps = { .st = &bsp_step };
 static const struct sampler pebs_sampler = {
-	.name = "PEBS", .self = &bsp_ps, .unavailable = unavailable, .prepare = prepare,
-	.measure = measure, .error = error, .report = report, .source_name = source_name,
+	.name = "PEBS", .prefix = "pebs", .self = &bsp_ps, .unavailable = unavailable,
+	.prepare = prepare, .measure = measure, .error = error, .report = report, .source_name = source_name,
 	.aggregate = aggregate,
 };
 
@@ -265,12 +281,19 @@ void kload_header(void)
 
 	for (unsigned i = 0; geometry_header_line(kload_geometry(), i, b, sizeof(b)); i++)
 		ktap_diag("%s", b);
-	rc = pmu_cycles_init(&cyc, pebs_caps_init());
-	if (rc == 0) {
-		have_core = true;
-		kload_set_core_clock(pmu_cycles_read, &cyc, cyc.name);
+	if (cpu.vendor == VENDOR_AMD) {	/* PMCx076 or APERF (ibs/amd_cycles.h) */
+		rc = amd_cycles_init(&acyc, &cpu);
+		if (rc == 0)
+			kload_set_core_clock(amd_cycles_read, &acyc, acyc.name);
+		amd_cycles_header_line(&acyc, rc, b, sizeof(b));
+	} else {
+		rc = pmu_cycles_init(&cyc, pebs_caps_init());
+		if (rc == 0) {
+			have_core = true;
+			kload_set_core_clock(pmu_cycles_read, &cyc, cyc.name);
+		}
+		pmu_cycles_header_line(&cyc, rc, b, sizeof(b));
 	}
-	pmu_cycles_header_line(&cyc, rc, b, sizeof(b));
 	ktap_diag("%s", b);
 	bsp_step_init();
 	kload_set_sampler(&pebs_sampler);

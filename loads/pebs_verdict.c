@@ -142,6 +142,33 @@ enum pv_result pv_latency(const struct pebs_agg *a, enum pebs_level target,
 	return p50 * 100 >= lo_x100 && p50 * 100 <= hi_x100 ? PV_PASS : PV_FAIL;
 }
 
+enum pv_result pv_retire(const struct pebs_agg_level *l, uint64_t timed_x100, bool core_clock,
+			 char *d, size_t n)
+{
+	/* Project rule, not a vendor promise: in a dependent chase each load retires about one
+	 * load latency after the one before, so the median retire latency (cycles since the
+	 * previous retirement, SDM Vol. 3B "Timed PEBS") is the chase's cycles per load. The
+	 * loop's other uops retire in the same cycles as their load, or split an interval
+	 * (below: down to half), an interrupt or SMI lengthens one (above: up to twice): the
+	 * core-clock band of pebs_latency, 50..200 % + 4 cycles. TSC only: not judged. */
+	uint64_t p50, lo_x100 = timed_x100 / 2, hi_x100 = timed_x100 * 2 + 400;
+
+	if (!core_clock) {
+		fmt_snprintf(d, n, "retire latency counts core cycles: no core clock to compare");
+		return PV_SKIP;
+	}
+	if (!l->count) {
+		fmt_snprintf(d, n, "no record carried a retire latency");
+		return PV_SKIP;
+	}
+	p50 = pebs_agg_percentile(l, 500);
+	fmt_snprintf(d, n, "retire p50 %llu vs %llu.%02llu core/load, band %llu..%llu",
+		     (unsigned long long)p50, (unsigned long long)(timed_x100 / 100),
+		     (unsigned long long)(timed_x100 % 100), (unsigned long long)(lo_x100 / 100),
+		     (unsigned long long)(hi_x100 / 100));
+	return p50 * 100 >= lo_x100 && p50 * 100 <= hi_x100 ? PV_PASS : PV_FAIL;
+}
+
 enum pv_result pv_rises(uint64_t p50_below, const char *below, uint64_t p50, char *d, size_t n)
 {
 	fmt_snprintf(d, n, "p50 %llu > %s p50 %llu", (unsigned long long)p50, below,

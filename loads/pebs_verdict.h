@@ -42,6 +42,11 @@ enum pv_result pv_records(const struct pebs_stats *st, unsigned counter, char *d
 enum pv_result pv_latency(const struct pebs_agg *a, enum pebs_level target,
 			  uint64_t timed_x100, bool core_clock, char *d, size_t n);
 enum pv_result pv_rises(uint64_t p50_below, const char *below, uint64_t p50, char *d, size_t n);
+/* Timed PEBS / arch PEBS (issue 31): the median retire latency of the target level's records
+ * against the chase's core cycles per load, 50..200 % + 4 (a project rule: see the .c). SKIP
+ * without a core clock or without retire latencies. */
+enum pv_result pv_retire(const struct pebs_agg_level *l, uint64_t timed_x100, bool core_clock,
+			 char *d, size_t n);
 enum pv_result pv_store(uint64_t records, uint64_t hit, uint64_t miss, enum pebs_store_kind k,
 			char *d, size_t n);
 enum pv_result pv_stlb(const struct pebs_agg *a, bool layout_has_stlb, char *d, size_t n);

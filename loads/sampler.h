@@ -30,6 +30,7 @@ struct sampler_result {
 
 struct sampler {
 	const char *name;	/* "PEBS", "IBS" */
+	const char *prefix;	/* its subtests' names: "pebs" (pebs_source ...), "ibs" */
 	void *self;		/* the sampler's own state for this step */
 	/* NULL when the sampler can run here, else the exact SKIP reason. */
 	const char *(*unavailable)(void *self);

@@ -95,7 +95,9 @@ static void probe_msrs(struct pebs_caps *c)
 
 static void reason_pmu(struct pebs_caps *c, uint32_t max_leaf)
 {
-	if (c->vendor != VENDOR_INTEL)
+	if (c->vendor == VENDOR_AMD)	/* the AMD path samples through IBS (docs/ibs.md) */
+		WHY(c->pmu_why, "CPU vendor AMD: an Intel PMU test (AMD samples through IBS)");
+	else if (c->vendor != VENDOR_INTEL)
 		WHY(c->pmu_why, "CPU vendor %s: only the Intel PMU is supported",
 		    cpu_vendor_name(c->vendor));
 	else if (max_leaf < 0xa)

@@ -87,6 +87,9 @@ const struct pebs_caps *pebs_caps_init(void);
 void pebs_caps_print(const struct pebs_caps *c);
 /* Line i (0..5) of that print into b, without "# " and newline; false past the last line. */
 bool pebs_caps_line(const struct pebs_caps *c, unsigned i, char *b, size_t n);
+/* Whether pebs_caps_print shows line i (no all-zero lines without a PMU; on AMD the cpu line
+ * only, the `# pmu: amd` lines say what runs there). */
+bool pebs_caps_line_shown(const struct pebs_caps *c, unsigned i);
 
 /* Predicates: true when usable; otherwise *why (if non-NULL) is the exact SKIP reason. */
 bool pebs_caps_pmu_ok(const struct pebs_caps *c, const char **why);	/* counting PMU */

@@ -102,18 +102,26 @@ bool pebs_caps_warning(const struct pebs_caps *c, unsigned i, char *b, size_t n)
 	return false;
 }
 
+bool pebs_caps_line_shown(const struct pebs_caps *c, unsigned i)
+{
+	/* without a PMU, lines 2-4 (CPUID.0AH, CPUID.1/MISC_ENABLE, PERF_CAPABILITIES) are
+	 * all zero: the default log stays compact (issue 7); on AMD only the cpu line: the
+	 * `# pmu: amd` lines (ibs/ibs_caps.c) say what runs there; under a hypervisor line 0
+	 * restates the `# cpu:` and `# hypervisor:` lines with a microcode revision the
+	 * hypervisor made up: log=full only (docs/output.md "Log budget") */
+	if (i == 0 && c->hypervisor && !c->hybrid && !log_full())
+		return false;
+	if (c->vendor == VENDOR_AMD)
+		return i == 0;
+	return pebs_caps_pmu_ok(c, NULL) || i < 2 || i > 4;
+}
+
 void pebs_caps_print(const struct pebs_caps *c)
 {
 	char b[200];
 
-	bool pmu = pebs_caps_pmu_ok(c, NULL);
-
-	/* without a PMU, lines 2-4 (CPUID.0AH, CPUID.1/MISC_ENABLE, PERF_CAPABILITIES) are
-	 * all zero: the default log stays compact (issue 7); under a hypervisor line 0 restates
-	 * the `# cpu:` and `# hypervisor:` lines with a microcode revision the hypervisor made
-	 * up: log=full only (docs/output.md "Log budget") */
 	for (unsigned i = 0; pebs_caps_line(c, i, b, sizeof(b)); i++)
-		if ((pmu || i < 2 || i > 4) && (i || !c->hypervisor || c->hybrid || log_full()))
+		if (pebs_caps_line_shown(c, i))
 			kprintf("# %s\n", b);
 	for (unsigned i = 0; pebs_caps_warning(c, i, b, sizeof(b)); i++)
 		kprintf("# warning: %s\n", b);

@@ -43,12 +43,43 @@ void pebs_cntr_agg_add(struct pebs_cntr_agg *a, const struct pebs_record *r, uns
 	}
 	if (level >= PEBS_LVL_COUNT)
 		level = PEBS_LVL_NA;
+	if (!a->have_prev)
+		a->first = now;
+	else if (now < a->prev)
+		a->backwards++;
 	if (a->have_prev) {
 		a->windows[level]++;
 		a->cycles[level] += (now - a->prev) & CNTR_MASK;
 	}
 	a->prev = now;
 	a->have_prev = true;
+}
+
+int pebs_cntr_check(const struct pebs_cntr_agg *a, char *d, size_t n)
+{
+	uint64_t snaps = a->records - a->no_cycles, span = (a->prev - a->first) & CNTR_MASK;
+	uint64_t rspan = (a->rdpmc_end - a->rdpmc_start) & CNTR_MASK;
+
+	if (!a->rdpmc_ok) {
+		fmt_snprintf(d, n, "RDPMC of fixed counter %u faulted: nothing to compare",
+			     PEBS_CNTR_CORE_CYCLES);
+		return -1;
+	}
+	if (snaps < 2) {
+		fmt_snprintf(d, n, "%llu core-cycle snapshots: no window", (unsigned long long)snaps);
+		return -1;
+	}
+	if (a->backwards || a->first < a->rdpmc_start || a->prev > a->rdpmc_end) {
+		fmt_snprintf(d, n, "snapshots 0x%llx..0x%llx (%llu backwards) outside RDPMC "
+			     "0x%llx..0x%llx of the same counter", (unsigned long long)a->first,
+			     (unsigned long long)a->prev, (unsigned long long)a->backwards,
+			     (unsigned long long)a->rdpmc_start, (unsigned long long)a->rdpmc_end);
+		return 0;
+	}
+	fmt_snprintf(d, n, "%llu snapshots span %llu cycles within RDPMC's %llu over the same "
+		     "window", (unsigned long long)snaps, (unsigned long long)span,
+		     (unsigned long long)rspan);
+	return 1;
 }
 
 void pebs_cntr_agg_lines(const struct pebs_cntr_agg *a, const char *name,

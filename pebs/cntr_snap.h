@@ -21,6 +21,11 @@ struct pebs_cntr_agg {
 	bool have_prev;
 	uint64_t records, no_cycles;	/* records seen; those without a core-cycles value */
 	uint64_t windows[PEBS_LVL_COUNT], cycles[PEBS_LVL_COUNT];
+	/* the snapshots against RDPMC of the same counter (pebs_cntr_check) */
+	uint64_t first;			/* the first snapshot's core cycles */
+	uint64_t backwards;		/* snapshots below the one before */
+	uint64_t rdpmc_start, rdpmc_end;	/* RDPMC before the session armed, after it stopped */
+	bool rdpmc_ok;
 };
 
 void pebs_cntr_agg_init(struct pebs_cntr_agg *a);
@@ -31,6 +36,13 @@ void pebs_cntr_agg_add(struct pebs_cntr_agg *a, const struct pebs_record *r, uns
 /* "NAME: counters L1 windows=N cycles/window=M" per level with windows, else one
  * "NAME: counters none records=N without-cycles=M" line (docs/output.md §3), each through
  * out without a newline. */
+/* The verdict on the snapshots (docs/output.md `pebs_counters`): every snapshot of the core
+ * cycles lies within RDPMC of the same counter read before the session armed and after it
+ * stopped, and none is below the one before (a snapshot is the counter's value when the
+ * record is written: SDM Vol. 3B "Counters Group"): then the snapshot deltas sum to at most
+ * the RDPMC delta over the same window. 1 PASS, 0 FAIL, -1 SKIP (no RDPMC, under 2
+ * snapshots), d the detail. Exact: no tolerance. */
+int pebs_cntr_check(const struct pebs_cntr_agg *a, char *d, size_t n);
 void pebs_cntr_agg_lines(const struct pebs_cntr_agg *a, const char *name,
 			 void (*out)(void *ctx, const char *line), void *ctx);
 

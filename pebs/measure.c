@@ -7,6 +7,7 @@
  */
 #include "pebs/measure.h"
 #include "kernel/fmt.h"
+#include "kernel/hw.h"
 
 #include <string.h>
 
@@ -42,8 +43,9 @@ static void store_status(struct pebs_measure *m, const uint8_t *rec, size_t len)
 	}
 }
 
-/* pebs_counters=on: the snapshots of each record, per level (cntr_snap.h). */
-static void counters(struct pebs_measure *m, const uint8_t *rec, size_t len)
+/* pebs_counters=on: the snapshots of each record, per level (cntr_snap.h); and the retire
+ * latency of the target level's records (timed PEBS, arch PEBS). */
+static void per_record(struct pebs_measure *m, const uint8_t *rec, size_t len)
 {
 	struct pebs_walker w;
 	struct pebs_record r;
@@ -52,7 +54,11 @@ static void counters(struct pebs_measure *m, const uint8_t *rec, size_t len)
 	pebs_walk_init(&w, rec, len, m->format, m->walk_flags);
 	while (pebs_walk_next(&w, &r)) {
 		pebs_dsrc_decode((r.valid & PEBS_F_AUX) ? m->model : NULL, m->ev, r.aux, &d);
-		pebs_cntr_agg_add(&m->cntr, &r, d.level);
+		if (m->s.cfg.counters)
+			pebs_cntr_agg_add(&m->cntr, &r, d.level);
+		if (m->keep_retire && !r.err && (r.valid & PEBS_F_RETIRE_LATENCY) &&
+		    d.level == m->retire_level)
+			pebs_agg_add_latency(&m->retire, r.retire_latency);
 	}
 }
 
@@ -61,8 +67,8 @@ static void sink(void *ctx, const uint8_t *rec, size_t len)
 	struct pebs_measure *m = ctx;
 
 	pebs_aggbuf_add(&m->ab, &m->agg, rec, len);
-	if (m->s.cfg.counters)
-		counters(m, rec, len);
+	if (m->s.cfg.counters || m->keep_retire)
+		per_record(m, rec, len);
 	if (m->ev == PEBS_EV_STORE)
 		store_status(m, rec, len);
 	if (!m->dump)
@@ -99,6 +105,9 @@ int pebs_measure_run(struct pebs_measure *m, const struct pebs_caps *c,
 		m->walk_flags |= PEBS_WALK_TIMING_INFO;
 	pebs_agg_init(&m->agg);
 	pebs_cntr_agg_init(&m->cntr);
+	m->keep_retire = cfg->retire;
+	m->retire.min = UINT64_MAX;
+	m->retire_level = cfg->retire_level;
 	if (pebs_aggbuf_init(&m->ab, m->model, m->ev, m->format, m->walk_flags)) {
 		fmt_snprintf(m->err, sizeof(m->err), "decoder: data-source layout of %s unsupported",
 			     m->model ? m->model->name : "?");
@@ -108,6 +117,10 @@ int pebs_measure_run(struct pebs_measure *m, const struct pebs_caps *c,
 	m->dump_cap = cfg->dump ? cfg->dump_cap : 0;
 	pc.sink = sink;
 	pc.sink_ctx = m;
+	/* pebs_counters=on: the snapshotted counter through RDPMC around the session, the
+	 * window every snapshot must lie in (pebs_cntr_check) */
+	m->cntr.rdpmc_ok = pc.counters && !rdpmc_safe(1u << 30 | PEBS_CNTR_CORE_CYCLES,
+						      &m->cntr.rdpmc_start);
 	if (pebs_start(&m->s, c, &pc)) {
 		fmt_snprintf(m->err, sizeof(m->err), "%s", m->s.err);
 		return -1;
@@ -122,6 +135,8 @@ int pebs_measure_run(struct pebs_measure *m, const struct pebs_caps *c,
 			break;
 	}
 	pebs_stop(&m->s);
+	if (m->cntr.rdpmc_ok)
+		m->cntr.rdpmc_ok = !rdpmc_safe(1u << 30 | PEBS_CNTR_CORE_CYCLES, &m->cntr.rdpmc_end);
 	m->st = m->s.st;
 	return 0;
 }

@@ -31,6 +31,8 @@ struct pebs_measure_cfg {
 	void *work_ctx;
 	uint8_t *dump;		/* NULL: no raw copies */
 	size_t dump_cap;
+	bool retire;		/* keep the retire latency of records of level retire_level */
+	unsigned retire_level;	/* enum pebs_level */
 };
 
 struct pebs_measure {
@@ -50,6 +52,11 @@ struct pebs_measure {
 	uint64_t st_hit, st_miss, st_unknown;
 	struct pebs_agg agg;
 	struct pebs_cntr_agg cntr;	/* pebs_counters=on: cycles per window per level */
+	/* retire latency (PERF_CAPABILITIES[17] timed PEBS, arch PEBS) of the records of
+	 * cfg.retire_level; count 0: none carried one */
+	struct pebs_agg_level retire;
+	bool keep_retire;
+	unsigned retire_level;
 	struct pebs_aggbuf_ctx ab;
 	struct pebs_session s;
 	uint8_t *dump;

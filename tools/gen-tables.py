@@ -114,7 +114,8 @@ class Tables:
         with open("data/tables/linux-fixes.toml", "rb") as f:
             self.fixes = tomllib.load(f)["fix"]
         with open("data/tables/linux-oracle.toml", "rb") as f:
-            self.oracle = tomllib.load(f)["diff"]
+            lo = tomllib.load(f)
+            self.oracle, self.ibs_oracle = lo["diff"], lo.get("ibs_diff", [])
         self.events = {}
         self.rows, self.diffs, self.uncovered = [], [], []
         self.pins = {}

@@ -10,7 +10,7 @@
  * built, nothing is timed: core cycles/load = the target level's modelled median latency with
  * a seeded +-3 % jitter, TSC = core / 1.10), the cache geometry (the model has no CPUID 04H:
  * the CPU's published sizes) and the TSC frequency; the `cpu:` line's brand is the model name.
- * AMD parts (zen3, zen4) run the same kernels' PEBS step through IBS over the IBS model
+ * AMD parts (zen3, zen4, zen5, zen6) run the same kernels' PEBS step through IBS over the IBS model
  * (tests/model/ibs_model.h, tools/model_log_ibs.c); the header adds the `# pmu: amd` lines.
  * --cpu alderlake: the modelled hybrid part (model_init_cpus): Golden Cove P-core as CPU 0
  * (the boot CPU, tests load_l1..load_dram) and Gracemont E-core as CPU 1 (test load_cpus, as
@@ -29,7 +29,7 @@
  * (tools/model_log_matrix.c) over the topology --topo names (tests/model/topo_model.h, default
  * 2s-snc2-cxl); --remote-faster N: the topology's hostile knob (node 1 -> node 0 loads N %
  * faster than node 1's own: remote_over_local fails). Intel parts.
- * Usage: model-log --cpu haswell|skylake|icelake_sp|sapphire_rapids|zen3|zen4|alderlake
+ * Usage: model-log --cpu haswell|skylake|icelake_sp|sapphire_rapids|zen3|zen4|zen5|zen6|nvl-p|nvl-e|alderlake
  *                  [--seed N] [--kernels levels|all|loaded|matrix] [--injectors 1..512]
  *                  [--topo NAME] [--remote-faster N]
  *                  [--mix clean|mixed|l1] [--dump none|raw|decoded] [--sav N]
@@ -51,7 +51,9 @@
 #include "model/loaded_model.h"
 #include "model/pmu_model.h"
 #include "model/topo_model.h"
+#include "model/vclock.h"
 #include "pebs/cycles.h"
+#include "ibs/amd_cycles.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -85,6 +87,18 @@ static const struct mcpu {
 	{ .id = "zen4", .amd = &ibs_model_zen4, .l1d = 32 << 10, .l2 = 1 << 20,
 	  .l3 = 32ull << 20, .w1 = 8, .w2 = 8, .w3 = 16, .tsc_khz = 2400000,
 	  .mem = &loaded_mem_ddr5_8ch },
+	{ .id = "zen5", .amd = &ibs_model_zen5, .l1d = 48 << 10, .l2 = 1 << 20,
+	  .l3 = 32ull << 20, .w1 = 12, .w2 = 16, .w3 = 16, .tsc_khz = 2400000 },
+	{ .id = "zen6", .amd = &ibs_model_zen6, .l1d = 48 << 10, .l2 = 1 << 20,
+	  .l3 = 32ull << 20, .w1 = 12, .w2 = 16, .w3 = 16, .tsc_khz = 2400000 },
+	/* Nova Lake 18_01 (arch PEBS): one core type each; sizes illustrative (no published
+	 * figures at hand): P-core 48K/3M, E-core 32K/4M (its cluster's L2), 36M L3 */
+	{ .id = "nvl-p", .mc = &model_nvl_p, .l1d = 48 << 10, .l2 = 3 << 20,
+	  .l3 = 36ull << 20, .w1 = 12, .w2 = 12, .w3 = 12, .tsc_khz = 2400000,
+	  .mem = &loaded_mem_ddr4_2ch },
+	{ .id = "nvl-e", .mc = &model_nvl_e, .l1d = 32 << 10, .l2 = 4 << 20,
+	  .l3 = 36ull << 20, .w1 = 8, .w2 = 16, .w3 = 12, .tsc_khz = 2400000,
+	  .mem = &loaded_mem_ddr4_2ch },
 	{ .id = "alderlake", .mc = &model_goldencove, .ecore = &model_gracemont, .l1d = 48 << 10,
 	  .l2 = 1280 << 10, .l3 = 30ull << 20, .w1 = 12, .w2 = 10, .w3 = 12, .tsc_khz = 2400000,
 	  .mem = &loaded_mem_ddr4_2ch },
@@ -103,7 +117,7 @@ static struct console_backend out = { .name = "stdout", .write = out_write };
 
 static void usage(void)
 {
-	fprintf(stderr, "usage: model-log --cpu haswell|skylake|icelake_sp|sapphire_rapids|zen3|zen4|"
+	fprintf(stderr, "usage: model-log --cpu haswell|skylake|icelake_sp|sapphire_rapids|zen3|zen4|zen5|zen6|nvl-p|nvl-e|"
 		"alderlake "
 		"[--seed N] [--kernels levels|all|loaded|matrix] [--injectors N] [--topo %s] [--remote-faster 0..99] [--mix clean|mixed|l1] [--dump none|raw|decoded] [--sav N] "
 		"[--assist-ns N] [--pmi-ns N] [--ram-pct 50..400]\n", topo_model_names());
@@ -124,6 +138,7 @@ static void header(const struct mcpu *m, const struct cpu_info *ci, const struct
 		   int argc, bool all, bool loaded, bool matrix)
 {
 	static struct pmu_cycles cyc;
+	static struct amd_cycles acyc;
 	char cmd[256] = "", b[200];
 
 	for (int i = 1; i < argc; i++)
@@ -154,7 +169,10 @@ static void header(const struct mcpu *m, const struct cpu_info *ci, const struct
 	/* kpebs.c kload_header() */
 	for (unsigned i = 0; geometry_header_line(g, i, b, sizeof(b)); i++)
 		ktap_diag("%s", b);
-	pmu_cycles_header_line(&cyc, pmu_cycles_init(&cyc, c), b, sizeof(b));
+	if (m->amd)	/* kpebs.c kload_header() on AMD */
+		amd_cycles_header_line(&acyc, amd_cycles_init(&acyc, ci), b, sizeof(b));
+	else
+		pmu_cycles_header_line(&cyc, pmu_cycles_init(&cyc, c), b, sizeof(b));
 	ktap_diag("%s", b);
 }
 
@@ -169,7 +187,8 @@ static void level(struct cache_level *l, uint64_t size, unsigned ways)
 int main(int argc, char **argv)
 {
 	static const char *const cpu_ids[] = { "haswell", "skylake", "icelake_sp",
-					       "sapphire_rapids", "zen3", "zen4", "alderlake" };
+					       "sapphire_rapids", "zen3", "zen4", "zen5", "zen6",
+					       "nvl-p", "nvl-e", "alderlake" };
 	static const char *const mix_ids[] = { "clean", "mixed", "l1" };
 	static const char *const dump_ids[] = { "none", "raw", "decoded" };
 	static const char *const kernel_ids[] = { "levels", "all", "loaded", "matrix" };
@@ -195,7 +214,7 @@ int main(int argc, char **argv)
 		if (!v)
 			usage();
 		if (!strcmp(argv[i], "--cpu"))
-			m = &cpus[pick(v, cpu_ids, 7)];
+			m = &cpus[pick(v, cpu_ids, 11)];
 		else if (!strcmp(argv[i], "--seed"))
 			o.seed = strtoull(v, NULL, 0);
 		else if (!strcmp(argv[i], "--kernels")) {
@@ -242,6 +261,7 @@ int main(int argc, char **argv)
 	o.tsc_khz = m->tsc_khz;
 	ml_amd = m->amd != NULL;
 	if (ml_amd) {
+		vclock_reset(0, 20);	/* an RDTSC takes ~20 TSC ticks (the core clock's check) */
 		ibs_model_init(m->amd, APIC_X2APIC, PMI_NMI);
 	} else if (m->ecore) {
 		const struct model_cpu *const two[] = { m->mc, m->ecore };

@@ -100,7 +100,8 @@ void ml_ibs_target(struct ktest *t, const char *name, const struct ibs_caps *c,
 	struct pebs_cost_run run = { .work = work, .ctx = &f, .clock = clock_v,
 				     .step_count = &f.fed };
 	struct ibs_measure_cfg cfg = { .work = pebs_cost_chunk, .work_ctx = &run,
-				       .target_loads = want };
+				       .target_loads = want,
+				       .ldlat = kibs_ldlat(c, (enum load_target)tg, 0, NULL) };
 	struct armed_ctx ac = { .cfg = &cfg, .f = &f, .c = c, .want = want };
 	struct pebs_cost cost;
 
@@ -116,7 +117,7 @@ void ml_ibs_target(struct ktest *t, const char *name, const struct ibs_caps *c,
 	pebs_cost_baseline(&base, BASE_CHUNKS);
 	if (pebs_cost_measure(&cost, &base, &run, o->sav, !o->sav_given, true,
 			      o->tsc_khz * 1000, armed, &ac)) {
-		kt_check(t, false, "pebs_source # %s", meas.err);
+		kt_check(t, false, "ibs_source # %s", meas.err);
 		return;
 	}
 	kibs_report(t, name, &meas, c, &cost, (enum load_target)tg, timed_x100, true, &levels,

@@ -216,8 +216,7 @@ static void block(const char *what)
 	else
 		kprintf("# tsc: measured at boot (PIT calibration; no CPUID.15H crystal clock)\n");
 	for (unsigned i = 0; pebs_caps_line(&pebs_caps, i, b, sizeof(b)); i++) {
-		/* the kernel's filter (pebs_caps_print): no PMU, no all-zero lines 2-4 */
-		if (!pebs_caps_pmu_ok(&pebs_caps, NULL) && i >= 2 && i <= 4)
+		if (!pebs_caps_line_shown(&pebs_caps, i))	/* the kernel's filter */
 			continue;
 		fix_line(b, sizeof(b), &pebs_caps);
 		kprintf("# %s\n", b);
@@ -227,10 +226,20 @@ static void block(const char *what)
 		ibs_caps_print(&ic);	/* init/main.c prints it on AMD, after the pebs lines */
 	for (unsigned i = 0; geometry_header_line(&g, i, b, sizeof(b)); i++)
 		kprintf("# %s\n", b);
-	rc = pmu_cycles_init(&cyc, &pebs_caps);
-	pmu_cycles_header_line(&cyc, rc, b, sizeof(b));
-	fix_line(b, sizeof(b), &pebs_caps);
-	kprintf("# %s\n", b);
+	if (cpu.vendor == VENDOR_AMD) {	/* ibs/amd_cycles.c: needs a counter that counts */
+		struct cpuid_regs r6 = { 0 };
+
+		if (cpu.max_leaf >= 6)
+			cpuid_count(6, 0, &r6);
+		kprintf("# core clock: decided at boot: PMCx076 on the highest free PerfCtr0-3 "
+			"(it must count), else IA32_APERF%s\n", r6.ecx & 1 ? "" :
+			" (absent: CPUID 06H:ECX[0] = 0)");
+	} else {
+		rc = pmu_cycles_init(&cyc, &pebs_caps);
+		pmu_cycles_header_line(&cyc, rc, b, sizeof(b));
+		fix_line(b, sizeof(b), &pebs_caps);
+		kprintf("# %s\n", b);
+	}
 	for (unsigned i = 0; i < PF_NMSR; i++) {
 		if (pf_hw_unread() & 1u << i)
 			kprintf("# %s: %s (0x%x): %s; give it with --msr %s=VALUE\n", unread_word(),

@@ -171,6 +171,19 @@ def oracle(t):
         codes = ", ".join(f"{c:02X}" for c in d["codes"])
         out.append(f"| `{d['configs']}` | {d['field']} | `{d['linux']}` | {d['ours']} | "
                    f"{codes} | {d['why']} |")
+    out += ["", "`tests/scripts/ibs_oracle.t` does the same for AMD IBS: Linux's "
+            "arch/x86/events/amd/ibs.c decode functions (perf_ibs_get_op_data2 with erratum 1293, "
+            "perf_ibs_get_mem_lvl, _snoop, _tlb_lvl, _lock) against `ibs/ibs_decode.c`, every "
+            "DataSrc code with RmtNode and CacheHitSt over ten IBS_OP_DATA3 cases, on Zen 3 "
+            "(19_01, with erratum 1293; 19_21), Zen 4 (19_11) and Zen 5 (1A_02). Zen 6's "
+            "RmtSocket/StrmSt and the load-latency filter are newer than Linux 6.12 "
+            "(`tests/host/ibs_ldlat_test.c`). Differences (`[[ibs_diff]]`; codes are DataSrc "
+            "values):", "",
+            "| configurations | field | Linux | ours | codes | why |", "|---|---|---|---|---|---|"]
+    for d in t.ibs_oracle:
+        codes = ", ".join(f"{c:02X}" for c in d["codes"])
+        out.append(f"| `{d['configs']}` | {d['field']} | `{d['linux']}` | {d['ours']} | "
+                   f"{codes} | {d['why']} |")
     out.append("")
     return out
 

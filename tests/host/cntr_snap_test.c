@@ -18,6 +18,7 @@
 #include "kernel/hw.h"
 #include "model/pmu_fixture.h"
 #include "model/pmu_model.h"
+#include "model/pmu_model_hostile.h"
 #include "pebs/cntr_snap.h"
 #include "pebs/msr.h"
 #include "pebs/pebs.h"
@@ -54,14 +55,26 @@ static void sink_fn(void *ctx, const uint8_t *rec, size_t len)
 	}
 }
 
+static void run_skew(const struct model_cpu *mc, unsigned fam, unsigned mod, uint64_t l1_code,
+		     uint64_t skew);
+
 static void run(const struct model_cpu *mc, unsigned fam, unsigned mod, uint64_t l1_code)
 {
+	run_skew(mc, fam, mod, l1_code, 0);
+}
+
+static void run_skew(const struct model_cpu *mc, unsigned fam, unsigned mod, uint64_t l1_code,
+		     uint64_t skew)
+{
+	const struct model_hostile h = { .snap_skew = skew };
+	char d[160];
 	const struct pebs_model *m = pebs_model_lookup(fam, mod, PEBS_CORE_P);
 	struct model_load ld = { 0x200040, l1_code, 57, 0x401000 };	/* an L1 hit */
 	struct pebs_session s;
 	struct pebs_config cfg;
 
 	pmu_fixture_probe(mc, &ci, &caps);
+	model_hostile(&h);
 	assert_non_null(m);
 	pebs_config_init(&cfg, PEBS_LOAD_LATENCY, NULL, NULL);
 	cfg.sav = 97;
@@ -73,11 +86,22 @@ static void run(const struct model_cpu *mc, unsigned fam, unsigned mod, uint64_t
 	pebs_cntr_agg_init(&agg);
 	bad = 0;
 	assert_int_equal(wrmsr_safe(MSR_IA32_FIXED_CTR_CTRL, 0x3), 0);
+	agg.rdpmc_ok = !rdpmc_safe(1u << 30 | PEBS_CNTR_CORE_CYCLES, &agg.rdpmc_start);
 	if (pebs_start(&s, &caps, &cfg))
 		fail_msg("%s: %s", mc->name, s.err);
 	pmu_fixture_assert_clean();
 	model_feed(mc->ll_event, 98 * 200, &ld);
 	pebs_stop(&s);
+	agg.rdpmc_ok = agg.rdpmc_ok &&
+		       !rdpmc_safe(1u << 30 | PEBS_CNTR_CORE_CYCLES, &agg.rdpmc_end);
+	/* issue 31: the snapshots against RDPMC of the same counter (pebs_cntr_check) */
+	assert_true(agg.rdpmc_ok);
+	if (pebs_cntr_check(&agg, d, sizeof(d)) != (skew ? 0 : 1))
+		fail_msg("%s skew %llu: %s", mc->name, (unsigned long long)skew, d);
+	if (skew)
+		return;
+	assert_int_equal(agg.backwards, 0);
+	assert_int_equal(agg.prev - agg.first, 199 * 98 * 7);
 	pmu_fixture_assert_clean();
 	assert_int_equal(s.st.records, 200);
 	assert_int_equal(bad, 0);
@@ -106,6 +130,22 @@ static void test_arch_rows(void **state)
 }
 
 static void warn_fn(const char *msg) { (void)msg; }
+
+/* The model's knob: snapshots that are not the counter's value fail the verdict. */
+static void test_snapshot_not_the_counter(void **state)
+{
+	char d[160];
+
+	(void)state;
+	run_skew(&model_lion_cove, 6, 0xBD, 0x01, 1000000);
+	run_skew(&model_ptl_p, 6, 0xCC, 0x01, 1000000);
+	memset(&agg, 0, sizeof(agg));
+	assert_int_equal(pebs_cntr_check(&agg, d, sizeof(d)), -1);	/* no RDPMC */
+	assert_string_equal(d, "RDPMC of fixed counter 1 faulted: nothing to compare");
+	agg.rdpmc_ok = true;
+	assert_int_equal(pebs_cntr_check(&agg, d, sizeof(d)), -1);
+	assert_string_equal(d, "0 core-cycle snapshots: no window");
+}
 
 static void test_option_and_refusal(void **state)
 {
@@ -137,6 +177,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_lion_cove_format6),
 		cmocka_unit_test(test_arch_rows),
+		cmocka_unit_test(test_snapshot_not_the_counter),
 		cmocka_unit_test(test_option_and_refusal),
 	};
 	int rc = cmocka_run_group_tests(tests, NULL, NULL);

@@ -210,6 +210,22 @@ static void test_erratum_uc_tlb(void **state)
 }
 
 /* Our perf-style names beside what perf prints for Linux's word (docs/ibs.md table). */
+/* Legacy DataSrc 7 (other: MMIO/config/PCI/APIC) with IbsDcUcMemAcc is I/O, as on Zen 4 and
+ * as Linux perf_ibs_get_mem_lvl() decodes it (issue 31: tests/scripts/ibs_oracle.t). */
+static void test_uc_io_legacy(void **state)
+{
+	struct ibs_sample s = load(IBS_DATA3_DC_MISS | IBS_DATA3_L2_MISS | IBS_DATA3_DC_UC_MEM_ACC,
+				   7, false, 100);
+	struct ibs_op op;
+
+	(void)state;
+	ibs_decode(ibs_family_lookup(0x19, 0x21), false, &s, &op);
+	assert_int_equal(op.d.level, PEBS_LVL_IO);
+	s = load(IBS_DATA3_DC_MISS | IBS_DATA3_L2_MISS | IBS_DATA3_DC_UC_MEM_ACC, 3, false, 100);
+	ibs_decode(ibs_family_lookup(0x19, 0x21), false, &s, &op);
+	assert_int_equal(op.d.level, PEBS_LVL_UNCACHED);
+}
+
 static void test_names(void **state)
 {
 	static const struct { unsigned code; bool rmt; const char *ours; } z4[] = {
@@ -251,6 +267,7 @@ int main(void)
 		cmocka_unit_test(test_latency_and_l1),
 		cmocka_unit_test(test_erratum_uc_tlb),
 		cmocka_unit_test(test_names),
+		cmocka_unit_test(test_uc_io_legacy),
 		cmocka_unit_test(test_bytes),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

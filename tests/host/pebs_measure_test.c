@@ -23,6 +23,7 @@
 #include "loads/pebs_verdict.h"
 #include "model/pmu_model.h"
 #include "model/pmu_fixture.h"
+#include "model/pmu_model_hostile.h"
 #include "pebs/cycles.h"
 #include "pebs/measure.h"
 #include "pebs/msr.h"
@@ -172,6 +173,35 @@ static void test_l1_dominant_passes(void **state)
 /* The same measurement on the architectural-PEBS rows (format 0xF: IA32_PEBS_BASE/INDEX,
  * CFG_C, fragments walked by the aggregation), with pebs_counters=on: the per-level table and
  * the cycles per sampled window (98 events x 7 cycles of the model's clock). */
+/* The model's knob: retire latencies 5x the load latency (not what a chase retires at) fail
+ * the consistency check; format 6 without PERF_CAPABILITIES[17] has none (SKIP). */
+static void test_retire_knob(void **state)
+{
+	const struct model_hostile h = { .retire_pct = 500 };
+	struct feed f = { { { 100, PEBS_LVL_L1, 5, false } }, 1, false, 0, 0, 0 };
+	struct pebs_measure_cfg cfg = { .work = work, .work_ctx = &f, .target_records = 500,
+					.retire = true, .retire_level = PEBS_LVL_L1 };
+	char d[160];
+
+	(void)state;
+	probe(&model_ptl_p);
+	model_hostile(&h);
+	pebs_config_init(&cfg.pc, PEBS_LOAD_LATENCY, NULL, NULL);
+	cfg.pc.sav = 97;
+	f.max_chunks = 1000;
+	f.per_chunk = 10000;
+	assert_int_equal(pebs_measure_run(&m, &caps, &cfg), 0);
+	assert_int_equal(pv_retire(&m.retire, 500, true, d, sizeof(d)), PV_FAIL);
+	assert_string_equal(d, "retire p50 25 vs 5.00 core/load, band 2..14");
+	probe(&model_lion_cove);
+	f = (struct feed){ { { 100, PEBS_LVL_L1, 5, false } }, 1, false, 0, 0, 0 };
+	f.max_chunks = 1000;
+	f.per_chunk = 10000;
+	assert_int_equal(pebs_measure_run(&m, &caps, &cfg), 0);
+	assert_int_equal(pv_retire(&m.retire, 500, true, d, sizeof(d)), PV_SKIP);
+	assert_string_equal(d, "no record carried a retire latency");
+}
+
 static void test_arch_rows(void **state)
 {
 	static const struct model_cpu *const arch[] = { &model_ptl_p, &model_cwf, &model_dmr };
@@ -181,7 +211,9 @@ static void test_arch_rows(void **state)
 		struct feed f = { { { 90, PEBS_LVL_L1, 5, false }, { 7, PEBS_LVL_L2, 14, false },
 				    { 3, PEBS_LVL_L3, 42, false } }, 3, false, 0, 0, 0 };
 		struct pebs_measure_cfg cfg = { .work = work, .work_ctx = &f,
-						.target_records = 2000 };
+						.target_records = 2000, .retire = true,
+						.retire_level = PEBS_LVL_L1 };
+		char d[160];
 
 		probe(arch[k]);
 		pebs_config_init(&cfg.pc, PEBS_LOAD_LATENCY, NULL, NULL);
@@ -204,6 +236,13 @@ static void test_arch_rows(void **state)
 		assert_non_null(strstr(find_line("load_l1: counters L1 "), "cycles/window=686"));
 		assert_non_null(strstr(find_line("load_l1: counters L3 "), "cycles/window=686"));
 		assert_int_equal(model_violation_count(), 0);
+		/* issue 31: arch PEBS retire latency of the L1 records against 5.00 cycles/load */
+		assert_true(m.retire.count > 0);
+		assert_int_equal(pebs_agg_percentile(&m.retire, 500), 5);
+		assert_int_equal(pv_retire(&m.retire, 500, true, d, sizeof(d)), PV_PASS);
+		assert_string_equal(d, "retire p50 5 vs 5.00 core/load, band 2..14");
+		assert_int_equal(pv_retire(&m.retire, 500, false, d, sizeof(d)), PV_SKIP);
+		assert_int_equal(pebs_cntr_check(&m.cntr, d, sizeof(d)), 1);
 	}
 }
 
@@ -429,6 +468,7 @@ int main(void)
 		cmocka_unit_test(test_buffers_reused),
 		cmocka_unit_test(test_l1_dominant_passes),
 		cmocka_unit_test(test_arch_rows),
+		cmocka_unit_test(test_retire_knob),
 		cmocka_unit_test(test_not_dominant_fails_naming_level),
 		cmocka_unit_test(test_full_buffer_drops_counted),
 		cmocka_unit_test(test_raw_dump_round_trip),

@@ -141,6 +141,7 @@ static void test_probe(void **state)
 	static const char *const row[] = {
 		"Panther Lake (arch PEBS)", "Darkmont (PTL E, arch PEBS)",
 		"Clearwater Forest (arch PEBS)", "Diamond Rapids (arch PEBS)",
+		"Nova Lake (Coyote Cove)", "Nova Lake (Arctic Wolf)",
 	};
 
 	(void)state;

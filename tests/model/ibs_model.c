@@ -23,12 +23,25 @@ struct ibs_model_state IM;
 
 const struct ibs_model_cpu ibs_model_zen3 = {
 	.name = "Zen 3 (19h 21h)", .signature = 0x00a20f10, .ibs = true, .flags = 0x3ff,
-	.ext_dsrc = false, .ibs_ctl = IBS_CTL_LVT_OFFSET_VALID | 1, .ext_lvt_count = 4 };
+	.ext_dsrc = false, .ibs_ctl = IBS_CTL_LVT_OFFSET_VALID | 1, .ext_lvt_count = 4,
+	.aperf = true };
 const struct ibs_model_cpu ibs_model_zen4 = {
 	.name = "Zen 4 (19h 11h)", .signature = 0x00a10f11, .ibs = true, .flags = 0xbff,
-	.ext_dsrc = true, .ibs_ctl = IBS_CTL_LVT_OFFSET_VALID | 0, .ext_lvt_count = 4 };
+	.ext_dsrc = true, .ibs_ctl = IBS_CTL_LVT_OFFSET_VALID | 0, .ext_lvt_count = 4,
+	.aperf = true };
+/* Zen 5 (1A_02H Turin): OpLdLat (8000_001BH EAX[12]) and erratum 1606 */
+const struct ibs_model_cpu ibs_model_zen5 = {
+	.name = "Zen 5 (1Ah 02h)", .signature = 0x00b00f20, .ibs = true, .flags = 0x1bff,
+	.ext_dsrc = true, .ibs_ctl = IBS_CTL_LVT_OFFSET_VALID | 0, .ext_lvt_count = 4,
+	.aperf = true, .erratum_1606 = true };
+/* Zen 6 (1A_50H): OpLdLat without the erratum, DATA2 StrmSt/RmtSocket (EAX[16]) */
+const struct ibs_model_cpu ibs_model_zen6 = {
+	.name = "Zen 6 (1Ah 50h)", .signature = 0x00b50f00, .ibs = true, .flags = 0x11bff,
+	.ext_dsrc = true, .ibs_ctl = IBS_CTL_LVT_OFFSET_VALID | 0, .ext_lvt_count = 4,
+	.aperf = true, .op_ctl2 = IBS_OP2_EXCL_RIP_63_EQ_1 };	/* kernel RIPs excluded */
 const struct ibs_model_cpu ibs_model_qemu_epyc = {
-	.name = "QEMU EPYC (17h 01h)", .signature = 0x00800f12, .ibs = false, .hypervisor = true };
+	.name = "QEMU EPYC (17h 01h)", .signature = 0x00800f12, .ibs = false, .hypervisor = true,
+	.pmc_swallowed = true };
 const struct ibs_model_cpu ibs_model_zen3_no_lvt = {
 	.name = "Zen 3, firmware without IBS LVT", .signature = 0x00a20f10, .ibs = true,
 	.flags = 0x3ff, .ibs_ctl = 0, .ext_lvt_count = 4 };
@@ -53,6 +66,8 @@ static uint64_t reserved_ctl(void)
 		r |= IBS_OP_CNT_CTL;
 	if (!(IM.cpu->flags & IBS_CAPS_ZEN4))
 		r |= IBS_OP_L3MISSONLY;
+	if (IM.cpu->flags & IBS_CAPS_OPLDLAT)
+		r &= ~(IBS_OP_LDLAT_EN | IBS_OP_LDLAT_THRSH);
 	return r;
 }
 
@@ -69,12 +84,18 @@ static int msr_read(uint32_t msr, uint64_t *v)
 {
 	bool valid = IM.op_ctl & IBS_OP_VAL, ef;
 	unsigned n;
+	int r;
 
 	if (!IM.cpu->ibs && msr >= MSR_IBS_OP_CTL && msr <= MSR_IBS_OP_DATA4)
 		return GP;
 	switch (msr) {
 	case MSR_IBS_OP_CTL: *v = IM.op_ctl; return 0;
 	case MSR_IBS_CTL: *v = IM.cpu->ibs_ctl; return 0;
+	case MSR_IBS_OP_CTL2:
+		if (!(IM.cpu->flags & IBS_CAPS_CTL2))
+			return GP;
+		*v = IM.op_ctl2;
+		return 0;
 	case MSR_IBS_OP_RIP: *v = IM.rip; break;
 	case MSR_IBS_OP_DATA: *v = IM.data; break;
 	case MSR_IBS_OP_DATA2: *v = IM.data2; break;
@@ -87,6 +108,8 @@ static int msr_read(uint32_t msr, uint64_t *v)
 		*v = 0;
 		break;
 	default:
+		if ((r = im_pmc_read(msr, v)) >= 0)
+			return r;
 		if (!apic_msr(msr, &n, &ef))
 			return GP;
 		*v = ef ? (uint64_t)IM.cpu->ext_lvt_count << APIC_EFEAT_XLC_SHIFT : IM.eilvt[n];
@@ -101,6 +124,7 @@ static int msr_write(uint32_t msr, uint64_t v)
 {
 	bool ef;
 	unsigned n;
+	int r;
 
 	if (!IM.cpu->ibs && msr >= MSR_IBS_OP_CTL && msr <= MSR_IBS_OP_DATA4)
 		return GP;
@@ -112,10 +136,18 @@ static int msr_write(uint32_t msr, uint64_t v)
 	}
 	if (msr == MSR_IBS_CTL)
 		return GP;	/* read-only: firmware's */
+	if (msr == MSR_IBS_OP_CTL2) {
+		if (!(IM.cpu->flags & IBS_CAPS_CTL2) || (v & IBS_OP2_RESERVED))
+			return GP;
+		IM.op_ctl2 = v;
+		return 0;
+	}
 	if (msr > MSR_IBS_OP_CTL && msr <= MSR_IBS_OP_DATA4) {
 		im_violate("sample register 0x%x written", msr);
 		return 0;
 	}
+	if ((r = im_pmc_write(msr, v)) >= 0)
+		return r;
 	if (!apic_msr(msr, &n, &ef) || ef)
 		return GP;
 	IM.eilvt[n] = (uint32_t)v;
@@ -213,6 +245,8 @@ void ibs_model_cpuid(uint32_t leaf, uint32_t subleaf, struct cpuid_regs *r)
 		r->edx = 1u << 5 | 1u << 9 | 1u << 4;	/* MSR, APIC, TSC */
 		r->ecx = (IM.mode == APIC_X2APIC ? 1u << 21 : 0) |
 			 (IM.cpu->hypervisor ? 1u << 31 : 0);
+	} else if (leaf == 6) {
+		r->ecx = IM.cpu->aperf;		/* EffFreq: APERF/MPERF */
 	} else if (leaf == 0x80000000) {
 		r->eax = 0x80000021;
 	} else if (leaf == 0x80000001) {

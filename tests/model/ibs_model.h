@@ -10,6 +10,13 @@
  *      the sample registers from the fed op (its address, and a DataSrc/L2Miss/DcMiss encoding
  *      of the op's level for the modelled family), sets IbsOpVal, stops tagging until it is
  *      cleared, and raises the interrupt through the LVT entry into the installed handler.
+ *  (c) filters as the hardware does: IbsOpL3MissOnly (Zen 4+) tags only ops that missed the
+ *      L3, IbsOpLdLatEn (Zen 5+, OpLdLat) only loads whose IbsDcMissLat is above
+ *      (IbsOpLatThrsh + 1) * 128; an op that does not qualify is not tagged and the count
+ *      starts over (PPR 1Ah MSRC001_1033). On a row with erratum 1606, LdLatEn without
+ *      L3MissOnly is a violation and the latency filter does not hold (every load qualifies).
+ *      IBS_OP_CTL2 (Zen 6): Dis, ExclRip63Eq1 (the workload runs at kernel RIPs) or
+ *      StrmStFilter (no streaming store is fed) left set: nothing is tagged.
  * Sources: APM Vol. 2 "Instruction-Based Sampling", "Extended Interrupts"; docs/ibs.md.
  * The CPUID values of the rows are modelled from the PPR feature lists, not read from a part.
  */
@@ -30,10 +37,18 @@ struct ibs_model_cpu {
 	uint64_t ibs_ctl;	/* MSRC001_103A as firmware left it */
 	unsigned ext_lvt_count;	/* APIC 400h ExtLvtCount */
 	bool hypervisor;
+	/* core clocks (ibs_model_pmc.c) */
+	uint8_t fw_pmc;		/* legacy counters firmware left enabled (bit i: PerfEvtSel i) */
+	bool pmc_swallowed;	/* counter MSRs read 0 and drop writes (no vPMU) */
+	bool aperf;		/* CPUID 06H:ECX[0], IA32_APERF */
+	/* erratum 1606 (Revision Guide 1Ah M00h-0Fh; Linux perf_ibs_init(), 898138efc990):
+	 * IbsOpLdLatEn without IbsOpL3MissOnly: the latency filter does not hold */
+	bool erratum_1606;
+	uint64_t op_ctl2;	/* IBS_OP_CTL2 as firmware left it (rows with IBS_CAPS_CTL2) */
 };
 
-extern const struct ibs_model_cpu ibs_model_zen3, ibs_model_zen4, ibs_model_qemu_epyc,
-	ibs_model_zen3_no_lvt;
+extern const struct ibs_model_cpu ibs_model_zen3, ibs_model_zen4, ibs_model_zen5,
+	ibs_model_zen6, ibs_model_qemu_epyc, ibs_model_zen3_no_lvt;
 
 /* One op fed to the model: a load at addr served from `level` (enum pebs_level, remote for
  * another CCX / node) with a miss latency, or (load false) any other op. */
@@ -76,6 +91,9 @@ void ibs_model_irq_at(unsigned accesses);
 void ibs_model_set_pending(bool (*fn)(void));
 bool ibs_model_pending(void);
 const struct ibs_model_stats *ibs_model_stats(void);
+/* Core clocks per virtual TSC tick, x100 (default 110: model-log's `time` lines). */
+void ibs_model_set_core_ratio(unsigned x100);
+uint64_t ibs_model_pmc_sel(unsigned i);
 
 /* Register state for assertions. */
 uint64_t ibs_model_op_ctl(void);

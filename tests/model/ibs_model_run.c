@@ -54,6 +54,8 @@ void im_op_ctl_write(uint64_t v)
 		p = im_period();
 		if (!p)
 			im_violate("IbsOpMaxCnt 0 with IbsOpEn (max-count bounds)");
+		if ((v & IBS_OP_LDLAT_EN) && !(v & IBS_OP_L3MISSONLY) && IM.cpu->erratum_1606)
+			im_violate("erratum 1606: IbsOpLdLatEn without IbsOpL3MissOnly");
 		check_lvt();
 		IM.st.arms++;
 		if (!IM.st.periods_min || p < IM.st.periods_min)
@@ -80,6 +82,8 @@ static uint64_t data2_of(const struct ibs_model_op *op)
 	}
 	return (code & 7) | (uint64_t)(code >> 3) << IBS_DATA2_SRC_HI_SHIFT |
 	       IBS_DATA2_CACHE_HIT_ST |
+	       (op->remote && op->level == PEBS_LVL_RAM &&
+		(IM.cpu->flags & IBS_CAPS_STRMST_RMTSOCKET) ? IBS_DATA2_RMT_SOCKET : 0) |
 	       (op->remote && op->level != PEBS_LVL_ANY_CACHE ? IBS_DATA2_RMT_NODE : 0);
 }
 
@@ -168,6 +172,24 @@ static void tag(const struct ibs_model_op *op)
 		IM.pending = true;
 }
 
+/* Does the op at the max count get tagged under IBS_OP_CTL's filters? */
+static bool qualifies(const struct ibs_model_op *op)
+{
+	bool l3miss = op->load && op->level != PEBS_LVL_L1 && op->level != PEBS_LVL_LFB &&
+		      op->level != PEBS_LVL_L2 && op->level != PEBS_LVL_L3;	/* local L3 */
+	unsigned thr = (unsigned)((IM.op_ctl & IBS_OP_LDLAT_THRSH) >> IBS_OP_LDLAT_THRSH_SHIFT);
+
+	if (IM.op_ctl2 & (IBS_OP2_DIS | IBS_OP2_EXCL_RIP_63_EQ_1 | IBS_OP2_STRM_ST_FILTER))
+		return false;	/* every op fed runs at a kernel RIP and is no streaming store */
+	if ((IM.op_ctl & IBS_OP_L3MISSONLY) && !l3miss)
+		return false;
+	if (!(IM.op_ctl & IBS_OP_LDLAT_EN))
+		return true;
+	if (IM.cpu->erratum_1606 && !(IM.op_ctl & IBS_OP_L3MISSONLY))
+		return op->load;	/* the erratum: the latency filter does not hold */
+	return op->load && op->level != PEBS_LVL_L1 && op->lat > (thr + 1) * IBS_LDLAT_MIN;
+}
+
 static void count(uint64_t k)
 {
 	IM.st.ops += k;
@@ -198,7 +220,15 @@ static void feed(const struct ibs_model_op *op, uint64_t n)
 		}
 		count(before + 1);
 		n -= before + 1;
-		tag(op);
+		if (qualifies(op)) {
+			tag(op);
+		} else {	/* filtered out: not tagged, the count starts over with the
+				 * hardware's random low 7 bits (Linux IBS_OP_CUR_CNT_RAND) */
+			IM.rng ^= IM.rng << 13;
+			IM.rng ^= IM.rng >> 7;
+			IM.rng ^= IM.rng << 17;
+			IM.cur = IM.rng & 0x7f;
+		}
 	}
 }
 
@@ -210,9 +240,12 @@ void ibs_model_init(const struct ibs_model_cpu *cpu, enum apic_mode mode, enum p
 	IM.pmi = pmi;
 	IM.delivery = true;
 	IM.op_ticks = 1;
+	IM.rng = 0x2545f4914f6cdd1dull;
+	IM.op_ctl2 = cpu->op_ctl2;
 	for (unsigned i = 0; i < 4; i++)
 		IM.eilvt[i] = IM.eilvt_init[i] = APIC_EILVT_MASKED;
 	apic_ops_select(mode, IM_XAPIC_BASE);
+	im_pmc_reset();
 }
 
 const struct ibs_model_cpu *ibs_model_cpu(void) { return IM.cpu; }
@@ -245,7 +278,8 @@ uint32_t ibs_model_eilvt(unsigned n) { return n < 4 ? IM.eilvt[n] : 0; }
 
 bool ibs_model_restored(void)
 {
-	return IM.op_ctl == IM.op_ctl_init && !memcmp(IM.eilvt, IM.eilvt_init, sizeof(IM.eilvt));
+	return IM.op_ctl == IM.op_ctl_init && IM.op_ctl2 == IM.cpu->op_ctl2 &&
+	       !memcmp(IM.eilvt, IM.eilvt_init, sizeof(IM.eilvt));
 }
 
 unsigned ibs_model_violation_count(void) { return IM.nviol; }

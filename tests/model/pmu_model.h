@@ -54,7 +54,8 @@ extern const struct model_cpu model_nehalem, model_sandybridge, model_haswell, m
 	model_qemu_tcg_skl, model_qemu_tcg_icx, model_lion_cove;
 extern const struct model_cpu *const model_cpus[];	/* the PEBS CPUs, NULL-terminated */
 /* Architectural-PEBS rows (pmu_model_cpus_arch.c), NULL-terminated. */
-extern const struct model_cpu model_ptl_p, model_ptl_e, model_cwf, model_dmr;
+extern const struct model_cpu model_ptl_p, model_ptl_e, model_cwf, model_dmr, model_nvl_p,
+	model_nvl_e;
 extern const struct model_cpu *const model_arch_cpus[];
 /* Arch rows: write every record as two fragments (basic, then the rest) when on. */
 void model_arch_split(bool on);

@@ -190,7 +190,10 @@ void model_arch_assist(unsigned i, const struct model_load *ld)
 	s = (struct arch_rec_spec){ .ip = ld->ip, .applicable = 1ull << i, .tsc = M.tsc,
 				    .addr = ld->addr, .aux = ld->dsrc,
 				    .cache_lat = ll ? (uint16_t)ld->lat : 0,
-				    .instr_lat = ll ? (uint16_t)ld->lat : 0, .gpr_ip = ld->ip + 3 };
+				    .instr_lat = ll ? (uint16_t)ld->lat : 0, .gpr_ip = ld->ip + 3,
+				    .retire_valid = true,
+				    .retire = (uint16_t)(ld->lat * (M.h.retire_pct ? M.h.retire_pct :
+								      100) / 100) };
 	groups |= cfg & CFG_C_AUX ? AR_AUX : 0;
 	groups |= cfg & CFG_C_GPR ? AR_GPR : 0;
 	if (cfg & (CFG_C_CNTR_GP | CFG_C_CNTR_FIXED)) {
@@ -200,7 +203,7 @@ void model_arch_assist(unsigned i, const struct model_load *ld)
 				s.cntr_gp |= 1u << k, vals[n++] = M.pmc[k];
 		for (unsigned k = 0; k < M.cpu->n_fixed; k++)
 			if ((cfg & CFG_C_CNTR_FIXED) && (M.fx_cfg_c[k] & CFG_C_CNTR_ALLOW))
-				s.cntr_fixed |= 1u << k, vals[n++] = M.fixed[k];
+				s.cntr_fixed |= 1u << k, vals[n++] = M.fixed[k] + M.h.snap_skew;
 		s.cntr_vals = vals;
 	}
 	first = M.arch_split && groups != AR_BASIC ? AR_BASIC : groups;

@@ -50,6 +50,26 @@ const struct model_cpu model_dmr = {
 	.split_latency = true, .arch_caps = ARCH_CAPS, .arch_pebs_gp = 0x3ff,
 };
 
+/* Nova Lake DisplayFamily 18 model 01, P-core (Coyote Cove): Panther Cove's PEBS, load
+ * latency on PMC2-7 (Linux intel_pnc_pebs_event_constraints; tip c847a208f43b). */
+const struct model_cpu model_nvl_p = {
+	.name = "Nova Lake P", .signature = 0x300f11, .core_type = 0x40, .version = 6,
+	.n_gp = 10, .gp_width = 48, .n_fixed = 4, .fixed_width = 48, .pdcm = true,
+	.perf_cap = ARCH_PERF_CAP, .misc_enable = MISC_EMON, .microcode = 0x100,
+	.pebs_gp = 0x3ff, .ll_event = 0x01cd, .ll_gp = 0xfc, .st_event = 0x02cd,
+	.split_latency = true, .arch_caps = ARCH_CAPS, .arch_pebs_gp = 0x3ff,
+};
+
+/* Nova Lake 18_01 E-core (Arctic Wolf): loads 0x5d0 and stores 0x6d0 on PMC0-7 (Linux
+ * intel_arw_pebs_event_constraints, INTEL_HYBRID_LAT_CONSTRAINT on 0xff; tip c847a208f43b). */
+const struct model_cpu model_nvl_e = {
+	.name = "Nova Lake E", .signature = 0x300f11, .core_type = 0x20, .version = 6,
+	.n_gp = 8, .gp_width = 48, .n_fixed = 4, .fixed_width = 48, .pdcm = true,
+	.perf_cap = ARCH_PERF_CAP, .misc_enable = MISC_EMON, .microcode = 0x100,
+	.pebs_gp = 0xff, .ll_event = 0x05d0, .ll_gp = 0xff, .st_event = 0x06d0,
+	.split_latency = true, .arch_caps = ARCH_CAPS, .arch_pebs_gp = 0xff,
+};
+
 const struct model_cpu *const model_arch_cpus[] = {
-	&model_ptl_p, &model_ptl_e, &model_cwf, &model_dmr, NULL,
+	&model_ptl_p, &model_ptl_e, &model_cwf, &model_dmr, &model_nvl_p, &model_nvl_e, NULL,
 };

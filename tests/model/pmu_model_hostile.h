@@ -29,6 +29,13 @@ struct model_hostile {
 	bool drop_writes;	/* PMU MSR writes accepted and dropped, reads 0 */
 	bool ldlat_ignores_writes;	/* MSR_PEBS_LD_LAT_THRESHOLD reads 0, writes ignored */
 	uint32_t xmap_gp;	/* counters cross-mapped by the host: PEBS never assists */
+	/* counter-group snapshots of the fixed counters that are not their values (a stale or
+	 * another counter's value, here the value plus this): against SDM Vol. 3B "Counters
+	 * Group" (the counter's value when the record is written); pebs_cntr_check must fail */
+	uint64_t snap_skew;
+	/* arch-PEBS retire latency in percent of the load's latency (0: 100, what a dependent
+	 * chase gives: each load retires one load latency after the one before) */
+	unsigned retire_pct;
 };
 
 /* Apply to the selected CPU (as its state at reset); a zeroed struct is the plain model. */

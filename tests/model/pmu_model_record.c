@@ -89,6 +89,6 @@ void model_write_record(uint8_t *rec, unsigned size, unsigned i, const struct mo
 				put(rec, o, M.pmc[k]), o += 8;
 		for (unsigned k = 0; k < M_FIX; k++)
 			if (fx & (1u << k))
-				put(rec, o, M.fixed[k]), o += 8;
+				put(rec, o, M.fixed[k] + M.h.snap_skew), o += 8;
 	}
 }

@@ -19,34 +19,11 @@ import tomllib
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import linux_src  # noqa: E402
+from linux_src import block, defines  # noqa: E402
 from tap import Tap  # noqa: E402
 
 tap = Tap()
 OUT = "build/linux-oracle"
-
-
-def block(text, start, what):
-    """From the regex `start` to its matching closing brace (and a following ';')."""
-    m = re.search(start, text, re.M)
-    if not m:
-        raise SystemExit(f"linux_oracle.t: {what} not found")
-    i = text.index("{", m.start())
-    depth = 0
-    for j in range(i, len(text)):
-        depth += {"{": 1, "}": -1}.get(text[j], 0)
-        if depth == 0:
-            end = j + 1
-            if text[end:end + 1] == ";":
-                end += 1
-            return text[m.start():end] + "\n\n"
-    raise SystemExit(f"linux_oracle.t: {what}: unbalanced braces")
-
-
-def defines(text, prefix):
-    """#define lines whose name starts with prefix, continuation lines included."""
-    return "".join(m.group(0) + "\n" for m in
-                   re.finditer(rf"^#define {prefix}\w*(?:\(.*?\))?[ \t].*?(?<!\\)$", text,
-                               re.M | re.S))
 
 
 src = linux_src.tree()

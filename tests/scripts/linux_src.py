@@ -11,12 +11,14 @@ import os
 import re
 import shutil
 import subprocess
+import sys
 import tempfile
 
 TARBALL = os.environ.get("LINUX_SRC_TARBALL", "/usr/src/linux-source-6.12.tar.xz")
 FILES = ("Makefile", "arch/x86/include/asm/intel-family.h", "arch/x86/events/intel/core.c",
          "arch/x86/events/intel/ds.c", "arch/x86/events/perf_event.h",
-         "include/uapi/linux/perf_event.h")
+         "include/uapi/linux/perf_event.h", "arch/x86/events/amd/ibs.c",
+         "arch/x86/include/asm/amd-ibs.h")
 
 
 def version():
@@ -45,8 +47,12 @@ def tree(build="build"):
                    check=True)
     try:
         os.rename(os.path.join(tmp, top), os.path.join(root, top))
-    except OSError:
-        pass	# another test got there first; its copy is complete
+    except OSError:	# another test got there first, or an older copy lacks new FILES
+        for f in FILES:
+            dst = os.path.join(root, top, f)
+            if not os.path.exists(dst):
+                os.makedirs(os.path.dirname(dst), exist_ok=True)
+                os.replace(os.path.join(tmp, top, f), dst)
     shutil.rmtree(tmp, ignore_errors=True)
     return os.path.join(root, top)
 
@@ -75,3 +81,27 @@ def pmu_init_cases(src):
     body = body[:body.index("\n\tdefault:")]
     names = intel_models(src)
     return {names[n] for n in re.findall(r"\n\tcase (INTEL_\w+):", body) if n in names}
+
+
+def block(text, start, what):
+    """From the regex `start` to its matching closing brace (and a following ';')."""
+    m = re.search(start, text, re.M)
+    if not m:
+        raise SystemExit(f"{sys.argv[0]}: {what} not found")
+    i = text.index("{", m.start())
+    depth = 0
+    for j in range(i, len(text)):
+        depth += {"{": 1, "}": -1}.get(text[j], 0)
+        if depth == 0:
+            end = j + 1
+            if text[end:end + 1] == ";":
+                end += 1
+            return text[m.start():end] + "\n\n"
+    raise SystemExit(f"{sys.argv[0]}: {what}: unbalanced braces")
+
+
+def defines(text, prefix):
+    """#define lines whose name starts with prefix, continuation lines included."""
+    return "".join(m.group(0) + "\n" for m in
+                   re.finditer(rf"^#define {prefix}\w*(?:\(.*?\))?[ \t].*?(?<!\\)$", text,
+                               re.M | re.S))

@@ -90,6 +90,8 @@ for f in $amd_fixtures; do
 	[ "$(grep -c "^# plan: load_[a-z0-9]*: runs.*; $want" "$t/$b")" = "$(grep -c '^# plan: load_' "$t/$b")" ] &&
 		grep -q "^# plan: pmu: runs; $want" "$t/$b" || echo "# $b: plan lines do not say '$want'"
 	grep -q 'PEBS steps' "$t/$b" && echo "# $b: a PEBS step planned on AMD"
+	grep -q 'only the Intel PMU\|^# pmu: uarch' "$t/$b" && echo "# $b: Intel-PMU lines on AMD"
+	grep -q '^# core clock: decided at boot: PMCx076' "$t/$b" || echo "# $b: no AMD core clock"
 done >"$t/amd.miss"
 [ -n "$amd_fixtures" ] && [ ! -s "$t/amd.miss" ]
 ok $? "AMD fixtures ($(echo $amd_fixtures | wc -w)): Zen line, IBS lines, IBS plan or SKIP with the bit $(cat "$t/amd.miss")"

@@ -5,10 +5,17 @@ It says when a run's figures are not a machine's (simulated, emulated: runkind.p
 kernel's working set differs between the runs (its delta then compares different things),
 and, once, when a run has nothing to compare (an empty log, `loadbench --pebs` on a machine
 without a PMU) instead of a line per test."""
+import re
+
 from . import loaded, runkind
 
 HEAD_KEYS = ("kernel_version", "output_format", "cpu", "hypervisor", "tsc", "core_clock",
              "cmdline")
+
+
+# docs/output.md "Subtest names on AMD": ibs_<x> is the IBS path's pebs_<x> (logs before
+# issue 31 say pebs_<x> on AMD too), so a run is compared under the PEBS name.
+IBS_ALIAS = re.compile(r"^((?:cpu\d+_\w+?_)?)ibs_(source|overhead|latency|rises|store|stlb|remote)$")
 
 
 def _tests(doc):
@@ -16,7 +23,8 @@ def _tests(doc):
 
     def add(ts, parent):
         for t in ts:
-            path = parent + "/" + t["name"] if parent else t["name"]
+            name = IBS_ALIAS.sub(r"\1pebs_\2", t["name"] or "")
+            path = parent + "/" + name if parent else name
             out.setdefault(path, t)
             add(t["subtests"], path)
     add(doc.get("tests", []), "")
