@@ -63,12 +63,12 @@ static void test_remote_judged_on_dram(void **state)
 	fill(PEBS_LVL_RAM, 900, 300, true);
 	fill(PEBS_LVL_L3, 100, 50, false);
 	text = report(TGT_REMOTE, "load_remote", lv);
-	if (!strstr(text, "  ok 2 pebs_source # RAM hit 90.0% >= 50%, of 1000\n") ||
-	    !strstr(text, "  ok 3 pebs_remote # remote 90.0% >= 50%, of 1000 (IbsOpData2 "
+	if (!strstr(text, "  ok 2 ibs_source # RAM hit 90.0% >= 50%, of 1000\n") ||
+	    !strstr(text, "  ok 3 ibs_remote # remote 90.0% >= 50%, of 1000 (IbsOpData2 "
 		    "RmtNode)\n"))
 		fail_msg("%s", text);
-	assert_null(strstr(text, "pebs_latency"));	/* as the Intel path: source only */
-	assert_null(strstr(text, "pebs_rises"));
+	assert_null(strstr(text, "ibs_latency"));	/* as the Intel path: source only */
+	assert_null(strstr(text, "ibs_rises"));
 	test_free(lv);
 }
 
