@@ -47,7 +47,9 @@ static void parse_mmap(struct mb2_info *out, const uint8_t *p, uint32_t len, mb2
 		      esize);
 		return;
 	}
-	for (off = 8; off + esize <= len; off += esize) {
+	/* esize <= len - off, never off + esize <= len: an entry size near 2^32 (a multiple
+	 * of 8) wraps the sum to a small number and the entry would be read past the tag */
+	for (off = 8; esize <= len - off; off += esize) {
 		struct mb2_mmap_entry *e;
 
 		if (out->nmmap == MB2_MAX_MMAP) {

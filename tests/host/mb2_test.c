@@ -199,6 +199,30 @@ static void test_bad_mmap(void **state)
 	assert_int_equal(info.errors, 2);
 }
 
+/* An entry size near 2^32 (a multiple of 8, so it passes the size check): `off + esize`
+ * wrapped to a small number and the entry was read past the tag (found by mb2_fuzz; the
+ * input is tests/fuzz/corpus/mb2_fuzz/regress-esize-wrap). No entry may be read. */
+static void test_mmap_entry_size_wraps(void **state)
+{
+	static const uint32_t sizes[] = { 0xfffffff8u, 0xfffffff0u, 0x80000000u };
+	struct builder b;
+	struct mb2_info info;
+
+	(void)state;
+	for (unsigned k = 0; k < sizeof(sizes) / sizeof(sizes[0]); k++) {
+		begin(&b);
+		put32(&b, MB2_TAG_MMAP);
+		put32(&b, 24);	/* 8 bytes after the header: no room for one entry */
+		put32(&b, sizes[k]);
+		put32(&b, 0);
+		put64(&b, 0x100000);
+		finish(&b);
+		assert_true(parse(&b, b.len, &info));
+		assert_int_equal(info.nmmap, 0);
+		assert_int_equal(info.errors, 1);	/* "8 trailing bytes" */
+	}
+}
+
 static void test_unterminated_string(void **state)
 {
 	struct builder b;
@@ -241,6 +265,7 @@ int main(void)
 		cmocka_unit_test(test_every_truncation),
 		cmocka_unit_test(test_bad_tag_sizes),
 		cmocka_unit_test(test_bad_mmap),
+		cmocka_unit_test(test_mmap_entry_size_wraps),
 		cmocka_unit_test(test_unterminated_string),
 		cmocka_unit_test(test_no_end_tag_and_huge),
 	};
