@@ -136,3 +136,109 @@ void srat_qemu_two_nodes(struct tbl *t)
 	srat_mem(t, 0x100000, (512u << 20) - 0x100000, 0, 1);
 	srat_mem(t, 512u << 20, 512u << 20, 1, 1);
 }
+
+void tbl_hmat(struct tbl *t, uint8_t rev)
+{
+	header(t, "HMAT", rev, 4);
+}
+
+void hmat_proximity(struct tbl *t, uint32_t initiator_pxm, uint32_t memory_pxm, bool valid)
+{
+	uint8_t *e = grow(t, 40);
+
+	put(e, 0, 2);
+	put(e + 4, 40, 4);
+	put(e + 8, valid, 2);
+	put(e + 12, initiator_pxm, 4);
+	put(e + 16, memory_pxm, 4);
+}
+
+void hmat_locality(struct tbl *t, uint8_t flags, uint8_t data_type, uint64_t base_unit,
+		   uint32_t ni, const uint32_t *ini, uint32_t nt, const uint32_t *tgt,
+		   const uint16_t *entries)
+{
+	uint32_t len = 32 + 4 * ni + 4 * nt + 2 * ni * nt;
+	uint8_t *e = grow(t, len);
+
+	put(e, 1, 2);
+	put(e + 4, len, 4);
+	e[8] = flags;
+	e[9] = data_type;
+	put(e + 12, ni, 4);
+	put(e + 16, nt, 4);
+	put(e + 24, base_unit, 8);
+	for (uint32_t i = 0; i < ni; i++)
+		put(e + 32 + 4 * i, ini[i], 4);
+	for (uint32_t i = 0; i < nt; i++)
+		put(e + 32 + 4 * ni + 4 * i, tgt[i], 4);
+	for (uint32_t i = 0; i < ni * nt; i++)
+		put(e + 32 + 4 * ni + 4 * nt + 2 * i, entries[i], 2);
+}
+
+int tbl_parse_hmat(struct tbl *t, struct numa_info *n)
+{
+	uint8_t *c = tbl_done(t);
+	int rc = acpi_parse_hmat(c, t->len, n);
+
+	free(c);
+	return rc;
+}
+
+void numa_image_storage(struct numa_info *n)
+{
+	static struct numa_cpu cpus[IMG_CPUS];
+	static uint32_t pxm[IMG_NODES];
+	static struct numa_mem mem[IMG_MEM];
+	static uint8_t slit[IMG_LOCAL * IMG_LOCAL];
+	static struct numa_hmat_cell hmat[IMG_HMAT * IMG_HMAT];
+
+	n->cpu = cpus;
+	n->cpu_cap = IMG_CPUS;
+	n->node_pxm = pxm;
+	n->node_cap = IMG_NODES;
+	n->mem = mem;
+	n->mem_cap = IMG_MEM;
+	n->slit = slit;
+	n->slit_cap = IMG_LOCAL;
+	n->hmat = hmat;
+	n->hmat_cap = IMG_HMAT;
+}
+
+void numa_image_reset(struct numa_info *n)
+{
+	struct numa_info k = *n;
+
+	memset(n, 0, sizeof(*n));
+	n->cpu = k.cpu;
+	n->cpu_cap = k.cpu_cap;
+	n->node_pxm = k.node_pxm;
+	n->node_cap = k.node_cap;
+	n->mem = k.mem;
+	n->mem_cap = k.mem_cap;
+	n->slit = k.slit;
+	n->slit_cap = k.slit_cap;
+	n->hmat = k.hmat;
+	n->hmat_cap = k.hmat_cap;
+}
+
+static uint8_t arena[8u << 20];
+static size_t arena_used;
+
+void *numa_image_alloc(void *ctx, size_t bytes)
+{
+	void *p;
+
+	(void)ctx;
+	bytes = (bytes + 63) & ~(size_t)63;
+	if (bytes > sizeof(arena) - arena_used)
+		return NULL;
+	p = arena + arena_used;
+	arena_used += bytes;
+	memset(p, 0, bytes);
+	return p;
+}
+
+void numa_image_arena_reset(void)
+{
+	arena_used = 0;
+}
