@@ -35,6 +35,15 @@ static uint8_t srat_min_len(uint8_t type)
 	}
 }
 
+/* Node of a domain recorded so far, -1 when it is not. */
+static int node_of_pxm(const struct numa_info *n, uint32_t pxm)
+{
+	for (unsigned i = 0; i < n->nnodes; i++)
+		if (n->node_pxm[i] == pxm)
+			return (int)i;
+	return -1;
+}
+
 /* Record a domain; false when it is new and node_pxm[] is full (counted in need_nodes). */
 static bool add_pxm(struct numa_info *n, uint32_t pxm)
 {
@@ -103,7 +112,12 @@ static void add_mem(struct numa_info *n, const uint8_t *e, uint8_t rev)
 			return;
 		}
 	n->need_mem++;
-	if (n->nmem >= n->mem_cap || !n->mem || !add_pxm(n, pxm)) {
+	if (n->nmem >= n->mem_cap || !n->mem) {
+		n->need_nodes += node_of_pxm(n, pxm) < 0;	/* no room: counted (upper bound) */
+		n->dropped++;
+		return;
+	}
+	if (!add_pxm(n, pxm)) {
 		n->dropped++;
 		return;
 	}
@@ -111,14 +125,6 @@ static void add_mem(struct numa_info *n, const uint8_t *e, uint8_t rev)
 		.base = base, .end = base + len, .pxm = pxm,
 		.hotplug = flags & SRAT_MEM_HOTPLUG, .nonvolatile = flags & SRAT_MEM_NONVOL,
 	};
-}
-
-static unsigned node_of_pxm(const struct numa_info *n, uint32_t pxm)
-{
-	for (unsigned i = 0; i < n->nnodes; i++)
-		if (n->node_pxm[i] == pxm)
-			return i;
-	return 0;	/* not reached: every stored entry's domain was added */
 }
 
 int acpi_parse_srat(const uint8_t *t, uint32_t len, struct numa_info *n)
@@ -161,7 +167,7 @@ int acpi_parse_srat(const uint8_t *t, uint32_t len, struct numa_info *n)
 	if (r < 0)
 		n->bad++;
 	for (unsigned i = 0; i < n->ncpu; i++)
-		n->cpu[i].node = (uint16_t)node_of_pxm(n, n->cpu[i].pxm);
+		n->cpu[i].node = (uint16_t)node_of_pxm(n, n->cpu[i].pxm);	/* stored: known */
 	for (unsigned i = 0; i < n->nmem; i++)
 		n->mem[i].node = (uint16_t)node_of_pxm(n, n->mem[i].pxm);
 	if (n->bad || n->conflicts || n->dropped)

@@ -70,6 +70,27 @@ static unsigned hmat_slit_order(const struct numa_info *n)
 	return bad;
 }
 
+/* SRAT processor affinities whose APIC ID no usable MADT processor has (ACPI 6.5 §5.2.12
+ * and §5.2.16 describe the same processors): kept for the lookups, not counted as a node's
+ * CPUs, said in one line. */
+static void against_madt(struct numa_info *n, const struct acpi_info *ai)
+{
+	const uint64_t *seen = ai->madt.seen;
+
+	n->not_in_madt = 0;
+	if (!ai->have_madt)
+		return;
+	for (unsigned i = 0; i < n->ncpu; i++) {
+		uint32_t id = n->cpu[i].apic_id;
+
+		n->cpu[i].not_in_madt = !(seen[id / 64] >> (id % 64) & 1);
+		n->not_in_madt += n->cpu[i].not_in_madt;
+	}
+	if (n->not_in_madt)
+		acpi_log("# acpi: SRAT names %u CPUs the MADT does not list: not counted as "
+			 "their nodes' CPUs\n", n->not_in_madt);
+}
+
 void numa_from_acpi(struct numa_info *n, const struct acpi_info *ai, acpi_map_fn map,
 		    void *ctx, numa_alloc_fn alloc, void *actx)
 {
@@ -96,22 +117,19 @@ void numa_from_acpi(struct numa_info *n, const struct acpi_info *ai, acpi_map_fn
 		acpi_parse_srat(t, r->len, n);
 	if (!n->have_srat)
 		return;
+	against_madt(n, ai);
 	r = acpi_find(ai, "SLIT");
 	if (r && (t = map(ctx, r->phys, r->len)) && acpi_parse_slit(t, r->len, n) == 0) {
 		unsigned k = capped(n->slit_total, NUMA_LOCAL_LIMIT);
 
-		if (alloc && k > n->slit_cap && (n->slit = alloc(actx, (size_t)k * k))) {
-			n->slit_cap = k;
+		if (grow((void **)&n->slit, &n->slit_cap, k, (size_t)k, alloc, actx))
 			acpi_parse_slit(t, r->len, n);
-		}
 	}
 	r = acpi_find(ai, "HMAT");
 	if (r && (t = map(ctx, r->phys, r->len))) {
 		unsigned k = capped(n->nnodes, NUMA_HMAT_LIMIT);
 
-		if (alloc && k > n->hmat_cap &&
-		    (n->hmat = alloc(actx, (size_t)k * k * sizeof(*n->hmat))))
-			n->hmat_cap = k;
+		grow((void **)&n->hmat, &n->hmat_cap, k, k * sizeof(*n->hmat), alloc, actx);
 		acpi_parse_hmat(t, r->len, n);
 		n->hmat_order = hmat_slit_order(n);
 		if (n->hmat_order)
@@ -119,11 +137,13 @@ void numa_from_acpi(struct numa_info *n, const struct acpi_info *ai, acpi_map_fn
 				 "latency order (both kept as the firmware gave them)\n",
 				 n->hmat_order);
 	}
-	if (nodes > n->node_cap || mem > n->mem_cap || n->slit_total > n->slit_n ||
+	/* the last SRAT parse's counts: exact where everything fit */
+	if (n->need_nodes > n->nnodes || n->need_mem > n->nmem || n->slit_total > n->slit_n ||
 	    (n->have_hmat && n->hmat_n < n->nnodes))
 		acpi_log("# acpi: NUMA tables larger than kept: domains %u of up to %u, memory "
-			 "ranges %u of up to %u, SLIT %u of %llu localities, HMAT %u of %u nodes (caps %u, %u, "
-			 "%u, %u)\n", n->nnodes, nodes, n->nmem, mem, n->slit_n,
+			 "ranges %u of up to %u, SLIT %u of %llu localities, HMAT %u of %u nodes "
+			 "(caps %u, %u, %u, %u)\n", n->nnodes, n->need_nodes, n->nmem, n->need_mem,
+			 n->slit_n,
 			 (unsigned long long)n->slit_total, n->hmat_n, n->nnodes, NUMA_NODE_LIMIT,
 			 NUMA_MEM_LIMIT, NUMA_LOCAL_LIMIT, NUMA_HMAT_LIMIT);
 }
@@ -213,7 +233,7 @@ unsigned numa_node_cpus(const struct numa_info *n, unsigned node)
 	unsigned c = 0;
 
 	for (unsigned i = 0; i < n->ncpu; i++)
-		c += n->cpu[i].node == node;
+		c += n->cpu[i].node == node && !n->cpu[i].not_in_madt;
 	return c;
 }
 

@@ -62,6 +62,7 @@ struct numa_cpu {
 	uint32_t pxm;
 	uint16_t node;
 	bool x2apic;
+	bool not_in_madt;	/* no usable MADT processor has this ID: not a node's CPU */
 };
 
 struct numa_info {
@@ -84,6 +85,7 @@ struct numa_info {
 	unsigned cpu_cap, cpu_dropped;
 	uint64_t cpu_seen[ACPI_APIC_ID_LIMIT / 64];	/* APIC IDs met */
 	/* what the SRAT walk left out, for the log */
+	unsigned not_in_madt;	/* CPU affinities for APIC IDs the MADT lacks */
 	unsigned disabled;	/* entries with Enabled = 0 */
 	unsigned bad;		/* zero length, address overflow, short entries */
 	unsigned conflicts;	/* overlapping ranges / APIC ids claimed by two domains */
@@ -150,7 +152,8 @@ unsigned numa_distance(const struct numa_info *n, unsigned a, unsigned b);
 /* The i-th memory range of `node` (table order). false past the last. */
 bool numa_node_range(const struct numa_info *n, unsigned node, unsigned i, uint64_t *base,
 		     uint64_t *end);
-/* CPUs the SRAT lists on `node`, and bytes of (non-hotplug) memory. */
+/* CPUs the SRAT lists on `node` (and the MADT too, when there is one), and bytes of
+ * (non-hotplug) memory. */
 unsigned numa_node_cpus(const struct numa_info *n, unsigned node);
 uint64_t numa_node_bytes(const struct numa_info *n, unsigned node);
 

@@ -242,3 +242,72 @@ void numa_image_arena_reset(void)
 {
 	arena_used = 0;
 }
+
+void tbl_begin(struct tbl *t, const char *sig, uint8_t rev, uint32_t fixed)
+{
+	header(t, sig, rev, fixed);
+}
+
+void tbl_madt(struct tbl *t, const uint8_t *ids, unsigned n)
+{
+	header(t, "APIC", 5, 8);
+	put(t->b + 36, 0xfee00000u, 4);
+	for (unsigned i = 0; i < n; i++) {
+		uint8_t *e = grow(t, 8);
+
+		e[0] = 0;
+		e[1] = 8;
+		e[2] = (uint8_t)i;
+		e[3] = ids[i];
+		put(e + 4, 1, 4);
+	}
+}
+
+struct image {
+	uint8_t *p;
+	size_t n;
+};
+
+static const void *image_map(void *ctx, uint64_t phys, uint64_t len)
+{
+	struct image *m = ctx;
+
+	return phys > m->n || len > m->n - phys ? NULL : m->p + phys;
+}
+
+int numa_image_walk(struct tbl *const *tables, unsigned ntables, struct acpi_info *ai,
+		    struct numa_info *n, numa_alloc_fn alloc)
+{
+	static struct tbl x;
+	size_t size = 4096, at;
+	uint8_t rsdp[36] = "RSD PTR ", *t;
+	struct image m;
+	int rc;
+
+	for (unsigned i = 0; i < ntables; i++)
+		size += tables[i]->len + 16;
+	m = (struct image){ calloc(1, size), size };
+	if (!m.p)
+		abort();
+	header(&x, "XSDT", 1, 8 * ntables);
+	at = 64 + x.len + 8;
+	for (unsigned i = 0; i < ntables; i++) {
+		t = tbl_done(tables[i]);
+		memcpy(m.p + at, t, tables[i]->len);
+		put(x.b + 36 + 8 * i, at, 8);
+		at += (tables[i]->len + 15) & ~15u;
+		free(t);
+	}
+	t = tbl_done(&x);
+	memcpy(m.p + 64, t, x.len);
+	free(t);
+	rsdp[15] = 2;
+	rsdp[20] = 36;
+	rsdp[24] = 64;
+	rsdp[8] = (uint8_t)(0x100 - acpi_checksum(rsdp, 20));
+	rsdp[32] = (uint8_t)(0x100 - acpi_checksum(rsdp, 36));
+	rc = acpi_init(ai, rsdp, sizeof(rsdp), image_map, &m);
+	numa_from_acpi(n, ai, image_map, &m, alloc, NULL);
+	free(m.p);
+	return rc;
+}

@@ -28,7 +28,8 @@ void tbl_raw(struct tbl *t, const uint8_t *p, uint32_t n);
 uint8_t *tbl_done(struct tbl *t);
 
 /* tbl_done, then the SRAT / SLIT parser over the exact copy (freed after). */
-struct numa_info;
+#include "platform/numa.h"
+
 int tbl_parse_srat(struct tbl *t, struct numa_info *n);
 int tbl_parse_slit(struct tbl *t, struct numa_info *n);
 /* tbl_slit, then tbl_parse_slit. */
@@ -44,6 +45,17 @@ void hmat_locality(struct tbl *t, uint8_t flags, uint8_t data_type, uint64_t bas
 		   uint32_t ni, const uint32_t *ini, uint32_t nt, const uint32_t *tgt,
 		   const uint16_t *entries);
 int tbl_parse_hmat(struct tbl *t, struct numa_info *n);
+
+/* Any table: header (signature, revision) and `fixed` zero bytes after it. */
+void tbl_begin(struct tbl *t, const char *sig, uint8_t rev, uint32_t fixed);
+/* MADT (ACPI 6.5 §5.2.12) with Processor Local APIC entries (type 0) for ids[0..n). */
+void tbl_madt(struct tbl *t, const uint8_t *ids, unsigned n);
+
+/* The whole walk (RSDP, XSDT, the tables given) in one heap block, then acpi_init and
+ * numa_from_acpi(alloc); ai must keep its madt storage. Returns acpi_init's result. */
+struct acpi_info;
+int numa_image_walk(struct tbl *const *tables, unsigned ntables, struct acpi_info *ai,
+		    struct numa_info *n, numa_alloc_fn alloc);
 
 /* Fixed storage as before the tables sized it (platform/numa.h): IMG_* entries each. */
 enum { IMG_CPUS = 128, IMG_NODES = 64, IMG_MEM = 256, IMG_LOCAL = 64, IMG_HMAT = 16 };
