@@ -13,7 +13,7 @@
  * - type 2, Memory Side Cache Information: stepped over.
  * Domains become nodes through the SRAT (acpi_srat.c); a domain it does not list, a length
  * that runs past its structure, a product that overflows 32 bits and a latency outside
- * [1 ns, 10 ms] are counted and left out, never trusted.
+ * [1 ns, 4 ms] are counted and left out, never trusted.
  */
 #include "platform/numa.h"
 
@@ -26,7 +26,7 @@
 #define HMAT_HIER_MASK   0x0f
 #define HMAT_NO_PATH     0xffffu
 #define HMAT_LAT_MIN_PS  1000ull	/* 1 ns: no memory answers faster */
-#define HMAT_LAT_MAX_PS  10000000000ull	/* 10 ms: no memory answers slower */
+#define HMAT_LAT_MAX_PS  4000000000ull	/* 4 ms: no memory answers slower (and it fits 32 bits) */
 
 enum { ACCESS_LAT, READ_LAT, WRITE_LAT, ACCESS_BW, READ_BW, WRITE_BW };
 
@@ -169,7 +169,7 @@ int acpi_parse_hmat(const uint8_t *t, uint32_t len, struct numa_info *n)
 	n->have_hmat = n->hmat_lat || n->hmat_bw;
 	if (n->hmat_bad || n->hmat_unknown || n->hmat_absurd)
 		acpi_log("# acpi: HMAT: %u bad structures, %u domains not in the SRAT, %u absurd "
-			 "entries (latency outside 1 ns..10 ms or overflowing) left out\n",
+			 "entries (latency outside 1 ns..4 ms or overflowing) left out\n",
 			 n->hmat_bad, n->hmat_unknown, n->hmat_absurd);
 	return 0;
 }

@@ -100,7 +100,7 @@ struct numa_info {
 	unsigned hmat_lat, hmat_bw;	/* cells with a latency / a bandwidth */
 	unsigned hmat_bad;	/* short or overrunning structures, unknown revision */
 	unsigned hmat_unknown;	/* domains the SRAT does not list (or past hmat_cap) */
-	unsigned hmat_absurd;	/* latency 0 < x < 1 ns or > 10 ms; entry x base overflows */
+	unsigned hmat_absurd;	/* latency 0 < x < 1 ns or > 4 ms; entry x base overflows */
 	unsigned hmat_order;	/* node pairs whose HMAT latency order contradicts the SLIT */
 	unsigned hmat_attached;	/* memory proximity domain attributes structures */
 	/* SNC (numa_note_packages): packages, and nodes with CPUs per package */

@@ -128,7 +128,7 @@ static void test_hmat_revision_1_and_unknown(void **state)
 	numa_set_instance(NULL);
 }
 
-/* Zero entries give nothing; 0xFFFF is "unreachable"; below 1 ns, above 10 ms and entry x
+/* Zero entries give nothing; 0xFFFF is "unreachable"; below 1 ns, above 4 ms and entry x
  * base past 32 bits are absurd: counted, said, left out; the sane cells stay. */
 static void test_hmat_zero_and_absurd(void **state)
 {
