@@ -77,6 +77,9 @@ static void read_acpi(const struct mb2_info *bi, bool alloc)
 	numa_from_acpi(&numa, &acpi, map_low, NULL, alloc ? numa_alloc : NULL, NULL);
 	for (unsigned i = 0; i < bi->nmmap; i++)
 		numa_note_mmap(&numa, bi->mmap[i].base, bi->mmap[i].len, bi->mmap[i].type);
+	for (unsigned i = 0; i < bi->nefi_special; i++)	/* as E820 types 7 and 0xefffffff */
+		numa_note_mmap(&numa, bi->efi_special[i].base, bi->efi_special[i].len,
+			       bi->efi_special[i].persistent ? 7 : 0xefffffffu);
 	numa_set_instance(&numa);
 }
 
