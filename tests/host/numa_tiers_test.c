@@ -194,6 +194,16 @@ static void test_hmat_malformed(void **state)
 	assert_int_equal(numa_hmat_cell(&n, 1, 0)->read_ps, 0);
 	assert_true(said("HMAT structure type 1 at offset"));
 	assert_true(said("1 domains not in the SRAT"));
+
+	/* the last structure says it is longer than the table: not read */
+	fresh();
+	tbl_hmat(&hmat, 2);
+	hmat_locality(&hmat, 0, 0, 1000, 2, ini2, 3, tgt3, lat23);
+	hmat.b[hmat.len - (32 + 8 + 12 + 12) + 4] = 0xff;	/* its Length: 255 + ... */
+	hmat.b[hmat.len - (32 + 8 + 12 + 12) + 5] = 0x0f;
+	numa_image_walk(t, 3, &ai, &n, numa_image_alloc);
+	assert_int_equal(n.hmat_bad, 1);
+	assert_false(n.have_hmat);
 }
 
 /* The SLIT says node 1 is nearer node 0 than node 2 is, the HMAT the reverse: both kept as
