@@ -2,7 +2,7 @@
  * numa_print.c: the `# numa:` header line and the detail behind the verbose option
  * (docs/output.md "numa"; platform/numa.h), over the parsed SRAT, SLIT and HMAT (ACPI 6.5
  * §5.2.16, §5.2.17, §5.2.28). The header stays one line at any node count: the distance
- * matrix only up to 4 nodes (else its range), SNC as nodes per package, the memory-only
+ * matrix only up to 2 nodes (else its range), SNC as nodes per package, the memory-only
  * nodes with what the firmware says of them (two named, the rest counted), the HMAT's shape.
  */
 #include "platform/numa.h"
@@ -11,7 +11,7 @@
 #include <stdarg.h>
 #include <string.h>
 
-#define NUMA_MATRIX_MAX  4	/* the whole distance matrix up to 4 nodes, else a range */
+#define NUMA_MATRIX_MAX  2	/* the whole distance matrix up to 2 nodes, else a range */
 #define NUMA_NAMED_MAX   2	/* memory-only nodes named in the header */
 
 /* Append to buf[len] at *at (truncating; *at stays <= len - 1). */
@@ -116,7 +116,8 @@ void numa_header_line(const struct numa_info *n, char *buf, size_t len)
 		put(buf, len, &at, " (%u pairs against the SLIT)", n->hmat_order);
 }
 
-/* Line i of the detail: nodes, then memory ranges, then HMAT cells. */
+/* Line i of the detail: nodes (with their row of distances), then memory ranges, then HMAT
+ * cells. */
 bool numa_detail_line(const struct numa_info *n, unsigned i, char *buf, size_t len)
 {
 	unsigned k = n->have_srat ? n->nnodes : 0, cells = n->have_hmat ? n->hmat_n * n->hmat_n : 0;
@@ -129,9 +130,12 @@ bool numa_detail_line(const struct numa_info *n, unsigned i, char *buf, size_t l
 		char why[64];
 
 		numa_node_why(n, i, why, sizeof(why));
-		put(buf, len, &at, "numa-node: %u pxm %u: %u CPUs, %llu MiB%s%s", i, n->node_pxm[i],
-		    numa_node_cpus(n, i), (unsigned long long)(numa_node_bytes(n, i) >> 20),
-		    why[0] ? ", memory-only: " : "", why);
+		put(buf, len, &at, "numa-node: %u pxm %u: %u CPUs, %llu MiB%s%s; distances", i,
+		    n->node_pxm[i], numa_node_cpus(n, i),
+		    (unsigned long long)(numa_node_bytes(n, i) >> 20), why[0] ?
+		    ", memory-only: " : "", why);
+		for (unsigned b = 0; b < k; b++)
+			put(buf, len, &at, " %u", numa_distance(n, i, b));
 		return true;
 	}
 	i -= k;

@@ -74,9 +74,9 @@ static void test_qemu_two_nodes(void **state)
 			    "20 remote)");
 	/* the per-node and per-range detail is behind the verbose option */
 	assert_true(numa_detail_line(&n, 0, line, sizeof(line)));
-	assert_string_equal(line, "numa-node: 0 pxm 0: 2 CPUs, 511 MiB");
+	assert_string_equal(line, "numa-node: 0 pxm 0: 2 CPUs, 511 MiB; distances 10 20");
 	assert_true(numa_detail_line(&n, 1, line, sizeof(line)));
-	assert_string_equal(line, "numa-node: 1 pxm 1: 2 CPUs, 512 MiB");
+	assert_string_equal(line, "numa-node: 1 pxm 1: 2 CPUs, 512 MiB; distances 20 10");
 	assert_true(numa_detail_line(&n, 3, line, sizeof(line)));
 	assert_string_equal(line, "numa-mem: node 0 [0x100000, 0x20000000)");
 	assert_true(numa_detail_line(&n, 4, line, sizeof(line)));

@@ -92,12 +92,12 @@ static void test_qemu_hmat_and_memory_only(void **state)
 	assert_true(numa_node_memory_only(2));
 	numa_note_mmap(&n, 0, 512u << 20, 1);
 	numa_header_line(&n, line, sizeof(line));
-	assert_string_equal(line, "numa: 3 nodes, distances 10 20 20/20 10 20/20 20 10 (no SLIT: "
-			    "10 local, 20 remote); 1 memory-only (node 2: hot-pluggable, CXL?); "
-			    "HMAT 2x3 latency+bandwidth");
+	assert_string_equal(line, "numa: 3 nodes, distances 20..20 (no SLIT: 10 local, 20 remote); "
+			    "1 memory-only (node 2: hot-pluggable, CXL?); HMAT 2x3 "
+			    "latency+bandwidth");
 	assert_true(numa_detail_line(&n, 2, line, sizeof(line)));
 	assert_string_equal(line, "numa-node: 2 pxm 2: 0 CPUs, 0 MiB, memory-only: "
-			    "hot-pluggable, CXL?");
+			    "hot-pluggable, CXL?; distances 20 20 10");
 	assert_true(numa_detail_line(&n, 3 + 3 + 2, line, sizeof(line)));
 	assert_string_equal(line, "numa-hmat: node 0 -> node 2: read 250000 ps, write 250000 ps, "
 			    "read 5120 MB/s, write 5120 MB/s");
@@ -318,8 +318,7 @@ static void test_snc(void **state)
 	assert_int_equal(n.pkg_nodes_max, 2);
 	numa_image_walk(tl, 1, &ai, &n, numa_image_alloc);
 	numa_header_line(&n, line, sizeof(line));
-	assert_non_null(strstr(line, "numa: 4 nodes (2 per package: SNC2), distances 10 20 20 "
-				     "20/"));
+	assert_non_null(strstr(line, "numa: 4 nodes (2 per package: SNC2), distances 20..20"));
 	t.pkg[4] = t.pkg[5] = 0;	/* package 0: nodes 0-2, package 1: node 3 */
 	numa_note_packages(&n, 8, get, &t);
 	numa_header_line(&n, line, sizeof(line));
