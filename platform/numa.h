@@ -1,10 +1,11 @@
 /*
  * numa.h: NUMA topology from the ACPI System Resource Affinity Table (SRAT, ACPI 6.5
  * §5.2.16: Processor Local APIC/SAPIC Affinity, Memory Affinity and Processor Local x2APIC
- * Affinity structures) and the System Locality Distance Information Table (SLIT, §5.2.17).
- * Pure C: the parsers read only the validated table bytes they are given; the lookups answer
- * "which node is this APIC id / this physical address on" for the per-CPU data and the
- * load_remote kernel. Proximity domains are numbered by firmware (any 32-bit value); nodes
+ * Affinity structures), the System Locality Distance Information Table (SLIT, §5.2.17) and
+ * the Heterogeneous Memory Attribute Table (HMAT, §5.2.28: initiator x target latency and
+ * bandwidth). Pure C: the parsers read only the validated table bytes they are given; the
+ * lookups answer "which node is this APIC id / this physical address on" for the per-CPU
+ * data and the load kernels, which nodes are memory-only and what the HMAT declares. Proximity domains are numbered by firmware (any 32-bit value); nodes
  * are 0..nnodes-1 in ascending proximity-domain order. Without an SRAT there is one node.
  */
 #ifndef PLATFORM_NUMA_H
