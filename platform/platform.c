@@ -229,7 +229,7 @@ void platform_late_setup(const struct mb2_info *bi)
 }
 
 /* The detail behind the verbose option: `verbose`, or `log=full` (docs/output.md). */
-static bool log_full(void)
+static bool detail_wanted(void)
 {
 	const char *v = cmdline_get(&kcmdline, "log");
 
@@ -262,7 +262,7 @@ void platform_print_header(const struct mb2_info *bi)
 	acpi_print_summary(&acpi);
 	numa_header_line(&numa, nbuf, sizeof(nbuf));
 	ktap_diag("%s", nbuf);
-	for (unsigned i = 0; log_full() && numa_detail_line(&numa, i, nbuf, sizeof(nbuf)); i++)
+	for (unsigned i = 0; detail_wanted() && numa_detail_line(&numa, i, nbuf, sizeof(nbuf)); i++)
 		ktap_diag("%s", nbuf);
 	/* who the machine is (platform/smbios.h); tables above 4 GiB are not reached here */
 	smbios_read(&smbios, bi->efi64 ? bi->efi64_systab : 0, map_low, NULL);
