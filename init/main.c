@@ -89,6 +89,15 @@ static void print_boot_phases(void)
 		  tp->unjudged ? tp->unjudged : "");
 }
 
+static void cpu_node_package(void *ctx, unsigned i, unsigned *node, unsigned *package)
+{
+	const struct percpu *pc = smp_cpu(i);
+
+	(void)ctx;
+	*node = pc && pc->state == CPU_ONLINE ? pc->node : ~0u;
+	*package = pc && pc->state == CPU_ONLINE ? pc->topo.package : ~0u;
+}
+
 /* Each CPU's NUMA node from the SRAT (read by platform_late_setup): 0 without an SRAT, or for
  * a CPU the SRAT does not list. */
 static void smp_set_nodes(void)
@@ -100,6 +109,7 @@ static void smp_set_nodes(void)
 		if (pc)
 			pc->node = node < 0 ? 0 : (uint32_t)node;
 	}
+	numa_note_packages(&numa, smp_cpu_count(), cpu_node_package, NULL);	/* SNC */
 }
 
 /* splitmix64's finaliser (Steele, Lea, Flood, "Fast splittable pseudorandom number

@@ -47,7 +47,9 @@ static void parse_mmap(struct mb2_info *out, const uint8_t *p, uint32_t len, mb2
 		      esize);
 		return;
 	}
-	for (off = 8; off + esize <= len; off += esize) {
+	/* esize <= len - off, never off + esize <= len: an entry size near 2^32 (a multiple
+	 * of 8) wraps the sum to a small number and the entry would be read past the tag */
+	for (off = 8; esize <= len - off; off += esize) {
 		struct mb2_mmap_entry *e;
 
 		if (out->nmmap == MB2_MAX_MMAP) {
@@ -69,6 +71,46 @@ static void parse_mmap(struct mb2_info *out, const uint8_t *p, uint32_t len, mb2
 	}
 	if (off != len)
 		warnf(out, warn, "mb2: memory map has %u trailing bytes", len - off);
+}
+
+#define EFI_PERSISTENT_MEMORY 14
+#define EFI_MEMORY_SP         (1ull << 18)
+#define EFI_PAGE              4096ull
+
+/* EFI memory map tag: u32 descriptor size, u32 descriptor version, then descriptors {u32
+ * Type, u32 pad, u64 PhysicalStart, u64 VirtualStart, u64 NumberOfPages, u64 Attribute}. */
+static void parse_efi_mmap(struct mb2_info *out, const uint8_t *p, uint32_t len,
+			   mb2_warn_fn warn)
+{
+	uint32_t dsize;
+
+	out->efi_mmap = true;
+	if (len < 8)
+		return;
+	dsize = load_le32(p);
+	if (dsize < 40 || dsize % 8) {
+		warnf(out, warn, "mb2: EFI memory map descriptor size %u invalid (want >= 40, "
+		      "multiple of 8)", dsize);
+		return;
+	}
+	for (uint32_t off = 8; dsize <= len - off; off += dsize) {
+		uint32_t type = load_le32(p + off);
+		uint64_t base = load_le64(p + off + 8), pages = load_le64(p + off + 24),
+			 attr = load_le64(p + off + 32);
+		struct mb2_efi_special *e;
+
+		if (type != EFI_PERSISTENT_MEMORY && !(attr & EFI_MEMORY_SP))
+			continue;
+		if (!pages || pages > (UINT64_MAX - base) / EFI_PAGE)
+			continue;	/* empty or wrapping: nothing to say of it */
+		if (out->nefi_special == MB2_MAX_EFI_SPECIAL) {
+			out->efi_special_dropped++;
+			continue;
+		}
+		e = &out->efi_special[out->nefi_special++];
+		*e = (struct mb2_efi_special){ .base = base, .len = pages * EFI_PAGE,
+					       .persistent = type == EFI_PERSISTENT_MEMORY };
+	}
 }
 
 static void parse_fb(struct mb2_info *out, const uint8_t *p, uint32_t len, mb2_warn_fn warn)
@@ -159,7 +201,7 @@ bool mb2_parse(const void *info, size_t avail, struct mb2_info *out, mb2_warn_fn
 			out->rsdp_new_len = len;
 			break;
 		case MB2_TAG_EFI_MMAP:
-			out->efi_mmap = true;
+			parse_efi_mmap(out, p, len, warn);
 			break;
 		case MB2_TAG_EFI64:
 			if (len >= 8) {

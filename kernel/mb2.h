@@ -36,6 +36,15 @@ struct mb2_mmap_entry {
 	uint32_t type;
 };
 
+/* What the EFI memory map (tag 17: UEFI 2.10 §7.2 EFI_MEMORY_DESCRIPTOR) says beyond usable
+ * RAM: "specific purpose" memory (Attribute EFI_MEMORY_SP, bit 18: CXL, HBM set aside by the
+ * firmware) and EfiPersistentMemory (type 14). Up to MB2_MAX_EFI_SPECIAL ranges kept. */
+#define MB2_MAX_EFI_SPECIAL 32
+struct mb2_efi_special {
+	uint64_t base, len;
+	bool persistent;	/* EfiPersistentMemory; else EFI_MEMORY_SP */
+};
+
 struct mb2_framebuffer {
 	bool present;
 	uint64_t addr;
@@ -57,6 +66,8 @@ struct mb2_info {
 	const void *rsdp_old, *rsdp_new;	/* RSDP copies inside the boot info */
 	uint32_t rsdp_old_len, rsdp_new_len;
 	bool efi_mmap;			/* an EFI memory map tag was present */
+	struct mb2_efi_special efi_special[MB2_MAX_EFI_SPECIAL];
+	unsigned nefi_special, efi_special_dropped;
 	bool efi64;			/* EFI 64-bit system table pointer present */
 	uint64_t efi64_systab;
 	unsigned errors;

@@ -95,12 +95,10 @@ static bool on_node(const struct load_run *r, unsigned node)
 	       numa_node_of_range(&numa, a, r->chain.bytes) == (int)node;
 }
 
-/* TODO(issue 30, HMAT): numa_hmat_latency() comes with the HMAT parser (platform/numa.h,
- * helper tiers30); once it defines NUMA_HAVE_HMAT this takes the declared read latency per
- * cell. Until then: false, and order_hmat SKIPs saying so. */
+/* The firmware's declared read latency per cell (ACPI HMAT, platform/numa.h
+ * numa_hmat_latency; picoseconds): false where the HMAT gives none, and order_hmat SKIPs. */
 static bool hmat_refs(void)
 {
-#ifdef NUMA_HAVE_HMAT
 	bool any = false;
 
 	for (unsigned r = 0; r < m.nrow; r++)
@@ -113,9 +111,6 @@ static bool hmat_refs(void)
 			any |= rd != 0;
 		}
 	return any;
-#else
-	return false;
-#endif
 }
 
 /* Row r's cell c: the boot CPU's from the build (and its sampled source), an AP's re-timed. */
@@ -160,7 +155,7 @@ enum kt_result test_load_matrix(struct ktest *t)
 	static struct latm_cell cells[LATM_MAX * LATM_MAX];
 	const char *note, *src_why = NULL;
 	struct latm_refs in = { .row_pkg = row_pkg, .emu = kload_timing_unjudgeable(),
-				.no_hmat = "no HMAT latencies (ACPI HMAT not read in this build)" };
+				.no_hmat = "no HMAT latencies (the firmware has no ACPI HMAT, or none for these nodes)" };
 	unsigned built = 0, on = 0, cyc = 0, cpu_nodes = 0;
 	uint64_t ws;
 	char d[200];

@@ -4,7 +4,8 @@
  * locality i (a locality is a proximity domain of the SRAT). The table is rejected unless
  * it holds all N*N bytes, every diagonal entry is 10 (local) and every other entry is above
  * 10 (0-9 are reserved; 255 = unreachable), the checks Linux drivers/acpi/numa/srat.c
- * slit_valid makes. Only the top-left NUMA_MAX_LOCAL x NUMA_MAX_LOCAL part is kept.
+ * slit_valid makes. The top-left slit_cap x slit_cap part is kept (numa_from_acpi sizes it
+ * from slit_total, up to NUMA_LOCAL_LIMIT).
  */
 #include "platform/numa.h"
 
@@ -42,11 +43,13 @@ int acpi_parse_slit(const uint8_t *t, uint32_t len, struct numa_info *n)
 				return -1;
 			}
 		}
-	keep = nloc < NUMA_MAX_LOCAL ? nloc : NUMA_MAX_LOCAL;
+	keep = nloc < n->slit_cap ? nloc : n->slit_cap;
+	if (!n->slit)
+		keep = 0;
 	for (uint64_t i = 0; i < keep; i++)
 		memcpy(&n->slit[i * keep], t + SLIT_MATRIX + i * nloc, keep);
 	n->slit_n = (uint32_t)keep;
 	n->slit_total = nloc;
-	n->have_slit = true;
+	n->have_slit = keep > 0;	/* none kept: a counting parse, storage to come */
 	return 0;
 }

@@ -7,8 +7,9 @@
  * (arch/x86/mm/srat.c acpi_numa_processor_affinity_init) and the type-1 domain above bit 7
  * (drivers/acpi/numa/srat.c acpi_numa_memory_affinity_init). A structure with length < 2
  * or running past the table ends the walk; disabled, empty, overflowing and conflicting
- * entries are counted and left out, never trusted. CPU affinities go into the caller's cpu[]
- * (no compile-time limit, as the MADT's processors: platform/acpi_madt.c); an APIC ID is
+ * entries are counted and left out, never trusted. CPU affinities, domains and memory ranges
+ * go into the caller's storage, sized from what a parse without it counted (no compile-time
+ * limit, as the MADT's processors: platform/acpi_madt.c); an APIC ID is
  * looked up only when the bit set of IDs met says it was listed before, so a table of any
  * length is read in linear time.
  */
@@ -34,7 +35,16 @@ static uint8_t srat_min_len(uint8_t type)
 	}
 }
 
-/* Record a domain; false when NUMA_MAX_NODES distinct domains are already known. */
+/* Node of a domain recorded so far, -1 when it is not. */
+static int node_of_pxm(const struct numa_info *n, uint32_t pxm)
+{
+	for (unsigned i = 0; i < n->nnodes; i++)
+		if (n->node_pxm[i] == pxm)
+			return (int)i;
+	return -1;
+}
+
+/* Record a domain; false when it is new and node_pxm[] is full (counted in need_nodes). */
 static bool add_pxm(struct numa_info *n, uint32_t pxm)
 {
 	unsigned i;
@@ -42,7 +52,8 @@ static bool add_pxm(struct numa_info *n, uint32_t pxm)
 	for (i = 0; i < n->nnodes; i++)
 		if (n->node_pxm[i] == pxm)
 			return true;
-	if (n->nnodes == NUMA_MAX_NODES)
+	n->need_nodes++;
+	if (n->nnodes >= n->node_cap || !n->node_pxm)
 		return false;
 	for (i = n->nnodes; i > 0 && n->node_pxm[i - 1] > pxm; i--)	/* keep ascending */
 		n->node_pxm[i] = n->node_pxm[i - 1];
@@ -54,6 +65,8 @@ static bool add_pxm(struct numa_info *n, uint32_t pxm)
 static void add_cpu(struct numa_info *n, uint32_t apic_id, uint32_t pxm, uint32_t flags,
 		    bool x2)
 {
+	bool known;
+
 	if (!(flags & SRAT_ENABLED)) {
 		n->disabled++;
 		return;
@@ -68,12 +81,13 @@ static void add_cpu(struct numa_info *n, uint32_t apic_id, uint32_t pxm, uint32_
 				n->conflicts++;	/* first claim stays */
 		return;
 	}
-	if (!add_pxm(n, pxm)) {
-		n->dropped++;
-		return;
-	}
+	known = add_pxm(n, pxm);
 	if (n->ncpu >= n->cpu_cap || !n->cpu) {
 		n->cpu_dropped++;	/* counted: the caller sizes cpu[] from it */
+		return;
+	}
+	if (!known) {
+		n->dropped++;
 		return;
 	}
 	n->cpu[n->ncpu++] = (struct numa_cpu){ .apic_id = apic_id, .pxm = pxm, .x2apic = x2 };
@@ -97,7 +111,13 @@ static void add_mem(struct numa_info *n, const uint8_t *e, uint8_t rev)
 			n->conflicts++;	/* the same bytes twice: the first entry stays */
 			return;
 		}
-	if (n->nmem == NUMA_MAX_MEM || !add_pxm(n, pxm)) {
+	n->need_mem++;
+	if (n->nmem >= n->mem_cap || !n->mem) {
+		n->need_nodes += node_of_pxm(n, pxm) < 0;	/* no room: counted (upper bound) */
+		n->dropped++;
+		return;
+	}
+	if (!add_pxm(n, pxm)) {
 		n->dropped++;
 		return;
 	}
@@ -105,14 +125,6 @@ static void add_mem(struct numa_info *n, const uint8_t *e, uint8_t rev)
 		.base = base, .end = base + len, .pxm = pxm,
 		.hotplug = flags & SRAT_MEM_HOTPLUG, .nonvolatile = flags & SRAT_MEM_NONVOL,
 	};
-}
-
-static unsigned node_of_pxm(const struct numa_info *n, uint32_t pxm)
-{
-	for (unsigned i = 0; i < n->nnodes; i++)
-		if (n->node_pxm[i] == pxm)
-			return i;
-	return 0;	/* not reached: every stored entry's domain was added */
 }
 
 int acpi_parse_srat(const uint8_t *t, uint32_t len, struct numa_info *n)
@@ -124,6 +136,7 @@ int acpi_parse_srat(const uint8_t *t, uint32_t len, struct numa_info *n)
 
 	n->have_srat = false;
 	n->nnodes = n->nmem = n->ncpu = n->cpu_dropped = 0;
+	n->need_nodes = n->need_mem = 0;
 	n->disabled = n->bad = n->conflicts = n->dropped = 0;
 	memset(n->cpu_seen, 0, sizeof(n->cpu_seen));
 	if (len < SRAT_BODY) {
@@ -154,19 +167,19 @@ int acpi_parse_srat(const uint8_t *t, uint32_t len, struct numa_info *n)
 	if (r < 0)
 		n->bad++;
 	for (unsigned i = 0; i < n->ncpu; i++)
-		n->cpu[i].node = (uint16_t)node_of_pxm(n, n->cpu[i].pxm);
+		n->cpu[i].node = (uint16_t)node_of_pxm(n, n->cpu[i].pxm);	/* stored: known */
 	for (unsigned i = 0; i < n->nmem; i++)
-		n->mem[i].node = (uint8_t)node_of_pxm(n, n->mem[i].pxm);
+		n->mem[i].node = (uint16_t)node_of_pxm(n, n->mem[i].pxm);
 	if (n->bad || n->conflicts || n->dropped)
 		acpi_log("# acpi: SRAT: %u bad, %u conflicting, %u dropped entries left out\n",
 			 n->bad, n->conflicts, n->dropped);
 	if (n->cpu_dropped)
 		acpi_log("# acpi: SRAT lists %u CPUs, room for %u: %u not recorded\n",
 			 n->ncpu + n->cpu_dropped, n->cpu_cap, n->cpu_dropped);
-	if (!n->nnodes) {
+	if (!n->need_nodes) {
 		acpi_log("# acpi: SRAT lists no enabled CPU or memory, ignored\n");
 		return -1;
 	}
-	n->have_srat = true;
+	n->have_srat = n->nnodes > 0;	/* none kept: a counting parse, storage to come */
 	return 0;
 }

@@ -1,33 +1,151 @@
 /*
- * numa.c: NUMA lookups over the parsed SRAT and SLIT (platform/numa.h; ACPI 6.5 §5.2.16,
- * §5.2.17) and the header line. Pure: the kernel passes its identity map, host tests and
- * the fuzzer pass byte buffers.
+ * numa.c: the NUMA tables read and sized (SRAT, SLIT, HMAT: ACPI 6.5 §5.2.16, §5.2.17,
+ * §5.2.28) and the lookups over them (platform/numa.h). Pure: the kernel passes its identity
+ * map and an allocator over the memory map, host tests and the fuzzer byte buffers.
  */
 #include "platform/numa.h"
-#include "kernel/fmt.h"
-
-#include <stdarg.h>
 #include <string.h>
 
+/* Zero n but what the caller gave: the storage and the packages (numa_note_packages). */
+static void reset(struct numa_info *n)
+{
+	struct numa_info keep = *n;
+
+	memset(n, 0, sizeof(*n));
+	n->cpu = keep.cpu;
+	n->cpu_cap = keep.cpu_cap;
+	n->node_pxm = keep.node_pxm;
+	n->node_cap = keep.node_cap;
+	n->mem = keep.mem;
+	n->mem_cap = keep.mem_cap;
+	n->slit = keep.slit;
+	n->slit_cap = keep.slit_cap;
+	n->hmat = keep.hmat;
+	n->hmat_cap = keep.hmat_cap;
+	n->packages = keep.packages;
+	n->pkg_nodes_min = keep.pkg_nodes_min;
+	n->pkg_nodes_max = keep.pkg_nodes_max;
+}
+
+static unsigned capped(uint64_t need, unsigned limit)
+{
+	return need < limit ? (unsigned)need : limit;
+}
+
+/* Storage for `want` entries of `size` bytes when *cap is smaller: true when it grew. */
+static bool grow(void **p, unsigned *cap, unsigned want, size_t size, numa_alloc_fn alloc,
+		 void *actx)
+{
+	void *q;
+
+	if (!alloc || want <= *cap)
+		return false;
+	q = alloc(actx, (size_t)want * size);
+	if (!q)
+		return false;
+	*p = q;
+	*cap = want;
+	return true;
+}
+
+/* Node pairs (a -> b, a -> c) from one initiator whose HMAT latency order is the reverse
+ * of their SLIT distance order: the firmware contradicts itself (ACPI 6.5 §5.2.17 and
+ * §5.2.28 both describe relative cost). */
+static unsigned hmat_slit_order(const struct numa_info *n)
+{
+	unsigned bad = 0, k = n->hmat_n;
+
+	if (!n->have_slit || !n->hmat_lat)
+		return 0;
+	for (unsigned a = 0; a < k; a++)
+		for (unsigned b = 0; b < k; b++)
+			for (unsigned c = b + 1; c < k; c++) {
+				uint32_t lb = n->hmat[a * k + b].read_ps,
+					 lc = n->hmat[a * k + c].read_ps;
+				unsigned db = numa_distance(n, a, b), dc = numa_distance(n, a, c);
+
+				if (lb && lc && ((db < dc && lb > lc) || (db > dc && lb < lc)))
+					bad++;
+			}
+	return bad;
+}
+
+/* SRAT processor affinities whose APIC ID no usable MADT processor has (ACPI 6.5 §5.2.12
+ * and §5.2.16 describe the same processors): kept for the lookups, not counted as a node's
+ * CPUs, said in one line. */
+static void against_madt(struct numa_info *n, const struct acpi_info *ai)
+{
+	const uint64_t *seen = ai->madt.seen;
+
+	n->not_in_madt = 0;
+	if (!ai->have_madt)
+		return;
+	for (unsigned i = 0; i < n->ncpu; i++) {
+		uint32_t id = n->cpu[i].apic_id;
+
+		n->cpu[i].not_in_madt = !(seen[id / 64] >> (id % 64) & 1);
+		n->not_in_madt += n->cpu[i].not_in_madt;
+	}
+	if (n->not_in_madt)
+		acpi_log("# acpi: SRAT names %u CPUs the MADT does not list: not counted as "
+			 "their nodes' CPUs\n", n->not_in_madt);
+}
+
 void numa_from_acpi(struct numa_info *n, const struct acpi_info *ai, acpi_map_fn map,
-		    void *ctx)
+		    void *ctx, numa_alloc_fn alloc, void *actx)
 {
 	const struct acpi_table_ref *r;
 	const uint8_t *t;
-	struct numa_cpu *cpus = n->cpu;	/* the caller's storage stays */
-	unsigned cap = n->cpu_cap;
+	unsigned nodes = 0, mem = 0, cpus = 0;
+	bool again = false;
 
-	memset(n, 0, sizeof(*n));
-	n->cpu = cpus;
-	n->cpu_cap = cap;
+	reset(n);
 	if (!ai->valid)
 		return;
 	r = acpi_find(ai, "SRAT");
-	if (r && (t = map(ctx, r->phys, r->len)) && acpi_parse_srat(t, r->len, n) == 0) {
-		r = acpi_find(ai, "SLIT");
-		if (r && (t = map(ctx, r->phys, r->len)))
+	if (!r || !(t = map(ctx, r->phys, r->len)) || acpi_parse_srat(t, r->len, n) != 0)
+		return;
+	nodes = n->need_nodes;
+	mem = n->need_mem;
+	cpus = n->ncpu + n->cpu_dropped;
+	again |= grow((void **)&n->node_pxm, &n->node_cap, capped(nodes, NUMA_NODE_LIMIT),
+		      sizeof(*n->node_pxm), alloc, actx);
+	again |= grow((void **)&n->mem, &n->mem_cap, capped(mem, NUMA_MEM_LIMIT),
+		      sizeof(*n->mem), alloc, actx);
+	again |= grow((void **)&n->cpu, &n->cpu_cap, cpus, sizeof(*n->cpu), alloc, actx);
+	if (again)
+		acpi_parse_srat(t, r->len, n);
+	if (!n->have_srat)
+		return;
+	against_madt(n, ai);
+	r = acpi_find(ai, "SLIT");
+	if (r && (t = map(ctx, r->phys, r->len)) && acpi_parse_slit(t, r->len, n) == 0) {
+		unsigned k = capped(n->slit_total, NUMA_LOCAL_LIMIT);
+
+		if (grow((void **)&n->slit, &n->slit_cap, k, (size_t)k, alloc, actx))
 			acpi_parse_slit(t, r->len, n);
 	}
+	r = acpi_find(ai, "HMAT");
+	if (r && (t = map(ctx, r->phys, r->len))) {
+		unsigned k = capped(n->nnodes, NUMA_HMAT_LIMIT);
+
+		grow((void **)&n->hmat, &n->hmat_cap, k, k * sizeof(*n->hmat), alloc, actx);
+		acpi_parse_hmat(t, r->len, n);
+		n->hmat_order = hmat_slit_order(n);
+		if (n->hmat_order)
+			acpi_log("# acpi: HMAT and SLIT disagree: %u node pairs in opposite "
+				 "latency order (both kept as the firmware gave them)\n",
+				 n->hmat_order);
+	}
+	/* the last SRAT parse's counts: exact where everything fit */
+	if (n->need_nodes > n->nnodes || n->need_mem > n->nmem || n->slit_total > n->slit_n ||
+	    (n->have_hmat && n->hmat_n < n->nnodes))
+		acpi_log("# acpi: NUMA tables larger than kept: domains %u of up to %u, memory "
+			 "ranges %u of up to %u, SLIT %u of %llu localities, HMAT %u of %u nodes "
+			 "(caps %u, %u, %u, %u)\n", n->nnodes, n->need_nodes, n->nmem, n->need_mem,
+			 n->slit_n,
+			 (unsigned long long)n->slit_total, n->hmat_n, n->nnodes, NUMA_NODE_LIMIT,
+			 NUMA_MEM_LIMIT, NUMA_LOCAL_LIMIT, NUMA_HMAT_LIMIT);
 }
 
 unsigned numa_nodes(const struct numa_info *n)
@@ -115,7 +233,7 @@ unsigned numa_node_cpus(const struct numa_info *n, unsigned node)
 	unsigned c = 0;
 
 	for (unsigned i = 0; i < n->ncpu; i++)
-		c += n->cpu[i].node == node;
+		c += n->cpu[i].node == node && !n->cpu[i].not_in_madt;
 	return c;
 }
 
@@ -127,54 +245,4 @@ uint64_t numa_node_bytes(const struct numa_info *n, unsigned node)
 		if (n->mem[i].node == node && !n->mem[i].hotplug)
 			b += n->mem[i].end - n->mem[i].base;
 	return b;
-}
-
-/* Append to buf[len] at *at (truncating; *at stays <= len - 1). */
-static void __attribute__((format(printf, 4, 5)))
-put(char *buf, size_t len, size_t *at, const char *fmt, ...)
-{
-	va_list ap;
-	int k;
-
-	va_start(ap, fmt);
-	k = fmt_vsnprintf(buf + *at, len - *at, fmt, ap);
-	va_end(ap);
-	if (k > 0)
-		*at += (size_t)k < len - *at ? (size_t)k : len - *at - 1;
-}
-
-#define NUMA_MATRIX_MAX 8	/* the whole matrix and every node up to 8 nodes, else a range */
-
-void numa_header_line(const struct numa_info *n, char *buf, size_t len)
-{
-	unsigned k = numa_nodes(n), lo = NUMA_UNREACHABLE, hi = 0;
-	size_t at = 0;
-
-	if (!len)
-		return;
-	buf[0] = '\0';
-	if (!n->have_srat) {
-		put(buf, len, &at, "numa: 1 node (no SRAT)");
-		return;
-	}
-	put(buf, len, &at, "numa: %u node%s, distances", k, k == 1 ? "" : "s");
-	for (unsigned a = 0; a < k; a++)
-		for (unsigned b = 0; b < k; b++) {
-			unsigned d = numa_distance(n, a, b);
-
-			if (k <= NUMA_MATRIX_MAX)
-				put(buf, len, &at, "%s%u", b ? " " : a ? "/" : " ", d);
-			if (a != b && d < lo)
-				lo = d;
-			if (a != b && d > hi)
-				hi = d;
-		}
-	if (k > NUMA_MATRIX_MAX)
-		put(buf, len, &at, " %u..%u between nodes", lo, hi);
-	put(buf, len, &at, "%s", n->have_slit ? " (SLIT)" : " (no SLIT: 10 local, 20 remote)");
-	for (unsigned a = 0; a < k && a < NUMA_MATRIX_MAX; a++)
-		put(buf, len, &at, "; node %u pxm %u: %u CPUs %llu MiB", a, n->node_pxm[a],
-		    numa_node_cpus(n, a), (unsigned long long)(numa_node_bytes(n, a) >> 20));
-	if (k > NUMA_MATRIX_MAX)
-		put(buf, len, &at, "; %u more nodes", k - NUMA_MATRIX_MAX);
 }

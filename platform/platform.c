@@ -55,7 +55,15 @@ static const void *map_low(void *ctx, uint64_t phys, uint64_t len)
 	return (const void *)(uintptr_t)phys;
 }
 
-static void read_acpi(const struct mb2_info *bi)
+static void *numa_alloc(void *ctx, size_t bytes)
+{
+	(void)ctx;
+	return kalloc(bytes, 4096);
+}
+
+/* ACPI and the NUMA tables; with `alloc` (after mm_init) the NUMA storage is sized from the
+ * tables (platform/numa.h) and the boot memory map marks the SRAT's memory ranges. */
+static void read_acpi(const struct mb2_info *bi, bool alloc)
 {
 	const void *r = bi->rsdp_new ? bi->rsdp_new : bi->rsdp_old;
 	size_t len = bi->rsdp_new ? bi->rsdp_new_len : bi->rsdp_old_len;
@@ -64,7 +72,13 @@ static void read_acpi(const struct mb2_info *bi)
 		acpi_init(&acpi, r, len, map_low, NULL);
 	else
 		memset(&acpi, 0, sizeof(acpi));
-	numa_from_acpi(&numa, &acpi, map_low, NULL);
+	numa_from_acpi(&numa, &acpi, map_low, NULL, alloc ? numa_alloc : NULL, NULL);
+	for (unsigned i = 0; i < bi->nmmap; i++)
+		numa_note_mmap(&numa, bi->mmap[i].base, bi->mmap[i].len, bi->mmap[i].type);
+	for (unsigned i = 0; i < bi->nefi_special; i++)	/* as E820 types 7 and 0xefffffff */
+		numa_note_mmap(&numa, bi->efi_special[i].base, bi->efi_special[i].len,
+			       bi->efi_special[i].persistent ? 7 : 0xefffffffu);
+	numa_set_instance(&numa);
 }
 
 bool platform_console_setup(const struct mb2_info *bi, const struct cmdline *cl,
@@ -81,7 +95,7 @@ bool platform_console_setup(const struct mb2_info *bi, const struct cmdline *cl,
 	/* ACPI is parsed quietly now and again, with its messages, by platform_print_header
 	 * (the KTAP header is not out yet). */
 	acpi_set_log(false);
-	read_acpi(bi);
+	read_acpi(bi, false);
 	acpi_set_log(true);
 	if (!console_opt_parse(val, &choice, &err))
 		fmt_snprintf(warn, warn_len, "console=%s: %s", val, err);
@@ -134,22 +148,19 @@ static void end_hook(bool failed)
 	}
 }
 
-/* The processor lists of the MADT and the SRAT, sized by the first (counting) parse and
- * allocated from the memory map: no compile-time CPU limit (platform/acpi.h). */
+/* The processor lists of the MADT and the SRAT, the SRAT's nodes and ranges, the SLIT and
+ * the HMAT, sized by the first (counting) parse and allocated from the memory map: no
+ * compile-time CPU or node limit (platform/acpi.h, platform/numa.h). */
 static void cpu_tables(const struct mb2_info *bi)
 {
-	unsigned nm = acpi.madt.ncpus + acpi.madt.ncpus_dropped, ns = numa.ncpu + numa.cpu_dropped;
+	unsigned nm = acpi.madt.ncpus + acpi.madt.ncpus_dropped;
 
 	if (nm && !acpi.madt.cpu) {
 		acpi.madt.cpu = kalloc((uint64_t)nm * sizeof(struct acpi_cpu), 4096);
 		acpi.madt.cap = acpi.madt.cpu ? nm : 0;
 	}
-	if (ns && !numa.cpu) {
-		numa.cpu = kalloc((uint64_t)ns * sizeof(struct numa_cpu), 4096);
-		numa.cpu_cap = numa.cpu ? ns : 0;
-	}
 	acpi_set_log(false);	/* platform_print_header says what was wrong */
-	read_acpi(bi);
+	read_acpi(bi, true);	/* the NUMA storage: numa_from_acpi */
 	acpi_set_log(true);
 }
 
@@ -171,7 +182,7 @@ void platform_late_setup(const struct mb2_info *bi)
 
 void platform_print_header(const struct mb2_info *bi)
 {
-	char buf[160], nbuf[480];	/* nbuf: 8 nodes' matrix and list */
+	char buf[160], nbuf[480];	/* nbuf: the numa and smbios lines */
 	size_t o = 0;
 
 	for (unsigned i = 0; i < nuarts; i++)
@@ -189,10 +200,12 @@ void platform_print_header(const struct mb2_info *bi)
 		ktap_diag("%s", buf);
 	if (!bi->rsdp_new && !bi->rsdp_old)
 		ktap_diag("acpi: no RSDP tag from the boot loader");
-	read_acpi(bi);	/* again, now printing what was wrong with any table */
+	read_acpi(bi, true);	/* again, now printing what was wrong with any table */
 	acpi_print_summary(&acpi, log_full());
 	numa_header_line(&numa, nbuf, sizeof(nbuf));
 	ktap_diag("%s", nbuf);
+	for (unsigned i = 0; log_full() && numa_detail_line(&numa, i, nbuf, sizeof(nbuf)); i++)
+		ktap_diag("%s", nbuf);
 	/* who the machine is (platform/smbios.h); tables above 4 GiB are not reached here */
 	smbios_read(&smbios, bi->efi64 ? bi->efi64_systab : 0, map_low, NULL);
 	for (unsigned i = 0; smbios_header_line(&smbios, i, nbuf, sizeof(nbuf)); i++)

@@ -80,7 +80,7 @@ static void node_matrix(struct ktest *t, const struct topo_model *tm, const stru
 {
 	struct latm m = { .name = "load_matrix", .unit = "node", .cell = cells[0] };
 	struct latm_refs in = { .row_pkg = row_pkg, .slit = slit, .no_hmat = "no HMAT latencies "
-				"(ACPI HMAT not read in this build)" };
+				"(the model's topologies declare a SLIT only)" };
 	uint64_t local = mid(PEBS_LVL_RAM, o);
 	const char *why = NULL;
 	char d[200];

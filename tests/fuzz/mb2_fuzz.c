@@ -21,8 +21,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		if (info.cmdline && (info.cmdline < (char *)copy ||
 				     info.cmdline + strlen(info.cmdline) >= (char *)copy + size))
 			abort();
-		if (info.nmmap > MB2_MAX_MMAP)
+		if (info.nmmap > MB2_MAX_MMAP || info.nefi_special > MB2_MAX_EFI_SPECIAL)
 			abort();
+		for (unsigned i = 0; i < info.nefi_special; i++)
+			if (!info.efi_special[i].len ||
+			    info.efi_special[i].base + info.efi_special[i].len < info.efi_special[i].base)
+				abort();
 	}
 	free(copy);
 	return 0;

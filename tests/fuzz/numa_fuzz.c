@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "platform/numa.h"
+#include "host/numa_image.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
@@ -40,13 +41,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (size > 65536)
 		return 0;
 	memset(&n, 0, sizeof(n));
+	numa_image_storage(&n);	/* nodes, ranges, SLIT: fixed storage (srat_fuzz sizes it) */
 	n.cpu = cpus;
 	n.cpu_cap = ACPI_APIC_ID_LIMIT;
 	acpi_set_log(false);
 	parse(&n, "SRAT", data, size);
 	parse(&n, "SLIT", data, size);
-	if (n.nnodes > NUMA_MAX_NODES || n.nmem > NUMA_MAX_MEM || n.ncpu > n.cpu_cap || n.cpu_dropped ||
-	    n.slit_n > NUMA_MAX_LOCAL)
+	if (n.nnodes > IMG_NODES || n.nmem > IMG_MEM || n.ncpu > n.cpu_cap || n.cpu_dropped ||
+	    n.slit_n > IMG_LOCAL)
 		abort();
 	for (unsigned a = 0; a <= numa_nodes(&n); a++) {
 		for (unsigned c = 0; c <= numa_nodes(&n); c++)

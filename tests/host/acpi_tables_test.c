@@ -179,6 +179,30 @@ static void test_madt_x2apic_300(void **state)
 	}
 }
 
+/* Thousands of entries all naming APIC ID 0 (types 0 and 9): one processor, the rest counted
+ * as repeats and said in one line, in linear time (the ID bit set, no list scan). */
+static void test_madt_all_zero_ids(void **state)
+{
+	enum { N = 6000 };
+	static uint8_t t[44 + N * 16];
+	static struct acpi_cpu c[4];
+	static struct acpi_madt m;
+	uint32_t off = 44;
+
+	(void)state;
+	hdr(t, "APIC", 44 + (N / 2) * 8 + (N / 2) * 16, 5);
+	for (unsigned i = 0; i < N; i++)
+		put_cpu(t, &off, 0, i, i >= N / 2);
+	m = (struct acpi_madt){ .cpu = c, .cap = 4 };
+	stub_console_reset();
+	assert_int_equal(acpi_parse_madt(t, off, &m), 0);
+	assert_int_equal(m.ncpus, 1);
+	assert_int_equal(m.cpu[0].uid, 0);
+	assert_int_equal(m.ncpus_dup, N - 1);
+	assert_int_equal(m.ncpus_dropped, 0);
+	assert_true(acpi_said("5999 processor entries repeat an APIC ID"));
+}
+
 /* Hostile lists: the same IDs listed twice (types 0 and 9, and 9 twice), and IDs past the
  * limit: each recorded once, the repeats and the too-high IDs counted and reported. */
 static void test_madt_dups_high(void **state)
@@ -370,6 +394,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_madt_many, acpi_img_setup, acpi_img_teardown),
 		cmocka_unit_test(test_madt_x2apic_300),
 		cmocka_unit_test(test_madt_dups_high),
+		cmocka_unit_test(test_madt_all_zero_ids),
 		cmocka_unit_test_setup_teardown(test_spcr_io, acpi_img_setup, acpi_img_teardown),
 		cmocka_unit_test_setup_teardown(test_spcr_variants, acpi_img_setup, acpi_img_teardown),
 		cmocka_unit_test_setup_teardown(test_hpet, acpi_img_setup, acpi_img_teardown),

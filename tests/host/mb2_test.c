@@ -199,6 +199,95 @@ static void test_bad_mmap(void **state)
 	assert_int_equal(info.errors, 2);
 }
 
+/* An entry size near 2^32 (a multiple of 8, so it passes the size check): `off + esize`
+ * wrapped to a small number and the entry was read past the tag (found by mb2_fuzz; the
+ * input is tests/fuzz/corpus/mb2_fuzz/regress-esize-wrap). No entry may be read. */
+static void test_mmap_entry_size_wraps(void **state)
+{
+	static const uint32_t sizes[] = { 0xfffffff8u, 0xfffffff0u, 0x80000000u };
+	struct builder b;
+	struct mb2_info info;
+
+	(void)state;
+	for (unsigned k = 0; k < sizeof(sizes) / sizeof(sizes[0]); k++) {
+		begin(&b);
+		put32(&b, MB2_TAG_MMAP);
+		put32(&b, 24);	/* 8 bytes after the header: no room for one entry */
+		put32(&b, sizes[k]);
+		put32(&b, 0);
+		put64(&b, 0x100000);
+		finish(&b);
+		assert_true(parse(&b, b.len, &info));
+		assert_int_equal(info.nmmap, 0);
+		assert_int_equal(info.errors, 1);	/* "8 trailing bytes" */
+	}
+}
+
+/* EFI memory map tag (UEFI EFI_MEMORY_DESCRIPTOR, 48 bytes as firmware hands them): the
+ * specific-purpose (EFI_MEMORY_SP) and persistent ranges kept, conventional memory, empty
+ * and wrapping descriptors not; a bad descriptor size said; past 32 ranges counted. */
+static void efi_desc(struct builder *b, uint32_t type, uint64_t base, uint64_t pages,
+		     uint64_t attr)
+{
+	put32(b, type);
+	put32(b, 0);
+	put64(b, base);
+	put64(b, 0);
+	put64(b, pages);
+	put64(b, attr);
+	put64(b, 0);
+}
+
+static void test_efi_mmap(void **state)
+{
+	struct builder b;
+	struct mb2_info info;
+
+	(void)state;
+	begin(&b);
+	put32(&b, MB2_TAG_EFI_MMAP);
+	put32(&b, 16 + 5 * 48);
+	put32(&b, 48);
+	put32(&b, 1);
+	efi_desc(&b, 7, 0x100000, 256, 0xf);				/* conventional */
+	efi_desc(&b, 7, 1ull << 32, 0x40000, 0xf | (1ull << 18));	/* specific purpose */
+	efi_desc(&b, 14, 2ull << 32, 0x40000, 0xf);			/* persistent */
+	efi_desc(&b, 14, 3ull << 32, 0, 0xf);				/* empty */
+	efi_desc(&b, 14, ~0ull - 4095, 2, 0xf);				/* wraps */
+	finish(&b);
+	assert_true(parse(&b, b.len, &info));
+	assert_int_equal(info.errors, 0);
+	assert_true(info.efi_mmap);
+	assert_int_equal(info.nefi_special, 2);
+	assert_int_equal(info.efi_special[0].base, 1ull << 32);
+	assert_int_equal(info.efi_special[0].len, 1ull << 30);
+	assert_false(info.efi_special[0].persistent);
+	assert_true(info.efi_special[1].persistent);
+
+	begin(&b);
+	put32(&b, MB2_TAG_EFI_MMAP);
+	put32(&b, 16 + 40 * 48);
+	put32(&b, 48);
+	put32(&b, 1);
+	for (unsigned i = 0; i < 40; i++)
+		efi_desc(&b, 14, (uint64_t)i << 32, 1, 0);
+	finish(&b);
+	assert_true(parse(&b, b.len, &info));
+	assert_int_equal(info.nefi_special, MB2_MAX_EFI_SPECIAL);
+	assert_int_equal(info.efi_special_dropped, 40 - MB2_MAX_EFI_SPECIAL);
+
+	begin(&b);
+	put32(&b, MB2_TAG_EFI_MMAP);
+	put32(&b, 16 + 8);
+	put32(&b, 0xfffffff8u);		/* a descriptor size that would wrap */
+	put32(&b, 1);
+	put64(&b, 0);
+	finish(&b);
+	assert_true(parse(&b, b.len, &info));
+	assert_int_equal(info.nefi_special, 0);
+	assert_int_equal(info.errors, 0);	/* no descriptor read: nothing to say */
+}
+
 static void test_unterminated_string(void **state)
 {
 	struct builder b;
@@ -241,6 +330,8 @@ int main(void)
 		cmocka_unit_test(test_every_truncation),
 		cmocka_unit_test(test_bad_tag_sizes),
 		cmocka_unit_test(test_bad_mmap),
+		cmocka_unit_test(test_mmap_entry_size_wraps),
+		cmocka_unit_test(test_efi_mmap),
 		cmocka_unit_test(test_unterminated_string),
 		cmocka_unit_test(test_no_end_tag_and_huge),
 	};

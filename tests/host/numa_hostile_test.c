@@ -99,19 +99,19 @@ static void test_srat_too_many(void **state)
 {
 	(void)state;
 	tbl_srat(&tb, 2);
-	for (uint32_t d = 0; d < NUMA_MAX_NODES + 4; d++)
+	for (uint32_t d = 0; d < IMG_NODES + 4; d++)
 		srat_x2apic(&tb, d, 1000 - d, 1);	/* descending domains */
-	for (uint64_t i = 0; i < NUMA_MAX_MEM + 3; i++)
+	for (uint64_t i = 0; i < IMG_MEM + 3; i++)
 		srat_mem(&tb, i << 20, 1 << 20, 1000 - (uint32_t)(i % 4), 1);
 	assert_int_equal(tbl_parse_srat(&tb, &n), 0);
-	assert_int_equal(n.nnodes, NUMA_MAX_NODES);
-	assert_int_equal(n.ncpu, NUMA_MAX_NODES);
-	assert_int_equal(n.nmem, NUMA_MAX_MEM);
+	assert_int_equal(n.nnodes, IMG_NODES);
+	assert_int_equal(n.ncpu, IMG_NODES);
+	assert_int_equal(n.nmem, IMG_MEM);
 	assert_int_equal(n.dropped, 4 + 3);
 	for (unsigned i = 1; i < n.nnodes; i++)
 		assert_true(n.node_pxm[i - 1] < n.node_pxm[i]);
-	assert_int_equal(numa_node_of_apic(&n, 0), NUMA_MAX_NODES - 1);	/* domain 1000 */
-	assert_int_equal(numa_node_of_apic(&n, NUMA_MAX_NODES), -1);	/* dropped */
+	assert_int_equal(numa_node_of_apic(&n, 0), IMG_NODES - 1);	/* domain 1000 */
+	assert_int_equal(numa_node_of_apic(&n, IMG_NODES), -1);	/* dropped */
 }
 
 /* 5000 x2APIC affinity structures (ACPI 6.5 5.2.16.3) over two domains, IDs past 255 and
@@ -179,7 +179,7 @@ static void test_slit_malformed(void **state)
 		for (unsigned j = 0; j < 65; j++)
 			big[i * 65 + j] = i == j ? 10 : (uint8_t)(11 + (i + j) % 200);
 	assert_int_equal(slit_parse(&tb, &n, 65, big, 65 * 65), 0);
-	assert_int_equal(n.slit_n, NUMA_MAX_LOCAL);
+	assert_int_equal(n.slit_n, IMG_LOCAL);
 	assert_int_equal(n.slit_total, 65);
 	assert_int_equal(n.slit[1 * 64 + 2], 11 + 3);
 	assert_int_equal(n.slit[63 * 64 + 62], 11 + 125);
@@ -225,12 +225,12 @@ static void test_random_bytes(void **state)
 		tbl_srat(&tb, (uint8_t)(round % 4));
 		tbl_raw(&tb, buf, body);
 		tbl_parse_srat(&tb, &n);
-		assert_true(n.nnodes <= NUMA_MAX_NODES && n.nmem <= NUMA_MAX_MEM &&
+		assert_true(n.nnodes <= IMG_NODES && n.nmem <= IMG_MEM &&
 			    n.ncpu <= n.cpu_cap);
 		for (unsigned i = 0; i < n.nmem; i++)
 			assert_true(n.mem[i].base < n.mem[i].end && n.mem[i].node < n.nnodes);
 		slit_parse(&tb, &n, body ? buf[0] % 12 : 0, buf, body);
-		assert_true(n.slit_n <= NUMA_MAX_LOCAL);
+		assert_true(n.slit_n <= IMG_LOCAL);
 		x += round;
 	}
 }
@@ -247,9 +247,6 @@ int main(void)
 		cmocka_unit_test(test_random_bytes),
 	};
 
-	static struct numa_cpu cpus[64];
-
-	n.cpu = cpus;	/* the CPU affinities' storage (platform/numa.h), kept by every parse */
-	n.cpu_cap = 64;
+	numa_image_storage(&n);	/* fixed storage, kept by every parse */
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

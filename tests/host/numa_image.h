@@ -6,6 +6,8 @@
 #ifndef TESTS_HOST_NUMA_IMAGE_H
 #define TESTS_HOST_NUMA_IMAGE_H
 
+#include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 struct tbl {
@@ -26,12 +28,43 @@ void tbl_raw(struct tbl *t, const uint8_t *p, uint32_t n);
 uint8_t *tbl_done(struct tbl *t);
 
 /* tbl_done, then the SRAT / SLIT parser over the exact copy (freed after). */
-struct numa_info;
+#include "platform/numa.h"
+
 int tbl_parse_srat(struct tbl *t, struct numa_info *n);
 int tbl_parse_slit(struct tbl *t, struct numa_info *n);
 /* tbl_slit, then tbl_parse_slit. */
 int slit_parse(struct tbl *t, struct numa_info *n, uint64_t nloc, const uint8_t *matrix,
 	       uint64_t matrix_bytes);
+
+/* HMAT (ACPI 6.5 §5.2.28): header + reserved u32; a Memory Proximity Domain Attributes
+ * structure (type 0); a System Locality Latency and Bandwidth Information structure (type 1)
+ * with ni initiators, nt targets, entries[ni * nt]. */
+void tbl_hmat(struct tbl *t, uint8_t rev);
+void hmat_proximity(struct tbl *t, uint32_t initiator_pxm, uint32_t memory_pxm, bool valid);
+void hmat_locality(struct tbl *t, uint8_t flags, uint8_t data_type, uint64_t base_unit,
+		   uint32_t ni, const uint32_t *ini, uint32_t nt, const uint32_t *tgt,
+		   const uint16_t *entries);
+int tbl_parse_hmat(struct tbl *t, struct numa_info *n);
+
+/* Any table: header (signature, revision) and `fixed` zero bytes after it. */
+void tbl_begin(struct tbl *t, const char *sig, uint8_t rev, uint32_t fixed);
+/* MADT (ACPI 6.5 §5.2.12) with Processor Local APIC entries (type 0) for ids[0..n). */
+void tbl_madt(struct tbl *t, const uint8_t *ids, unsigned n);
+
+/* The whole walk (RSDP, XSDT, the tables given) in one heap block, then acpi_init and
+ * numa_from_acpi(alloc); ai must keep its madt storage. Returns acpi_init's result. */
+struct acpi_info;
+int numa_image_walk(struct tbl *const *tables, unsigned ntables, struct acpi_info *ai,
+		    struct numa_info *n, numa_alloc_fn alloc);
+
+/* Fixed storage as before the tables sized it (platform/numa.h): IMG_* entries each. */
+enum { IMG_CPUS = 128, IMG_NODES = 64, IMG_MEM = 256, IMG_LOCAL = 64, IMG_HMAT = 16 };
+void numa_image_storage(struct numa_info *n);
+/* Zero n but its storage. */
+void numa_image_reset(struct numa_info *n);
+/* numa_alloc_fn over a bump arena (numa_image_arena_reset gives it all back). */
+void *numa_image_alloc(void *ctx, size_t bytes);
+void numa_image_arena_reset(void);
 
 /* The two-node machine QEMU describes for -smp 4 with two -numa nodes of 512 MiB:
  * APIC ids 0,1 in domain 0 and 2,3 in domain 1; RAM [0, 640K) and [1M, 512M) in 0,

@@ -20,16 +20,7 @@
 static struct numa_info n;
 static struct tbl tb;
 
-/* Zero n but its CPU storage (platform/numa.h: the caller's, kept by every parse). */
-static void reset_keep_cpus(struct numa_info *x)
-{
-	struct numa_cpu *c = x->cpu;
-	unsigned cap = x->cpu_cap;
-
-	memset(x, 0, sizeof(*x));
-	x->cpu = c;
-	x->cpu_cap = cap;
-}
+#define reset_keep_cpus numa_image_reset
 
 struct mem {
 	uint8_t *p;
@@ -80,15 +71,22 @@ static void test_qemu_two_nodes(void **state)
 	assert_int_equal(numa_distance(&n, 0, 1), NUMA_REMOTE_DISTANCE);	/* no SLIT */
 	numa_header_line(&n, line, sizeof(line));
 	assert_string_equal(line, "numa: 2 nodes, distances 10 20/20 10 (no SLIT: 10 local, "
-			    "20 remote); node 0 pxm 0: 2 CPUs 511 MiB; node 1 pxm 1: 2 CPUs "
-			    "512 MiB");
+			    "20 remote)");
+	/* the per-node and per-range detail is behind the verbose option */
+	assert_true(numa_detail_line(&n, 0, line, sizeof(line)));
+	assert_string_equal(line, "numa-node: 0 pxm 0: 2 CPUs, 511 MiB; distances 10 20");
+	assert_true(numa_detail_line(&n, 1, line, sizeof(line)));
+	assert_string_equal(line, "numa-node: 1 pxm 1: 2 CPUs, 512 MiB; distances 20 10");
+	assert_true(numa_detail_line(&n, 3, line, sizeof(line)));
+	assert_string_equal(line, "numa-mem: node 0 [0x100000, 0x20000000)");
+	assert_true(numa_detail_line(&n, 4, line, sizeof(line)));
+	assert_false(numa_detail_line(&n, 5, line, sizeof(line)));
 	assert_int_equal(slit_parse(&tb, &n, 2, d, sizeof(d)), 0);
 	assert_int_equal(numa_distance(&n, 0, 1), 21);
 	assert_int_equal(numa_distance(&n, 1, 1), 10);
 	assert_int_equal(numa_distance(&n, 2, 0), 0);
 	numa_header_line(&n, line, sizeof(line));
-	assert_string_equal(line, "numa: 2 nodes, distances 10 21/21 10 (SLIT); node 0 pxm 0: "
-			    "2 CPUs 511 MiB; node 1 pxm 1: 2 CPUs 512 MiB");
+	assert_string_equal(line, "numa: 2 nodes, distances 10 21/21 10 (SLIT)");
 	numa_header_line(&n, line, 20);		/* truncated, terminated */
 	assert_int_equal(strlen(line), 19);
 }
@@ -175,12 +173,12 @@ static void test_walk_from_rsdp(void **state)
 	rsdp[8] = (uint8_t)(0x100 - acpi_checksum(rsdp, 20));
 	rsdp[32] = (uint8_t)(0x100 - acpi_checksum(rsdp, 36));
 	assert_int_equal(acpi_init(&ai, rsdp, sizeof(rsdp), mem_map, &m), 0);
-	numa_from_acpi(&n, &ai, mem_map, &m);
+	numa_from_acpi(&n, &ai, mem_map, &m, NULL, NULL);
 	assert_true(n.have_srat);
 	assert_true(n.have_slit);
 	assert_int_equal(numa_distance(&n, 1, 0), 31);
 	ai.valid = false;
-	numa_from_acpi(&n, &ai, mem_map, &m);
+	numa_from_acpi(&n, &ai, mem_map, &m, NULL, NULL);
 	assert_false(n.have_srat);
 	free(mem);
 }
@@ -194,9 +192,6 @@ int main(void)
 		cmocka_unit_test(test_walk_from_rsdp),
 	};
 
-	static struct numa_cpu cpus[64];
-
-	n.cpu = cpus;	/* the CPU affinities' storage (platform/numa.h), kept by every parse */
-	n.cpu_cap = 64;
+	numa_image_storage(&n);	/* fixed storage, kept by every parse */
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
