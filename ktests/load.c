@@ -16,6 +16,7 @@
 #include "kernel/fmt.h"
 #include "loads/alike.h"
 #include "loads/kload.h"
+#include "loads/kprefetch.h"
 
 #define X100(v) (unsigned long long)((v) / 100), (unsigned long long)((v) % 100)
 
@@ -71,15 +72,19 @@ static void l1_cycles(struct ktest *t, const struct load_run *r)
 			 "l1_core_cycles # %llu.%02llu in 3..7", X100(r->res.core_med_x100));
 }
 
-static enum kt_result level_test(struct ktest *t, enum load_level l)
+static bool boot_cpu_only(unsigned i)
+{
+	(void)i;
+	return false;
+}
+
+static enum kt_result level_run(struct ktest *t, enum load_level l)
 {
 	struct load_run r;
 	const char *note;
 	char ws[24];
 	int rc;
 
-	kload_test_begin();
-	kload_print_geometry(t);
 	rc = kload_level_run(&r, l, &note);
 	if (rc == -1)
 		return kt_skip(t, "%s", r.why);
@@ -98,6 +103,20 @@ static enum kt_result level_test(struct ktest *t, enum load_level l)
 	else
 		step_verdict(t, &r, l);
 	return kt_verdict(t);
+}
+
+/* One level's kernel; with prefetch=off|on the boot CPU's prefetchers are set around it and
+ * restored after (loads/kprefetch.h: idle latency as Intel MLC measures it with them off). */
+static enum kt_result level_test(struct ktest *t, enum load_level l)
+{
+	enum kt_result v;
+
+	kload_test_begin();
+	kload_print_geometry(t);
+	kprefetch_begin(t, t->desc->name, boot_cpu_only);
+	v = level_run(t, l);
+	kprefetch_end(t, t->desc->name);
+	return v == KT_SKIP ? v : kt_verdict(t);
 }
 
 enum kt_result test_load_l1(struct ktest *t)

@@ -19,6 +19,7 @@
 #include "kernel/tsc.h"
 #include "loads/inject.h"
 #include "loads/kload.h"
+#include "loads/kprefetch.h"
 #include "loads/loaded.h"
 #include "loads/sampler.h"
 #include "smp/smp.h"
@@ -201,10 +202,14 @@ enum kt_result test_load_loaded(struct ktest *t)
 	kload_print_geometry(t);
 	if (setup(t, mix, &why))
 		return kt_skip(t, "%s", why);
+	/* prefetch=off|on: on the probe and every injector for the whole sweep, the idle probe
+	 * included (Intel MLC's prefetchers-off figures), restored after (loads/kprefetch.h) */
+	kprefetch_begin(t, "load_loaded", wanted);
 	rc = kload_level_run(&r, LOAD_DRAM, &note);
-	if (rc == -1)
-		return kt_skip(t, "the DRAM chain: %s", r.why);
 	if (rc) {
+		kprefetch_end(t, "load_loaded");
+		if (rc == -1)
+			return kt_skip(t, "the DRAM chain: %s", r.why);
 		kt_check(t, false, "chain_cycle # %s", r.why);
 		return kt_verdict(t);
 	}
@@ -238,5 +243,6 @@ enum kt_result test_load_loaded(struct ktest *t)
 		kt_check(t, loaded_idle_ok(&pts[n - 1], r.ns_x100, LOADED_FLOOR_PCT, d, sizeof(d)),
 			 "idle_is_dram # %s", d);
 	}
+	kprefetch_end(t, "load_loaded");
 	return kt_verdict(t);
 }

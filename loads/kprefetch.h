@@ -3,7 +3,7 @@
  * set on the boot CPU and on every application processor the test uses (smp_call_start),
  * one '#' line says what was done where or why not, and the end restores every CPU's MSR and
  * judges that as the subtest `prefetch_restored`. Without the option nothing is touched and
- * nothing printed. Used by ktests/bandwidth.c; load_loaded can use it the same way.
+ * nothing printed. Used by ktests/bandwidth.c, load.c (load_l1..load_dram) and load_loaded.c.
  */
 #ifndef LOADS_KPREFETCH_H
 #define LOADS_KPREFETCH_H
