@@ -172,7 +172,7 @@ test-repeat: deps-test
 # `make soak [SEEDS=N]`: the hostile PMU scenario over N random seeds (default 200); prints
 # each failing seed with the command that reproduces it (tests/soak.sh). `make test`
 # runs a fixed set of seeds (pmi_hostile_test).
-soak: $(BUILD)/host/tests/pmi_hostile_test
+soak: $(BUILD)/host/tests/pmi_hostile_test $(BUILD)/host/tests/pmu_probe_test $(BUILD)/host/tests/trust_test
 	@SEEDS=$(or $(SEEDS),200) tests/soak.sh $<
 
 test-boot: $(ISO)

@@ -109,11 +109,7 @@ static bool start(uint64_t delay)
 	for (unsigned k = 0; k < ninj; k++) {
 		struct inject_job *j = &inj[k].job;
 
-		j->delay = delay;
-		j->stop = 0;
-		j->running = 0;
-		j->res = (struct loaded_inj){ 0 };
-		j->bound_ticks = tsc_hz / 1000 * STEP_MS;
+		inject_job_arm(j, delay, tsc_hz / 1000 * STEP_MS);
 		inj[k].call = smp_call_start(inj[k].cpu, injector_fn, j) ? 0 : SMP_CALL_NOT_ONLINE;
 	}
 	for (unsigned k = 0; k < ninj; k++) {

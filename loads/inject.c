@@ -9,55 +9,48 @@
 #include "loads/inject.h"
 #include "kernel/tsc.h"
 
+/* The parts both passes share: entry (rax <- 0, rsi <- end, nothing to do when empty), the
+ * eight loads of one 64-byte line summed into rax, and the delay then the next line. */
+#define INJ_ENTER(name)							\
+	".p2align 4\n"							\
+	".globl " name "\n"						\
+	".type " name ", @function\n"					\
+	name ":\n"							\
+	"	xor %eax, %eax\n"					\
+	"	add %rdi, %rsi\n"					\
+	"	cmp %rsi, %rdi\n"					\
+	"	jae 3f\n"
+#define INJ_LOAD_LINE							\
+	"1:	mov (%rdi), %r8\n"					\
+	"	mov 8(%rdi), %r9\n"					\
+	"	add 16(%rdi), %r8\n"					\
+	"	add 24(%rdi), %r9\n"					\
+	"	add 32(%rdi), %r8\n"					\
+	"	add 40(%rdi), %r9\n"					\
+	"	add 48(%rdi), %r8\n"					\
+	"	add 56(%rdi), %r9\n"					\
+	"	add %r8, %rax\n"					\
+	"	add %r9, %rax\n"
+#define INJ_DELAY_NEXT(name)						\
+	"	mov %rdx, %rcx\n"					\
+	"	test %rcx, %rcx\n"					\
+	"	jz 2f\n"						\
+	"4:	dec %rcx\n"						\
+	"	jnz 4b\n"						\
+	"2:	add $64, %rdi\n"					\
+	"	cmp %rsi, %rdi\n"					\
+	"	jb 1b\n"						\
+	"3:	ret\n"							\
+	".size " name ", .-" name "\n"
+
 __asm__(
 	".text\n"
-	".p2align 4\n"
-	".globl inject_read_pass\n"
-	".type inject_read_pass, @function\n"
-	"inject_read_pass:\n"
-	"	xor %eax, %eax\n"
-	"	add %rdi, %rsi\n"
-	"	cmp %rsi, %rdi\n"
-	"	jae 3f\n"
-	"1:	mov (%rdi), %r8\n"
-	"	mov 8(%rdi), %r9\n"
-	"	add 16(%rdi), %r8\n"
-	"	add 24(%rdi), %r9\n"
-	"	add 32(%rdi), %r8\n"
-	"	add 40(%rdi), %r9\n"
-	"	add 48(%rdi), %r8\n"
-	"	add 56(%rdi), %r9\n"
-	"	add %r8, %rax\n"
-	"	add %r9, %rax\n"
-	"	mov %rdx, %rcx\n"
-	"	test %rcx, %rcx\n"
-	"	jz 2f\n"
-	"4:	dec %rcx\n"
-	"	jnz 4b\n"
-	"2:	add $64, %rdi\n"
-	"	cmp %rsi, %rdi\n"
-	"	jb 1b\n"
-	"3:	ret\n"
-	".size inject_read_pass, .-inject_read_pass\n"
+	INJ_ENTER("inject_read_pass")
+	INJ_LOAD_LINE
+	INJ_DELAY_NEXT("inject_read_pass")
 	"\n"
-	".p2align 4\n"
-	".globl inject_rw_pass\n"
-	".type inject_rw_pass, @function\n"
-	"inject_rw_pass:\n"
-	"	xor %eax, %eax\n"
-	"	add %rdi, %rsi\n"
-	"	cmp %rsi, %rdi\n"
-	"	jae 3f\n"
-	"1:	mov (%rdi), %r8\n"
-	"	mov 8(%rdi), %r9\n"
-	"	add 16(%rdi), %r8\n"
-	"	add 24(%rdi), %r9\n"
-	"	add 32(%rdi), %r8\n"
-	"	add 40(%rdi), %r9\n"
-	"	add 48(%rdi), %r8\n"
-	"	add 56(%rdi), %r9\n"
-	"	add %r8, %rax\n"
-	"	add %r9, %rax\n"
+	INJ_ENTER("inject_rw_pass")
+	INJ_LOAD_LINE
 	"	mov %rax, (%rdi)\n"
 	"	mov %rax, 8(%rdi)\n"
 	"	mov %rax, 16(%rdi)\n"
@@ -66,16 +59,7 @@ __asm__(
 	"	mov %rax, 40(%rdi)\n"
 	"	mov %rax, 48(%rdi)\n"
 	"	mov %rax, 56(%rdi)\n"
-	"	mov %rdx, %rcx\n"
-	"	test %rcx, %rcx\n"
-	"	jz 2f\n"
-	"4:	dec %rcx\n"
-	"	jnz 4b\n"
-	"2:	add $64, %rdi\n"
-	"	cmp %rsi, %rdi\n"
-	"	jb 1b\n"
-	"3:	ret\n"
-	".size inject_rw_pass, .-inject_rw_pass\n"
+	INJ_DELAY_NEXT("inject_rw_pass")
 	"\n"
 	".p2align 4\n"
 	".globl inject_delay\n"
@@ -88,6 +72,15 @@ __asm__(
 	"	jnz 4b\n"
 	"2:	ret\n"
 	".size inject_delay, .-inject_delay\n");
+
+void inject_job_arm(struct inject_job *job, uint64_t delay, uint64_t bound_ticks)
+{
+	job->delay = delay;
+	job->stop = 0;
+	job->running = 0;
+	job->res = (struct loaded_inj){ 0 };
+	job->bound_ticks = bound_ticks;
+}
 
 uint64_t inject_calibrate(uint64_t iters)
 {

@@ -38,6 +38,9 @@ struct inject_job {
 	struct loaded_inj res;
 	uint64_t sum;			/* what the passes read (keeps nothing dead) */
 };
+/* Ready job for a step at `delay`, stopping by itself after bound_ticks: not stopped, not
+ * running, nothing counted yet. */
+void inject_job_arm(struct inject_job *job, uint64_t delay, uint64_t bound_ticks);
 /* Run until job->stop (or the bound): chunks of LOADED_CHUNK, round the buffer. */
 void inject_run(struct inject_job *job);
 /* Bytes one line moves for the mix: 64 read, or 64 read + 64 written. */

@@ -12,21 +12,20 @@ seeds=${SEEDS:-200}
 case "$seeds" in ''|*[!0-9]*) echo "soak: SEEDS=$seeds is not a number" >&2; exit 2 ;; esac
 [ -x "$bin" ] || { echo "soak: $bin: not built (make $bin)" >&2; exit 2; }
 fail=0
-# first the sweeps over every modelled row and the probe's 64 hostile seeds a row (make test
-# runs them over a few rows and 24 seeds)
-probe=$(dirname "$bin")/pmu_probe_test
-if [ -x "$probe" ] && ! out=$(PMI_SWEEP_ALL=1 "$probe" 2>&1); then
-	fail=$((fail + 1))
-	echo "FAIL the probe's hostile seeds:"
-	printf '%s\n' "$out" | grep -v '^ok' | head -20
-	echo "  reproduce: PMI_SWEEP_ALL=1 $probe"
-fi
-if ! out=$(PMI_SWEEP_ALL=1 "$bin" 2>&1); then
-	fail=$((fail + 1))
-	echo "FAIL the sweeps over every row:"
-	printf '%s\n' "$out" | grep -v '^ok' | head -20
-	echo "  reproduce: PMI_SWEEP_ALL=1 $bin"
-fi
+# first the full sweeps make test cuts short: every modelled row, the probe's 64 hostile seeds
+# a row (make test: a few rows, 24 seeds) and the trust signals' 200 seeds (make test: 48)
+sweep() {	# sweep WHAT BINARY: run it with PMI_SWEEP_ALL=1, count and show a failure
+	[ -x "$2" ] || return 0
+	if ! out=$(PMI_SWEEP_ALL=1 "$2" 2>&1); then
+		fail=$((fail + 1))
+		echo "FAIL $1:"
+		printf '%s\n' "$out" | grep -v '^ok' | head -20
+		echo "  reproduce: PMI_SWEEP_ALL=1 $2"
+	fi
+}
+sweep "the probe's hostile seeds" "$(dirname "$bin")/pmu_probe_test"
+sweep "the trust signals' 200 seeds" "$(dirname "$bin")/trust_test"
+sweep "the sweeps over every row" "$bin"
 for ((i = 0; i < seeds; i++)); do
 	if [ -n "${SOAK_FIRST:-}" ]; then
 		seed=$((SOAK_FIRST + i))

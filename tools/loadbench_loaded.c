@@ -84,10 +84,7 @@ static bool start(uint64_t delay, uint64_t hz)
 	for (unsigned k = 0; k < ninj; k++) {
 		struct inject_job *j = &inj[k].job;
 
-		j->delay = delay;
-		j->stop = 0;
-		j->running = 0;
-		j->bound_ticks = hz * 20;
+		inject_job_arm(j, delay, hz * 20);
 		if (pthread_create(&inj[k].th, NULL, inj_main, &inj[k]))
 			return false;
 	}

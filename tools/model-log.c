@@ -91,7 +91,7 @@ static const struct mcpu {
 	  .l3 = 32ull << 20, .w1 = 12, .w2 = 16, .w3 = 16, .tsc_khz = 2400000 },
 	{ .id = "zen6", .amd = &ibs_model_zen6, .l1d = 48 << 10, .l2 = 1 << 20,
 	  .l3 = 32ull << 20, .w1 = 12, .w2 = 16, .w3 = 16, .tsc_khz = 2400000 },
-	/* Nova Lake 18_01 (arch PEBS): one core type each; sizes illustrative (no published
+	/* Nova Lake 12_01H (family 18; arch PEBS): one core type each; sizes illustrative (no published
 	 * figures at hand): P-core 48K/3M, E-core 32K/4M (its cluster's L2), 36M L3 */
 	{ .id = "nvl-p", .mc = &model_nvl_p, .l1d = 48 << 10, .l2 = 3 << 20,
 	  .l3 = 36ull << 20, .w1 = 12, .w2 = 12, .w3 = 12, .tsc_khz = 2400000,

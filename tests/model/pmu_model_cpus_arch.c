@@ -60,7 +60,7 @@ const struct model_cpu model_nvl_p = {
 	.split_latency = true, .arch_caps = ARCH_CAPS, .arch_pebs_gp = 0x3ff,
 };
 
-/* Nova Lake 18_01 E-core (Arctic Wolf): loads 0x5d0 and stores 0x6d0 on PMC0-7 (Linux
+/* Nova Lake 12_01H (family 18) E-core (Arctic Wolf): loads 0x5d0 and stores 0x6d0 on PMC0-7 (Linux
  * intel_arw_pebs_event_constraints, INTEL_HYBRID_LAT_CONSTRAINT on 0xff; tip c847a208f43b). */
 const struct model_cpu model_nvl_e = {
 	.name = "Nova Lake E", .signature = 0x300f11, .core_type = 0x20, .version = 6,
