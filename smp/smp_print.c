@@ -97,10 +97,44 @@ static void count_topo(struct topo_counts *c)
 	}
 }
 
+/* Sub-NUMA Clustering: the fewest and most nodes among the online CPUs of one package. */
+static void nodes_per_package(unsigned *lo, unsigned *hi)
+{
+	*lo = ~0u;
+	*hi = 0;
+	for (unsigned i = 0; i < smp_cpu_count(); i++) {
+		const struct percpu *a = smp_cpu(i);
+		unsigned k = 0;
+		bool first = true;
+
+		if (a->state != CPU_ONLINE)
+			continue;
+		for (unsigned j = 0; j < i && first; j++)	/* i: the package's first CPU */
+			first = smp_cpu(j)->state != CPU_ONLINE ||
+				smp_cpu(j)->topo.package != a->topo.package;
+		if (!first)
+			continue;
+		for (unsigned j = i; j < smp_cpu_count(); j++) {	/* its distinct nodes */
+			const struct percpu *b = smp_cpu(j);
+			bool seen = false;
+
+			if (b->state != CPU_ONLINE || b->topo.package != a->topo.package)
+				continue;
+			for (unsigned m = i; m < j && !seen; m++)
+				seen = smp_cpu(m)->state == CPU_ONLINE &&
+				       smp_cpu(m)->topo.package == a->topo.package &&
+				       smp_cpu(m)->node == b->node;
+			k += !seen;
+		}
+		*lo = k < *lo ? k : *lo;
+		*hi = k > *hi ? k : *hi;
+	}
+}
+
 static void nodes(char *b, size_t n)
 {
 	size_t o = 0;
-	unsigned max = 0;
+	unsigned max = 0, lo, hi;
 
 	for (unsigned i = 0; i < smp_cpu_count(); i++)
 		if (smp_cpu(i)->state == CPU_ONLINE && smp_cpu(i)->node > max)
@@ -118,6 +152,11 @@ static void nodes(char *b, size_t n)
 		if (c)
 			app(b, n, &o, "%s %u: cpus %s", k ? "," : "", k, rb);
 	}
+	nodes_per_package(&lo, &hi);	/* several nodes in a package: SNC (Intel's name) */
+	if (hi > 1 && lo == hi)
+		app(b, n, &o, " (SNC%u)", hi);
+	else if (hi > 1)
+		app(b, n, &o, " (SNC: %u..%u nodes per package)", lo, hi);
 }
 
 static void topo_line(void)

@@ -88,7 +88,7 @@ extra="$(node 0 128M 0-1) $(node 1 128M 2-3) $(node 2 128M 4-5) $(node 3 128M 6-
 boot snc 8,sockets=2,cores=2,threads=2 512M tests=boot
 ok "$(cat "$t/snc.rc")" "2 sockets x 2 nodes with SMT: passes (rc $(cat "$t/snc.rc"))"
 has "$t/snc.log" "^# numa: 4 nodes \\(2 per package: SNC2\\), distances 20..20 \\(no SLIT"; ok $? "2 sockets x 2 nodes with SMT: SNC2 in the numa line"
-has "$t/snc.log" "^# smp: 8 CPUs online of 8 in the MADT: 2 packages x 2 cores x 2 threads; nodes 0: cpus 0-1, 1: cpus 2-3, 2: cpus 4-5, 3: cpus 6-7;"
+has "$t/snc.log" "^# smp: 8 CPUs online of 8 in the MADT: 2 packages x 2 cores x 2 threads; nodes 0: cpus 0-1, 1: cpus 2-3, 2: cpus 4-5, 3: cpus 6-7 \\(SNC2\\);"
 ok $? "2 sockets x 2 nodes with SMT: the smp line"
 extra=""
 for c in hmat snc; do echo "# $c: $(tr -d '\r' <"$t/$c.log" | grep -m1 '^# numa:')"; done
