@@ -113,6 +113,46 @@ static void run_all(enum bw_mode m, uint64_t ws, uint8_t *bsp_buf, uint64_t budg
 	}
 }
 
+/* Each NUMA node's memory (memory-only nodes included), read by the boot CPU: one line per
+ * node, the DRAM working set in the node's first range that holds it (ACPI SRAT, through
+ * platform/numa.h). Returns the nodes with memory; *done: those measured. */
+static unsigned per_node(struct ktest *t, uint64_t ws, uint64_t budget, unsigned *done)
+{
+	unsigned nodes = 0;
+
+	*done = 0;
+	for (unsigned nd = 0; nd < numa_nodes(&numa); nd++) {
+		uint64_t lo, hi;
+		uint8_t *buf = NULL;
+		struct bw_result r;
+		char a[16];
+
+		if (!numa_node_range(&numa, nd, 0, &lo, &hi))
+			continue;
+		nodes++;
+		for (unsigned i = 0; !buf && numa_node_range(&numa, nd, i, &lo, &hi); i++)
+			if (hi - lo >= ws)
+				buf = mm_map_buffer_in(ws, PS_2M, lo, hi);
+		if (!buf) {
+			kt_info(t, "bandwidth: DRAM read node %u: not run: no range of the node holds "
+				"%lluK free", nd, (unsigned long long)(ws >> 10));
+			continue;
+		}
+		if (bw_measure(BW_READ, buf, ws, BW_KREPS, budget, tsc_hz, &r) || !r.sum_ok ||
+		    !r.passes) {
+			kt_info(t, "bandwidth: DRAM read node %u: the measurement failed", nd);
+			continue;
+		}
+		(*done)++;
+		gb(a, sizeof(a), r.gbps_x100);
+		kt_info(t, "bandwidth: DRAM read node %u ws %lluK: cpu0 (node %u) %s GB/s (%llu B x "
+			"%llu / %llu TSC)", nd, (unsigned long long)(r.lay.ws >> 10),
+			smp_cpu(0)->node, a, (unsigned long long)(r.lay.rd + r.lay.wr),
+			(unsigned long long)r.passes, (unsigned long long)r.ticks_med);
+	}
+	return nodes;
+}
+
 enum kt_result test_bandwidth(struct ktest *t)
 {
 	const struct cache_geometry *g = kload_geometry();
@@ -122,6 +162,7 @@ enum kt_result test_bandwidth(struct ktest *t)
 	uint64_t wait = tsc_hz * WAIT_S * (emu ? 5 : 1), dram_all = 0, max1 = 0, maxn = 0;
 	uint64_t ws1[LOAD_NLEVELS], wsn[LOAD_NLEVELS];
 	unsigned n = 1, runs = 0, counted = 0, all_runs = 0, all_ok = 0, online = 1;
+	unsigned nodes = 0, nodes_done = 0;
 	bool nt = bw_nt_ok(&ntwhy), all_online;
 	uint8_t *bsp_buf;
 	char why[96], a[16], b[16];
@@ -197,6 +238,8 @@ enum kt_result test_bandwidth(struct ktest *t)
 	}
 	if (*note)
 		kt_info(t, "bandwidth: DRAM working set%s", note);
+	if (numa_nodes(&numa) > 1)
+		nodes = per_node(t, ws1[LOAD_DRAM], budget, &nodes_done);
 	kprefetch_end(t, "bandwidth");
 	kt_check(t, runs && counted == runs, "bytes_counted # %u of %u runs", counted, runs);
 	if (n < 2)
@@ -205,6 +248,12 @@ enum kt_result test_bandwidth(struct ktest *t)
 	else
 		kt_check(t, all_ok == all_runs, "workers_started_stopped # %u of %u runs with all "
 			 "%u CPUs done", all_ok, all_runs, n);
+	if (nodes < 2)
+		kt_skip_sub(t, "nodes_measured", "one NUMA node with memory (%s)",
+			    numa_nodes(&numa) > 1 ? "the others have none" : "no SRAT, or one node");
+	else
+		kt_check(t, nodes_done == nodes, "nodes_measured # %u of %u nodes' memory read",
+			 nodes_done, nodes);
 	bad = bw_order_check(read1);
 	if (emu)
 		kt_skip_sub(t, "order_per_core", "%s", emu);
