@@ -9,7 +9,7 @@ reported as a problem; other diagnostics are free text.
 """
 import re
 
-from . import ktap, loaded
+from . import bandwidth, ktap, loaded
 
 SIZE = r"(\d+)([KMG]?)"
 MULT = {"": 1, "K": 1 << 10, "M": 1 << 20, "G": 1 << 30}
@@ -116,6 +116,7 @@ class Extract:
         self.curve_notes = []
         self.cpus = {}         # CPU number -> {"apic", "type", "node", "format", "model"}
         self.loaded = []       # load_loaded steps (loaded.py)
+        self.bandwidth = []    # the bandwidth test's lines (bandwidth.py)
 
 
 def extract(log):
@@ -171,6 +172,14 @@ def _kernel(ex, st, name, no):
 
 def _diag(log, ex, st, body, no):
     if _cache(ex, body, no):
+        return
+    b = bandwidth.parse(body)
+    if b is False:
+        log.problem(no, "cut bandwidth line, skipped: %r" % body[:60])
+        return
+    if b:
+        b.update({"test": st["test"], "line": no})
+        ex.bandwidth.append(b)
         return
     p = loaded.parse(body)
     if p is False:

@@ -12,7 +12,7 @@ import re
 import shlex
 import statistics
 
-from . import REPORT_FORMAT, loaded, logread, matrix, report, runkind
+from . import REPORT_FORMAT, bandwidth, loaded, logread, matrix, report, runkind
 
 LEVELS = (("L1", "load_l1"), ("L2", "load_l2"), ("L3", "load_l3"), ("DRAM", "load_dram"))
 # <machine>-<UTC stamp>.log, as tools/sol-capture names its files
@@ -123,6 +123,7 @@ def _row(path, fname, doc, lines=None):
            "status": {0: "pass", 1: "fail", 2: "unreadable"}[doc["status"]],
            "counts": None, "top_level": None, "latency_ns": {}, "purity": {},
            "loaded": doc.get("loaded_figures"),
+           "bw_dram_gbps": bandwidth.peak(doc.get("bandwidth") or []),
            "damage": _damage(doc), "outliers": [], "reasons": doc.get("reasons", []),
            "matrices": matrix.fleet_of(doc)}
     if cpu:
@@ -204,6 +205,17 @@ def _outliers(rows):
                 if v is not None and abs(v - med) > max(OUT_MADS * mad, OUT_REL * med):
                     r["outliers"].append({"metric": key, "level": "loaded", "value": v,
                                           "median": med, "machines": len(vals)})
+        # the bandwidth test's DRAM read (all CPUs at once where it ran on several)
+        vals = [r["bw_dram_gbps"] for r in judged if r.get("bw_dram_gbps") is not None]
+        if len(vals) >= MIN_GROUP:
+            med = statistics.median(vals)
+            mad = 1.4826 * statistics.median(abs(v - med) for v in vals)
+            g["median_bw_dram_gbps"] = med
+            for r in judged:
+                v = r.get("bw_dram_gbps")
+                if v is not None and abs(v - med) > max(OUT_MADS * mad, OUT_REL * med):
+                    r["outliers"].append({"metric": "bw_dram_gbps", "level": "bandwidth",
+                                          "value": v, "median": med, "machines": len(vals)})
         g["matrices"] = matrix.fleet_compare(judged, OUT_REL, OUT_MADS, MIN_GROUP)
         # an outlier whose memory population differs from most of its model's machines:
         # the first thing to compare (channels, DIMMs, speed; the kernel's `# smbios:` line)
@@ -311,6 +323,9 @@ def summary(doc):
             w("  OUTLIER %s: loaded-latency %s %.3f GB/s, median %.3f GB/s of %d %s "
               "machines" % (r["machine"], "peak bandwidth" if o["metric"] == "peak_gbps"
                             else "knee", o["value"], o["median"], o["machines"], r["model"]))
+        elif o["level"] == "bandwidth":
+            w("  OUTLIER %s: bandwidth test's DRAM read %.2f GB/s, median %.2f GB/s of %d %s "
+              "machines" % (r["machine"], o["value"], o["median"], o["machines"], r["model"]))
         elif o["metric"] == "matrix":
             w("  OUTLIER %s: %s: %d ns, median %.1f ns of %d %s machines" % (
                 r["machine"], o["level"], o["value"], o["median"], o["machines"],
@@ -373,7 +388,7 @@ def write_csv(doc, d):
             "status",
             "pass", "fail", "skip", "total"] + ["%s_ns" % lv for lv, _ in LEVELS] + \
         ["%s_purity" % lv for lv, _ in LEVELS] + ["loaded_peak_gbps", "loaded_knee_gbps"] + \
-        ["outliers", "damage"]
+        ["bandwidth_dram_gbps", "outliers", "damage"]
     with open(p, "w", newline="") as f:
         c = csv.writer(f, lineterminator="\n")
         c.writerow(head)
@@ -386,6 +401,7 @@ def write_csv(doc, d):
                        [r["latency_ns"].get(lv, "") for lv, _ in LEVELS] +
                        [r["purity"].get(lv, "") for lv, _ in LEVELS] +
                        [_e((r["loaded"] or {}).get(k)) for k in ("peak_gbps", "knee_gbps")] +
+                       [_e(r.get("bw_dram_gbps"))] +
                        [";".join("%s %s" % (o["level"], o["metric"]) for o in r["outliers"]),
                         "; ".join(r["damage"])])
     return [p] + matrix.write_fleet_csv(doc, d)

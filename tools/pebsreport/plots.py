@@ -8,11 +8,12 @@ load_stlb, ...) is a labelled point of its own. The latency matrices (load_matri
 are heat maps, one figure each (matrix.py). A run that is simulated or emulated
 (runkind.py) says so on every figure. A log with load_loaded's steps also gets
 loaded-latency.{png,svg} (loaded.py: bandwidth on x, timed latency and sampled p50/p99 on y,
-data-source shares as a stacked band). Each function returns the files it wrote."""
+data-source shares as a stacked band), and one with the bandwidth test's lines
+bandwidth.{png,svg} (bandwidth.py: per-level bars). Each function returns the files it wrote."""
 import os
 import re
 
-from . import loaded, matrix, runkind
+from . import bandwidth, loaded, matrix, runkind
 
 FIG_W, FIG_H, DPI = 8.0, 5.0, 100   # PNG 800 x 500 pixels, SVG 576 x 360 pt
 
@@ -107,6 +108,11 @@ def plot_all(doc, d):
             doc.get("cpu") or "?", " [%s]" % (doc.get("run") or runkind.kind(doc))["kind"]
             if runkind.caveat(doc) else ""), runkind.caveat(doc))
         files += _save(plt, fig, d, "loaded-latency")
+    if doc.get("bandwidth"):
+        fig = bandwidth.plot(plt, doc["bandwidth"], "Bandwidth per level: %s%s" % (
+            doc.get("cpu") or "?", " [%s]" % (doc.get("run") or runkind.kind(doc))["kind"]
+            if runkind.caveat(doc) else ""), runkind.caveat(doc))
+        files += _save(plt, fig, d, "bandwidth")
     for k in doc["kernels"]:
         for src, levels in (("log", k["levels"]),
                             ("raw", (k["decoded"] or {}).get("levels") or [])):

@@ -3,7 +3,7 @@ text summary, and the `--csv DIR` tables."""
 import csv
 import os
 
-from . import REPORT_FORMAT, extract, ktap, loaded, logread, matrix, rawdump, runkind
+from . import REPORT_FORMAT, bandwidth, extract, ktap, loaded, logread, matrix, rawdump, runkind
 
 
 def _paren(detail):
@@ -67,6 +67,8 @@ def load(path, decoder=None, decode_raw=True, read=None):
                   "non_utf8_lines": log.bad_bytes},
         "problems": [{"line": no, "message": msg} for no, msg in sorted(log.problems)],
     }
+    if ex.bandwidth:    # the bandwidth test's points (bandwidth.py): only where it ran
+        doc["bandwidth"] = ex.bandwidth
     if mats:    # the latency matrices (matrix.py): only where the log has one
         doc["matrices"] = mats
     doc["run"] = runkind.kind(doc)
@@ -161,6 +163,8 @@ def summary(doc, subtests=False):
                                              _n(p["core"], "%.2f")))
     if doc.get("loaded"):
         loaded.text(doc["loaded"], w)
+    if doc.get("bandwidth"):
+        bandwidth.text(doc["bandwidth"], w)
     for ln in matrix.summary_lines(doc):
         w(ln)
     for label, group in by_cpu(doc, [k for k in doc["kernels"]
@@ -270,6 +274,8 @@ def write_csv(doc, d):
           [(p["bytes"], p["tsc"], p["ns"], _e(p["core"])) for p in doc["curve"]])
     if doc.get("loaded"):
         table("loaded.csv", *loaded.csv_rows(doc["loaded"]))
+    if doc.get("bandwidth"):
+        table("bandwidth.csv", *bandwidth.csv_rows(doc["bandwidth"]))
     lv_rows, h_rows = [], []
     for k in doc["kernels"]:
         srcs = [("log", k["levels"])]
