@@ -173,22 +173,16 @@ def _kernel(ex, st, name, no):
 def _diag(log, ex, st, body, no):
     if _cache(ex, body, no):
         return
-    b = bandwidth.parse(body)
-    if b is False:
-        log.problem(no, "cut bandwidth line, skipped: %r" % body[:60])
-        return
-    if b:
-        b.update({"test": st["test"], "line": no})
-        ex.bandwidth.append(b)
-        return
-    p = loaded.parse(body)
-    if p is False:
-        log.problem(no, "cut load_loaded step line, skipped: %r" % body[:60])
-        return
-    if p:
-        p.update({"test": st["test"], "line": no})
-        ex.loaded.append(p)
-        return
+    for mod, what, into in ((bandwidth, "bandwidth line", ex.bandwidth),
+                            (loaded, "load_loaded step line", ex.loaded)):
+        p = mod.parse(body)
+        if p is False:
+            log.problem(no, "cut %s, skipped: %r" % (what, body[:60]))
+            return
+        if p:
+            p.update({"test": st["test"], "line": no})
+            into.append(p)
+            return
     m = RE_CPULINE.match(body)
     if m:
         ex.cpus[int(m.group(1))] = {"apic": int(m.group(2)), "type": m.group(3),
