@@ -163,11 +163,14 @@ test-host: host
 # The tool tests go first: they are the long ones (QEMU boots), so J workers balance.
 # Left out of the repeat gate, as the QEMU boot matrix (tests/boot/boot.t) is: the tests that
 # only boot another emulator (Bochs, QEMU 10) a few minutes each; make test runs them once.
-REPEAT_SKIP := tests/scripts/bochs.t tests/scripts/qemu10.t
+# Also left out: the two longest host tests, single-threaded sweeps of the PMU model on the
+# virtual clock (the same seeds give the same run; `make soak` runs them over new seeds).
+REPEAT_SKIP := tests/scripts/bochs.t tests/scripts/qemu10.t \
+	$(BUILD)/host/tests/pmi_hostile_test $(BUILD)/host/tests/pmu_probe_test
 test-repeat: deps-test
 	@$(MAKE) --no-print-directory all $(ISO) netboot
 	@tests/repeat.sh -n $(or $(N),10) -j $(or $(J),1) \
-		$(filter-out $(REPEAT_SKIP),$(sort $(wildcard tests/scripts/*.t))) $(HOST_TEST_BINS)
+		$(filter-out $(REPEAT_SKIP),$(sort $(wildcard tests/scripts/*.t)) $(HOST_TEST_BINS))
 
 # `make soak [SEEDS=N]`: the hostile PMU scenario over N random seeds (default 200); prints
 # each failing seed with the command that reproduces it (tests/soak.sh). `make test`
