@@ -191,7 +191,6 @@ enum kt_result test_load_loaded(struct ktest *t)
 	uint64_t delays[LOADED_MAX_STEPS], unit;
 	unsigned n = loaded_sweep(delays, LOADED_MAX_STEPS), printed = 0, bad_inj = 0;
 	struct load_run r;
-	char d[200];
 	int rc;
 
 	kload_test_begin();
@@ -223,22 +222,7 @@ enum kt_result test_load_loaded(struct ktest *t)
 		printed += step(t, i, &r, &pts[i], s, &bad_inj);
 	}
 	emu = kload_timing_unjudgeable();
-	kt_check(t, bad_inj == 0, "injectors_ran # %u injectors x %u steps, %u steps short", ninj,
-		 n - 1, bad_inj);
-	kt_check(t, printed == n && n >= 8, "steps_printed # %u of %u", printed, n);
-	if (swhy)
-		kt_skip_sub(t, "samples_accounted", "%s", swhy);
-	else
-		kt_check(t, loaded_accounted(pts, n, d, sizeof(d)), "samples_accounted # %s", d);
-	if (emu) {
-		kt_skip_sub(t, "curve_monotone", "%s", emu);
-		kt_skip_sub(t, "idle_is_dram", "%s", emu);
-	} else {
-		kt_check(t, loaded_monotone(pts, n, LOADED_NOISE_PCT, d, sizeof(d)),
-			 "curve_monotone # %s", d);
-		kt_check(t, loaded_idle_ok(&pts[n - 1], r.ns_x100, LOADED_FLOOR_PCT, d, sizeof(d)),
-			 "idle_is_dram # %s", d);
-	}
+	loaded_judge(t, pts, n, ninj, bad_inj, printed, swhy, emu, r.ns_x100);
 	kprefetch_end(t, "load_loaded");
 	return kt_verdict(t);
 }

@@ -86,4 +86,14 @@ bool loaded_idle_ok(const struct loaded_point *idle, uint64_t dram_ns_x100, unsi
 /* Every sampled step: no sample unaccounted and at least one record. */
 bool loaded_accounted(const struct loaded_point *pt, unsigned n, char *d, unsigned dn);
 
+/* load_loaded's five subtests of t over the n steps (loads/loaded_judge.c; the kernel,
+ * loadbench and model-log judge alike): injectors_ran (`short_steps` of the n - 1 loaded
+ * steps had an injector not start, stop or count), steps_printed, samples_accounted (SKIP with
+ * no_samples when the sampler did not run), curve_monotone and idle_is_dram (SKIP with
+ * no_timing where timing is not judged; the idle step against load_dram's ns x100). */
+struct ktest;
+void loaded_judge(struct ktest *t, const struct loaded_point *pt, unsigned n, unsigned ninj,
+		  unsigned short_steps, unsigned printed, const char *no_samples,
+		  const char *no_timing, uint64_t dram_ns_x100);
+
 #endif

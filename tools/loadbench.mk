@@ -5,5 +5,5 @@ loadbench_SRCS := tools/loadbench.c tools/loadbench_print.c tools/loadbench_args
 	loads/kload_print.c loads/kpebs_print.c loads/kpebs_ktap.c loads/pebs_verdict.c loads/pebs_cost.c \
 	sample/aggregate.c sample/agg_print.c pebs/record_print.c pebs/datasrc.c pebs/pmu_tables.c pebs/datasrc_pantherc.c pebs/datasrc_tables.c sample/names.c \
 	pebs/record.c pebs/arch_record.c \
-	tools/loadbench_loaded.c loads/loaded.c loads/inject.c
+	tools/loadbench_loaded.c loads/loaded.c loads/loaded_judge.c loads/inject.c
 loadbench_LIBS += -lpthread

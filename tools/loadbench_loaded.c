@@ -148,7 +148,7 @@ static enum kt_result sweep(struct ktest *t, struct load_run *r, uint64_t hz,
 	uint64_t d[LOADED_MAX_STEPS], t0 = rdtsc_ordered();
 	unsigned n = loaded_sweep(d, LOADED_MAX_STEPS), printed = 0, bad = 0;
 	uint64_t idle = r->ns_x100;
-	char line[256], det[256], why[1024];
+	char line[256], why[1024];
 
 	for (unsigned i = 0; i < n; i++) {
 		struct loaded_point *p = &pts[i];
@@ -179,17 +179,7 @@ static enum kt_result sweep(struct ktest *t, struct load_run *r, uint64_t hz,
 	}
 	if (tty)
 		fprintf(stderr, "\r\033[K");
-	kt_check(t, bad == 0, "injectors_ran # %u injectors x %u steps, %u steps short", ninj,
-		 n - 1, bad);
-	kt_check(t, printed == n && n >= 8, "steps_printed # %u of %u", printed, n);
-	if (swhy)
-		kt_skip_sub(t, "samples_accounted", "%s", swhy);
-	else
-		kt_check(t, loaded_accounted(pts, n, det, sizeof(det)), "samples_accounted # %s", det);
-	kt_check(t, loaded_monotone(pts, n, LOADED_NOISE_PCT, det, sizeof(det)),
-		 "curve_monotone # %s", det);
-	kt_check(t, loaded_idle_ok(&pts[n - 1], idle, LOADED_FLOOR_PCT, det, sizeof(det)),
-		 "idle_is_dram # %s", det);
+	loaded_judge(t, pts, n, ninj, bad, printed, swhy, NULL, idle);
 	return kt_verdict(t);
 }
 

@@ -15,7 +15,7 @@ model-log_SRCS := tools/model-log.c tools/model_log_pebs.c tools/model_log_feed.
 	tests/model/pmu_model_cpus.c tests/model/pmu_model_arch.c tests/model/pmu_model_cpus_arch.c \
 	tests/model/arch_rec_build.c \
 	tools/model_log_ibs.c tools/model_log_hw.c tools/model_log_loads.c tools/model_log_special.c \
-	tools/model_log_loaded.c loads/loaded.c tests/model/loaded_model.c \
+	tools/model_log_loaded.c loads/loaded.c loads/loaded_judge.c tests/model/loaded_model.c \
 	loads/pv_xsrc.c loads/xcore_expect.c loads/kibs_report.c ibs/ibs.c ibs/ibs_ldlat.c ibs/ibs_caps.c ibs/amd_zen.c ibs/amd_cycles.c \
 	ibs/ibs_measure.c ibs/ibs_decode.c ibs/ibs_tables.c apic/apic_ops.c apic/apic_eilvt.c \
 	apic/apic_enc.c tests/model/ibs_model.c tests/model/ibs_model_run.c tests/model/ibs_model_pmc.c tests/model/vclock.c \

@@ -27,7 +27,7 @@ void ml_loaded_test(unsigned num, const struct pebs_caps *c, const struct cache_
 	uint64_t d[LOADED_MAX_STEPS], ws = load_ws(LOAD_DRAM, g), idle_ns;
 	unsigned n = loaded_sweep(d, LOADED_MAX_STEPS), printed = 0;
 	uint64_t per = 4 * g->l3.size / injectors;
-	char line[200], det[200];
+	char line[200];
 
 	ktap_test_start(&t, num);
 	per = per < (4ull << 20) ? 4ull << 20 : (per + (2u << 20) - 1) & ~((2ull << 20) - 1);
@@ -61,13 +61,6 @@ void ml_loaded_test(unsigned num, const struct pebs_caps *c, const struct cache_
 		kt_info(&t, "%s", line);
 		printed++;
 	}
-	kt_check(&t, true, "injectors_ran # %u injectors x %u steps, 0 steps short", injectors,
-		 n - 1);
-	kt_check(&t, printed == n && n >= 8, "steps_printed # %u of %u", printed, n);
-	kt_check(&t, loaded_accounted(pt, n, det, sizeof(det)), "samples_accounted # %s", det);
-	kt_check(&t, loaded_monotone(pt, n, LOADED_NOISE_PCT, det, sizeof(det)),
-		 "curve_monotone # %s", det);
-	kt_check(&t, loaded_idle_ok(&pt[n - 1], idle_ns, LOADED_FLOOR_PCT, det, sizeof(det)),
-		 "idle_is_dram # %s", det);
+	loaded_judge(&t, pt, n, injectors, 0, printed, NULL, NULL, idle_ns);
 	ktap_result(&t, num, kt_verdict(&t), NULL);
 }
