@@ -81,6 +81,42 @@ if ok(p.returncode == 0, "initdb as %s in a private directory" % dbuser, p.stdou
                  p.stdout + p.stderr + (open(os.path.join(tmp, "server.log")).read()
                                         if os.path.exists(os.path.join(tmp, "server.log"))
                                         else ""))
+
+
+def race_migration(admin, fresh):
+    """Two ingests opening one new database at once (CI saw it: 1 run in 3 under -j 2): the
+    second's CREATE TABLE IF NOT EXISTS waits on the first's uncommitted one and then fails
+    with a unique violation in pg_type (PostgreSQL checks IF NOT EXISTS before it waits).
+    Made certain here: another session creates schema_version and holds it uncommitted until
+    the ingest is seen waiting on its lock (pg_stat_activity), then commits."""
+    import time
+    url = fresh()
+    other = psycopg2.connect(url)
+    other.cursor().execute("CREATE TABLE schema_version (version INTEGER NOT NULL)")
+    pid = other.get_backend_pid()
+    proc = subprocess.Popen(["tools/pebs-report", "--db", url, "ingest",
+                             "tests/fixtures/fleet/skl-01.log"], stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE)
+    waited = False
+    for _ in range(1200):     # up to 120 s for the ingest to reach the lock; a bound, no timing
+        cur = admin.cursor()
+        cur.execute("SELECT COUNT(*) FROM pg_locks l JOIN pg_stat_activity a ON a.pid = l.pid"
+                    " WHERE NOT l.granted AND a.datname = %s AND a.pid <> %s",
+                    (url.split("@/", 1)[1].split("?")[0], pid))
+        if cur.fetchone()[0]:
+            waited = True
+            break
+        if proc.poll() is not None:
+            break
+        time.sleep(0.1)
+    other.commit()
+    other.close()
+    out, err = proc.communicate(timeout=300)
+    ok(waited and proc.returncode == 0 and b"1 run(s) added" in out,
+       "postgresql: an ingest that meets another's migration half done waits and then "
+       "migrates (no unique violation)", (waited, proc.returncode, out[-300:], err[-900:]))
+
+
 try:
     if started:
         n = [0]
@@ -93,6 +129,7 @@ try:
             return "postgresql://%s@/h%d?host=%s" % (dbuser, n[0], sock)
 
         history_cases.cases(fresh, tmp, "postgresql")
+        race_migration(admin, fresh)
         rc, out, err = history_cases.run("--db", "postgresql://%s@/no_such_db?host=%s" % (
             dbuser, sock), "ingest", "tests/fixtures/fleet/skl-01.log")
         ok(rc == 2 and "cannot connect" in err and "no_such_db" in err,

@@ -31,6 +31,7 @@ MIGRATIONS = (
          "CREATE INDEX measures_name ON measures (name, run)")),
 )
 SCHEMA_VERSION = MIGRATIONS[-1][0]
+MIGRATION_LOCK = 0x70656273     # PostgreSQL advisory lock key of migrations ("pebs")
 RUN_COLUMNS = ("run_key", "run_id", "time", "machine", "source", "model", "cpu", "microcode",
                "bios", "memory", "dimms", "options", "version", "output_format", "emulated",
                "status", "pass", "fail", "skip", "total", "damage")
@@ -101,6 +102,30 @@ class DB:
         return row[0][0] if row else 0
 
     def migrate(self, upto):
+        """Apply the missing migrations up to `upto`. Two processes opening one new database
+        at once: on PostgreSQL they queue on a session advisory lock; and on either server a
+        statement that loses a race with a migration not made by this tool (PostgreSQL checks
+        CREATE TABLE IF NOT EXISTS before it waits, then fails with a unique violation) is
+        rolled back and the version read again."""
+        if self.kind == "postgresql":
+            self.q("SELECT pg_advisory_lock(?)", (MIGRATION_LOCK,))
+            self.conn.commit()
+        try:
+            for tries in range(3):
+                try:
+                    return self._migrate(upto)
+                except DBError:
+                    raise
+                except Exception:
+                    self.conn.rollback()
+                    if tries == 2:
+                        raise
+        finally:
+            if self.kind == "postgresql":
+                self.q("SELECT pg_advisory_unlock(?)", (MIGRATION_LOCK,))
+                self.conn.commit()
+
+    def _migrate(self, upto):
         have = self.version()
         if have > SCHEMA_VERSION:
             raise DBError("database schema version %d is newer than this pebs-report's %d"
