@@ -227,11 +227,16 @@ void apic_self_ipi(uint8_t vector)
 	apic_icr_write(apic_icr_encode(mode, vector, APIC_DM_FIXED, APIC_DEST_SELF, 0));
 }
 
-void apic_self_nmi(void)
+void apic_send_nmi(uint32_t dest)
 {
 	if (mode == APIC_DISABLED)
 		return;
-	apic_icr_write(apic_icr_encode(mode, 0, APIC_DM_NMI, APIC_DEST_NOSHORT, apic_id()));
+	apic_icr_write(apic_icr_encode(mode, 0, APIC_DM_NMI, APIC_DEST_NOSHORT, dest));
+}
+
+void apic_self_nmi(void)
+{
+	apic_send_nmi(apic_id());
 }
 
 bool apic_vector_in_service(uint8_t vector)

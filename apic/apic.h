@@ -39,6 +39,8 @@ int apic_ap_init(void);
 void apic_self_ipi(uint8_t vector);
 /* NMI to this CPU (physical destination = own id: the "self" shorthand is fixed-only). */
 void apic_self_nmi(void);
+/* NMI to the CPU with APIC ID `dest` (ICR delivery mode NMI, physical, no shorthand). */
+void apic_send_nmi(uint32_t dest);
 
 /* Timer: calibrated against the TSC at apic_init (apic/apic_timer.h); the per-test watchdog. */
 /*

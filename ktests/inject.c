@@ -13,6 +13,10 @@
  *   de      unexpected #DE: same
  *   stack   unbounded recursion into the guard page: #PF cannot be delivered on the
  *           overflowed stack, so #DF runs on its own IST stack, dumps, and ends the run
+ *   nmi_ipi NMIs sent to every other online CPU, one at a time (ICR delivery mode NMI,
+ *           SDM Vol. 3A 11.6.1): each is an unknown NMI counted on the CPU it was sent to
+ *           (kernel/nmi.h) and the run goes on; QEMU's monitor `nmi` raises LINT1, which
+ *           only the boot CPU leaves unmasked, so this is how the APs' NMI path is tested
  */
 #include "ktests/tests.h"
 #include "kernel/cmdline.h"
@@ -21,7 +25,12 @@
 #include "kernel/hw.h"
 #include "kernel/msr_platform.h"
 #include "kernel/traps.h"
+#include "kernel/nmi.h"
 #include "kernel/trust.h"
+#include "kernel/tsc.h"
+#include "apic/apic.h"
+#include "smp/percpu.h"
+#include "smp/smp.h"
 
 #include <string.h>
 
@@ -37,6 +46,44 @@ static uint64_t recurse(uint64_t depth)
 	if (depth == UINT64_MAX)	/* never true: keeps the recursion legal C */
 		return 0;
 	return recurse(depth + 1) + pad[0];
+}
+
+#define NMI_IPI_EACH	4u	/* NMIs per CPU */
+#define NMI_IPI_WAIT_MS	100u	/* for each to be counted: an NMI is taken at the next
+				 * instruction boundary, an emulator's vCPU may first be scheduled */
+
+static enum kt_result inject_nmi_ipi(struct ktest *t)
+{
+	unsigned n = smp_cpu_count(), self = smp_this_cpu(), cpus = 0, missed = 0, first = 0;
+	uint64_t wait = tsc_hz / 1000 * NMI_IPI_WAIT_MS;
+
+	for (unsigned i = 0; i < n && i < NMI_CPUS - 1; i++) {	/* the last count is shared */
+		struct percpu *pc = smp_cpu(i);
+
+		if (i == self || !pc || pc->state != CPU_ONLINE)
+			continue;
+		cpus++;
+		for (unsigned k = 0; k < NMI_IPI_EACH; k++) {
+			uint64_t before = nmi_count_cpu(i), t0 = rdtsc();
+
+			apic_send_nmi(pc->apic_id);
+			while (nmi_count_cpu(i) == before && rdtsc() - t0 <= wait)
+				__builtin_ia32_pause();
+			if (nmi_count_cpu(i) == before) {
+				first = missed++ ? first : i;
+				break;
+			}
+		}
+	}
+	if (!cpus)
+		return kt_skip(t, "no other CPU online to send an NMI to (boot with 2 or more)");
+	if (missed)
+		kt_check(t, false, "nmi_ipi_counted # %u of %u CPUs did not count an NMI within "
+			 "%u ms, first cpu %u", missed, cpus, NMI_IPI_WAIT_MS, first);
+	else
+		kt_check(t, true, "nmi_ipi_counted # %u CPU%s x %u NMIs, each counted on its CPU",
+			 cpus, cpus == 1 ? "" : "s", NMI_IPI_EACH);
+	return kt_verdict(t);
 }
 
 enum kt_result test_inject(struct ktest *t)
@@ -79,6 +126,8 @@ enum kt_result test_inject(struct ktest *t)
 		kt_check(t, m.smis >= 1, "smi_counted # %llu SMI", (unsigned long long)m.smis);
 		return kt_verdict(t);
 	}
+	if (!strcmp(what, "nmi_ipi"))
+		return inject_nmi_ipi(t);
 	if (!strcmp(what, "ud"))
 		__asm__ volatile("ud2");
 	else if (!strcmp(what, "pf"))
@@ -90,7 +139,7 @@ enum kt_result test_inject(struct ktest *t)
 	} else if (!strcmp(what, "stack"))
 		sink = recurse(0);
 	else
-		return kt_skip(t, "unknown inject=%s (gp_msr gp smi ud pf de stack)", what);
+		return kt_skip(t, "unknown inject=%s (gp_msr gp smi nmi_ipi ud pf de stack)", what);
 	kt_check(t, false, "injected_fault_taken # inject=%s returned", what);
 	return KT_FAIL;
 }

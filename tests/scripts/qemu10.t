@@ -41,7 +41,7 @@ lb() { echo "-numa hmat-lb,initiator=$1,target=$2,hierarchy=memory,data-type=$3"
 all_pass() { ! tr -d '\r' <"$1" | grep -E '^not ok|^ok [0-9]+ [^#]*# SKIP *$' | grep -q .; }
 
 if [ -z "$qemu" ]; then
-	for c in "x2APIC on 4 CPUs" "default log on 1 CPU" "memory-only node with an HMAT" \
+	for c in "x2APIC on 4 CPUs" "NMIs to each AP through the x2APIC ICR" "default log on 1 CPU" "memory-only node with an HMAT" \
 		 "2 sockets x 2 nodes with SMT (SNC-like)" "300 CPUs in x2APIC mode"; do
 		skip "$c" "QEMU 10: $why"
 	done
@@ -49,12 +49,15 @@ if [ -z "$qemu" ]; then
 	exit 0
 fi
 
-boot x4 4 256M tests=apic,smp apic=x2apic log=full
+boot x4 4 256M tests=apic,smp,inject inject=nmi_ipi apic=x2apic log=full
 ok "$(cat "$t/x4.rc")" "4 CPUs, apic=x2apic: passes (rc $(cat "$t/x4.rc"))"
 has "$t/x4.log" "^  # mode x2APIC, id 0, CPUID (0BH|1FH) x2APIC id 0"; ok $? "4 CPUs: x2APIC mode, the ID from CPUID 0BH/1FH"
 has "$t/x4.log" "^# smp: 4 CPUs online of 4 in the MADT: 1 packages x 4 cores x 1 threads; node 0;"
 ok $? "4 CPUs: the compact smp line"
 has "$t/x4.log" "^  ok [0-9]+ aps_online # 3 of 3$"; ok $? "4 CPUs: every AP online"
+has "$t/x4.log" "^  ok [0-9]+ nmi_ipi_counted # 3 CPUs x 4 NMIs, each counted on its CPU$" &&
+	has "$t/x4.log" "^# nmi: 12 unknown NMIs in this run \\(cpu1 4, cpu2 4, cpu3 4\\)"
+ok $? "4 CPUs: an NMI through the x2APIC ICR reaches each AP and is counted there"
 
 boot d1 1 512M
 ok "$(cat "$t/d1.rc")" "default tests on 1 CPU: pass (rc $(cat "$t/d1.rc"))"
