@@ -8,6 +8,7 @@
 #ifndef SMP_PERCPU_H
 #define SMP_PERCPU_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -41,6 +42,7 @@ struct percpu {
 	uint64_t sipi_tsc, online_tsc;	/* boot CPU's TSC at the first SIPI / when it saw online */
 	unsigned sipis;		/* SIPIs sent */
 	const char *why;	/* CPU_NO_ANSWER / CPU_ABSENT: the reason */
+	bool at_ceiling;	/* CPU_NO_ANSWER: given up at SMP_BATCH_CEILING_MS, not for no progress */
 	/* the mailbox: the boot CPU posts fn/arg and bumps `posted`; the AP runs fn and sets
 	 * `done` = posted (fault_vector >= 0 when fn faulted) */
 	volatile smp_fn fn;

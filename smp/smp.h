@@ -17,7 +17,13 @@
 #include "smp/percpu.h"
 
 #define SMP_VEC_WAKE 0xf0	/* fixed IPI that wakes an AP from HLT */
-#define SMP_ONLINE_BOUND_MS 500	/* an AP that is not online by then is left out */
+/* An AP still starting is left out once SMP_ONLINE_BOUND_MS has passed both since its first
+ * SIPI and since an AP of its batch last came online (the batch made no progress), or once
+ * SMP_BATCH_CEILING_MS has passed since the batch's first SIPI while APs still trickle in
+ * (smp_start.c, docs/smp.md "Starting the APs": the ceiling is Linux's 10 s for one AP to
+ * report alive, kernel/cpu.c cpuhp_wait_for_sync_state, and half again for 64 at once). */
+#define SMP_ONLINE_BOUND_MS 500
+#define SMP_BATCH_CEILING_MS 15000
 #define SMP_BATCH 64		/* APs between INIT and online at once (smp_boot.c) */
 
 void smp_init(void);

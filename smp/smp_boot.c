@@ -61,11 +61,19 @@ static struct percpu *new_cpu(const struct acpi_cpu *c)
 	return pc;
 }
 
-/* One line per reason a CPU did not come online: its CPU numbers and APIC IDs as ranges. */
+/* CPU j was left out for the same reason and bound as CPU i */
+static bool same_no_answer(unsigned i, unsigned j)
+{
+	return cpus[j]->state == CPU_NO_ANSWER && cpus[j]->why == cpus[i]->why &&
+	       cpus[j]->at_ceiling == cpus[i]->at_ceiling;
+}
+
+/* One line per reason and bound a CPU did not come online: its CPU numbers and APIC IDs as
+ * ranges; the bound as smp_start.c applied it (no progress for SMP_ONLINE_BOUND_MS, or the
+ * batch's ceiling). */
 static void report_no_answer(void)
 {
 	for (unsigned i = 1; i < ncpus; i++) {
-		const char *why = cpus[i]->why;
 		char cb[96], ib[96];
 		struct ranges rc, ri;
 		bool first = true;
@@ -73,21 +81,23 @@ static void report_no_answer(void)
 		if (cpus[i]->state != CPU_NO_ANSWER)
 			continue;
 		for (unsigned j = 1; j < i && first; j++)
-			first = !(cpus[j]->state == CPU_NO_ANSWER && cpus[j]->why == why);
+			first = !same_no_answer(i, j);
 		if (!first)
 			continue;	/* reported with the first CPU of its reason */
 		ranges_init(&rc, cb, sizeof(cb));
 		ranges_init(&ri, ib, sizeof(ib));
 		for (unsigned j = i; j < ncpus; j++)
-			if (cpus[j]->state == CPU_NO_ANSWER && cpus[j]->why == why) {
+			if (same_no_answer(i, j)) {
 				ranges_add(&rc, j);
 				ranges_add(&ri, cpus[j]->apic_id);
 			}
 		ranges_end(&rc);
 		ranges_end(&ri);
-		kprintf("# smp: cpu%s %s (APIC id%s %s) not online after %u ms (%s): left out\n",
+		kprintf("# smp: cpu%s %s (APIC id%s %s) not online %s %u ms%s (%s): left out\n",
 			rc.count > 1 ? "s" : "", cb, ri.count > 1 ? "s" : "", ib,
-			SMP_ONLINE_BOUND_MS, why);
+			cpus[i]->at_ceiling ? "by the batch's" : "after",
+			cpus[i]->at_ceiling ? SMP_BATCH_CEILING_MS : SMP_ONLINE_BOUND_MS,
+			cpus[i]->at_ceiling ? " ceiling" : " without progress", cpus[i]->why);
 	}
 }
 

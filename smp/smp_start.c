@@ -13,8 +13,13 @@
  * - one at a time otherwise: the block holds one AP's stack and percpu; per AP SIPI (a
  *   second one when it is not alive), then a bounded wait until it took them (TP_TAKEN); it
  *   initialises itself while the next one starts.
- * An AP that misses its bound is sent INIT again (it cannot run the trampoline later with
- * another AP's parameters) and left out, with the reason in its percpu.
+ * Each wait is bounded by progress: an AP is given up on once SMP_ONLINE_BOUND_MS has passed
+ * both since its first SIPI and since an AP of its batch last came online, so late APs of a
+ * batch an emulator runs slowly are waited for while others still arrive, and a silent one
+ * costs that bound after the last arrival; SMP_BATCH_CEILING_MS from the batch's first SIPI
+ * ends a batch whose APs trickle in forever. An AP that misses its bound is sent INIT again
+ * (it cannot run the trampoline later with another AP's parameters) and left out, with the
+ * reason in its percpu.
  */
 #include "smp/smp.h"
 #include "apic/apic.h"
@@ -126,27 +131,66 @@ static void ipi(uint32_t dest, uint8_t vector, unsigned dm)
 		apic_icr_idle_wait();
 }
 
-/* Stamp the time the boot CPU first sees each of b[0..n) online (smp_online_us). */
-static unsigned poll_online(struct percpu **b, unsigned n)
-{
-	unsigned now = 0;
+/* One batch's wait: its first SIPI and the last time the boot CPU saw one of it come online
+ * (its progress; the first SIPI until one does). */
+struct batch_wait {
+	struct percpu **b;
+	unsigned *online;
+	uint64_t t0, last;
+};
 
+/* how a wait ended: WAIT_OK (or, from bound_passed, not over), else which bound ended it */
+enum { WAIT_OK, WAIT_STALLED, WAIT_CEILING };
+
+/* Stamp the time the boot CPU first sees each of b[0..n) online (smp_online_us). */
+static void poll_online(struct batch_wait *w, unsigned n)
+{
 	for (unsigned i = 0; i < n; i++)
-		if (!b[i]->online_tsc && b[i]->state == CPU_ONLINE) {
-			b[i]->online_tsc = rdtsc();
-			now++;
+		if (!w->b[i]->online_tsc && w->b[i]->state == CPU_ONLINE) {
+			w->b[i]->online_tsc = w->last = rdtsc();
+			(*w->online)++;
 		}
-	return now;
 }
 
-/* Wait, bounded, for *f to turn non-zero, stamping b[0..n) meanwhile. */
-static bool wait_flag(volatile uint32_t *f, uint64_t us, struct percpu **b, unsigned n,
-		      unsigned *online)
+/* Whether pc's wait is over: SMP_ONLINE_BOUND_MS since its first SIPI and since the batch's
+ * progress, or, while the batch still makes progress, the batch's ceiling (an AP always has
+ * its own bound: one SIPI'd one at a time late in the batch is not cut short by it). */
+static int bound_passed(const struct batch_wait *w, const struct percpu *pc)
+{
+	uint64_t now = rdtsc(), ms = tsc_hz / 1000, lim = ms * SMP_ONLINE_BOUND_MS;
+
+	if (now - pc->sipi_tsc <= lim)
+		return WAIT_OK;
+	if (now - w->last > lim)
+		return WAIT_STALLED;
+	return now - w->t0 > ms * SMP_BATCH_CEILING_MS ? WAIT_CEILING : WAIT_OK;
+}
+
+/* Wait for *f to turn non-zero (f NULL: for pc to leave CPU_STARTING), stamping b[0..n)
+ * meanwhile; WAIT_OK, or the bound that ended the wait (checked before the last look, so an
+ * AP that came online as its bound passed is not given up on). */
+static int wait_bounded(struct batch_wait *w, unsigned n, const struct percpu *pc,
+			volatile uint32_t *f)
+{
+	for (;;) {
+		int r = bound_passed(w, pc);
+
+		poll_online(w, n);
+		if (f ? *f != 0 : pc->state != CPU_STARTING)
+			return WAIT_OK;
+		if (r != WAIT_OK)
+			return r;
+		__builtin_ia32_pause();
+	}
+}
+
+/* Wait us microseconds at most for *f to turn non-zero, stamping b[0..n) meanwhile. */
+static bool wait_flag(volatile uint32_t *f, uint64_t us, struct batch_wait *w, unsigned n)
 {
 	uint64_t t0 = rdtsc(), lim = tsc_hz / 1000000 * us;
 
 	for (;;) {
-		*online += poll_online(b, n);
+		poll_online(w, n);
 		if (*f)
 			return true;
 		if (rdtsc() - t0 > lim)
@@ -155,31 +199,27 @@ static bool wait_flag(volatile uint32_t *f, uint64_t us, struct percpu **b, unsi
 	}
 }
 
-static void give_up(struct percpu *pc, const char *why)
+static void give_up(struct percpu *pc, const char *why, int bound)
 {
 	pc->why = pc->why ? pc->why : why;
+	pc->at_ceiling = bound == WAIT_CEILING;
 	ipi(pc->apic_id, 0, APIC_DM_INIT);	/* back to wait-for-SIPI */
 	pc->state = CPU_NO_ANSWER;
 }
 
-/* The last wait of a batch: each AP online within SMP_ONLINE_BOUND_MS of its first SIPI. */
-static void wait_online(struct percpu **b, unsigned n, unsigned *online, const char *why_taken)
+/* The last wait of a batch: each AP online within its bound (bound_passed). */
+static void wait_online(struct batch_wait *w, unsigned n, const char *why_taken)
 {
-	uint64_t lim = tsc_hz / 1000 * SMP_ONLINE_BOUND_MS;
-
 	for (unsigned i = 0; i < n; i++) {
-		while (b[i]->state == CPU_STARTING && rdtsc() - b[i]->sipi_tsc <= lim) {
-			*online += poll_online(b, n);
-			__builtin_ia32_pause();
-		}
-		*online += poll_online(b, n);
-		if (b[i]->state == CPU_STARTING)
-			give_up(b[i], tp->id_leaf && !slots[i].taken ? why_taken
-				      : "reached the kernel but did not report online");
+		int r = wait_bounded(w, n, w->b[i], NULL);
+
+		if (r != WAIT_OK)
+			give_up(w->b[i], tp->id_leaf && !slots[i].taken ? why_taken
+					 : "reached the kernel but did not report online", r);
 	}
 }
 
-static void batch_parallel(struct percpu **b, unsigned n, uint8_t vector, unsigned *online)
+static void batch_parallel(struct percpu **b, unsigned n, uint8_t vector, struct batch_wait *w)
 {
 	for (unsigned i = 0; i < n; i++)
 		slots[i] = (struct smp_slot){ .apic_id = b[i]->apic_id, .stack = b[i]->stack_top,
@@ -196,13 +236,14 @@ static void batch_parallel(struct percpu **b, unsigned n, uint8_t vector, unsign
 			ipi(b[i]->apic_id, vector, APIC_DM_STARTUP);
 			b[i]->sipis++;
 		}
-	wait_online(b, n, online, "did not take its slot from the trampoline");
+	wait_online(w, n, "did not take its slot from the trampoline");
 }
 
-static void batch_serial(struct percpu **b, unsigned n, uint8_t vector, unsigned *online)
+static void batch_serial(struct percpu **b, unsigned n, uint8_t vector, struct batch_wait *w)
 {
 	for (unsigned i = 0; i < n; i++) {
 		struct percpu *pc = b[i];
+		int r;
 
 		tp->stack = pc->stack_top;
 		tp->percpu = (uint64_t)(uintptr_t)pc;
@@ -212,19 +253,22 @@ static void batch_serial(struct percpu **b, unsigned n, uint8_t vector, unsigned
 		for (unsigned s = 0; s < 2; s++) {
 			ipi(pc->apic_id, vector, APIC_DM_STARTUP);
 			pc->sipis++;
-			if (wait_flag(&tp->alive, delays->sipi_us, b, i, online))
+			if (wait_flag(&tp->alive, delays->sipi_us, w, i))
 				break;
 		}
-		if (!wait_flag(&tp->taken, SMP_ONLINE_BOUND_MS * 1000ull, b, i, online))
+		/* the same bound as the batch's last wait: the APs before it may still be starting */
+		r = wait_bounded(w, i, pc, &tp->taken);
+		if (r != WAIT_OK)
 			give_up(pc, tp->alive ? "ran the trampoline but did not reach the kernel"
-					      : "did not run the trampoline");
+					      : "did not run the trampoline", r);
 	}
-	wait_online(b, n, online, NULL);
+	wait_online(w, n, NULL);
 }
 
 unsigned smp_start_batch(struct percpu **b, unsigned n, uint64_t tramp_pa)
 {
 	unsigned online = 0;
+	struct batch_wait w = { .b = b, .online = &online };
 
 	if (!n || n > SMP_BATCH || !tp)
 		return 0;
@@ -233,9 +277,10 @@ unsigned smp_start_batch(struct percpu **b, unsigned n, uint64_t tramp_pa)
 		ipi(b[i]->apic_id, 0, APIC_DM_INIT);
 	}
 	tsc_delay_us(delays->init_us);	/* once for the batch */
+	w.t0 = w.last = rdtsc();	/* right before its first SIPI */
 	if (tp->id_leaf)
-		batch_parallel(b, n, (uint8_t)(tramp_pa >> 12), &online);
+		batch_parallel(b, n, (uint8_t)(tramp_pa >> 12), &w);
 	else
-		batch_serial(b, n, (uint8_t)(tramp_pa >> 12), &online);
+		batch_serial(b, n, (uint8_t)(tramp_pa >> 12), &w);
 	return online;
 }

@@ -1,11 +1,12 @@
 /*
  * smp_boot_test.c: the boot CPU's side of AP start-up (smp/smp_boot.c; SDM Vol. 3A 9.4.4.1
  * "Typical BSP Initialization Sequence") against the local-APIC model, with the other CPUs
- * played by the model's IPI hook: on a SIPI an AP reads its parameters from the trampoline
+ * played by tests/model/ap_model.c: on a SIPI an AP reads its parameters from the trampoline
  * page, as the real trampoline does, and marks itself alive and online, only alive, or
- * nothing, or answers only the second SIPI. Checked: the IPI sequence per AP (INIT, delay,
- * SIPI, a second SIPI only when the first got no answer, INIT again for one that never came
- * online), the bound, the report, who is left out (an online-capable-only entry, an x2APIC
+ * nothing, or answers only the second SIPI, or is slow (an emulator's CPUs on a loaded host).
+ * Checked: the IPI sequence per AP (INIT, delay, SIPI, a second SIPI only when the first got
+ * no answer, INIT again for one that never came online), the bound (500 ms without progress,
+ * the batch's ceiling), the report, who is left out (an online-capable-only entry, an x2APIC
  * ID xAPIC mode cannot reach), the trampoline page and parameters, and the refusals (no MADT,
  * no APIC). The low memory the trampoline needs is mapped at its physical address.
  */
@@ -24,6 +25,7 @@
 #include "kernel/boot.h"
 #include "platform/platform.h"
 #include "kernel/tsc.h"
+#include "model/ap_model.h"
 #include "model/lapic_model.h"
 #include "model/vclock.h"
 #include "smp/smp.h"
@@ -87,78 +89,6 @@ static void free_allocs(void)
 uint64_t read_cr3(void) { return 0x1000; }
 void tsc_delay_us(uint64_t us) { vclock_advance(us * (tsc_hz / 1000000)); }
 
-enum ap_kind { AP_ONLINE, AP_SECOND_SIPI, AP_ALIVE_ONLY, AP_TAKEN_ONLY, AP_SILENT };
-#define MAXID 0x200
-static enum ap_kind kind[MAXID];
-static char seq[MAXID][16];		/* per APIC id: 'I' INIT, 'S' SIPI */
-static uint64_t t_init[MAXID], t_sipi[MAXID];
-static unsigned sipis[MAXID], vector[MAXID];
-static bool running[MAXID];	/* answered a SIPI since its last INIT */
-
-static void on_ipi(uint64_t icr)
-{
-	unsigned dm = (icr >> 8) & 7;
-	unsigned id = (unsigned)(apic_mode() == APIC_X2APIC ? icr >> 32 : icr >> 56);
-	size_t n;
-
-	if (id >= MAXID || (dm != APIC_DM_INIT && dm != 6))
-		return;
-	n = strlen(seq[id]);
-	if (n < sizeof(seq[id]) - 1)
-		seq[id][n] = dm == APIC_DM_INIT ? 'I' : 'S';
-	if (dm == APIC_DM_INIT) {
-		t_init[id] = vclock.now;
-		sipis[id] = 0;
-		running[id] = false;
-		return;
-	}
-	if (!sipis[id]++)
-		t_sipi[id] = vclock.now;
-	vector[id] = icr & 0xff;
-	/* SDM Vol. 3A 9.4.4.1: a SIPI reaches only a processor in wait-for-SIPI; one that
-	 * already runs ignores it */
-	if (running[id])
-		return;
-	{
-		uint8_t *block = (uint8_t *)(uintptr_t)((uint64_t)vector[id] << 12) +
-				 (smp_tramp_params - smp_tramp_start);
-		volatile uint32_t *alive = (uint32_t *)(block + 40);
-		volatile uint32_t *taken = alive + 1;	/* TP_TAKEN: stack and percpu read */
-		uint32_t id_leaf, nslots;
-		uint64_t pcv, slots;
-
-		if (kind[id] == AP_SILENT || (kind[id] == AP_SECOND_SIPI && sipis[id] < 2))
-			return;
-		running[id] = true;
-		*alive = 1;
-		if (kind[id] == AP_ALIVE_ONLY)
-			return;
-		memcpy(&id_leaf, block + 76, 4);
-		if (id_leaf) {	/* parallel: the slot of this AP's own x2APIC ID (TP_SLOTS) */
-			memcpy(&slots, block + 64, 8);
-			memcpy(&nslots, block + 72, 4);
-			pcv = 0;
-			for (uint32_t k = 0; k < nslots && !pcv; k++) {
-				uint8_t *s = (uint8_t *)(uintptr_t)slots + 24 * k;
-				uint32_t sid, one = 1;
-
-				memcpy(&sid, s, 4);
-				if (sid == id) {
-					memcpy(s + 4, &one, 4);
-					memcpy(&pcv, s + 16, 8);
-				}
-			}
-			if (!pcv)
-				return;		/* not in the batch: it waits for INIT */
-		} else {
-			memcpy(&pcv, block + 32, 8);
-			*taken = 1;
-		}
-		if (kind[id] != AP_TAKEN_ONLY)
-			((struct percpu *)(uintptr_t)pcv)->state = CPU_ONLINE;
-	}
-}
-
 static int setup(void **state)
 {
 	void *low = mmap((void *)0x80000, 0x20000, PROT_READ | PROT_WRITE,
@@ -186,15 +116,11 @@ static void add_cpu(uint32_t id, bool en, bool oc, bool x2)
 static void boot_mode(uint64_t base, const char *cmdline)
 {
 	free_allocs();
-	memset(seq, 0, sizeof(seq));
-	memset(sipis, 0, sizeof(sipis));
-	memset(running, 0, sizeof(running));
-	memset(kind, 0, sizeof(kind));
 	assert_true(env_boot(base, base == X2B, 0, cmdline));
+	ap_model_reset();
 	cpu.vendor = VENDOR_INTEL;
 	cpu.family = 6;
 	cpu.nx = true;
-	lm.on_ipi = on_ipi;
 	vclock.step = 50000;	/* 50 us per TSC read: the 500 ms bound is 10000 reads */
 	memset(&acpi, 0, sizeof(acpi));
 	acpi.madt.cpu = madt_cpus;
@@ -234,9 +160,9 @@ static void test_sequence(void **state)
 	add_cpu(6, false, false, false);
 	add_cpu(0x1ff, true, false, true);	/* unreachable in xAPIC mode */
 	add_cpu(7, true, false, false);
-	kind[2] = AP_SECOND_SIPI;
-	kind[3] = AP_SILENT;
-	kind[4] = AP_ALIVE_ONLY;
+	apm.kind[2] = AP_SECOND_SIPI;
+	apm.kind[3] = AP_SILENT;
+	apm.kind[4] = AP_ALIVE_ONLY;
 	smp_init();
 
 	assert_null(smp_why_none());
@@ -244,22 +170,22 @@ static void test_sequence(void **state)
 	assert_int_equal(smp_cpu_count(), 6);		/* BSP + 1, 2, 3, 4, 7 */
 	assert_int_equal(smp_online_count(), 4);	/* BSP + 1, 2, 7 */
 	assert_int_equal(smp_left_out(), 1);		/* 0x1ff */
-	assert_string_equal(seq[0], "");
-	assert_string_equal(seq[1], "IS");
-	assert_string_equal(seq[2], "ISS");
-	assert_string_equal(seq[3], "ISSI");		/* INIT again after the bound */
-	assert_string_equal(seq[4], "ISI");		/* alive after the first SIPI */
-	assert_string_equal(seq[5], "");
-	assert_string_equal(seq[6], "");
-	assert_string_equal(seq[7], "IS");
-	assert_int_equal(vector[1], 0x9f);
-	assert_true(t_sipi[1] - t_init[1] >= 10 * (tsc_hz / 1000000));	/* INIT -> SIPI */
-	assert_true(t_init[3] - t_sipi[3] >= 500 * (tsc_hz / 1000));	/* the bound */
+	assert_string_equal(apm.seq[0], "");
+	assert_string_equal(apm.seq[1], "IS");
+	assert_string_equal(apm.seq[2], "ISS");
+	assert_string_equal(apm.seq[3], "ISSI");		/* INIT again after the bound */
+	assert_string_equal(apm.seq[4], "ISI");		/* alive after the first SIPI */
+	assert_string_equal(apm.seq[5], "");
+	assert_string_equal(apm.seq[6], "");
+	assert_string_equal(apm.seq[7], "IS");
+	assert_int_equal(apm.vector[1], 0x9f);
+	assert_true(apm.t_sipi[1] - apm.t_init[1] >= 10 * (tsc_hz / 1000000));	/* INIT -> SIPI */
+	assert_true(apm.t_init[3] - apm.t_sipi[3] >= 500 * (tsc_hz / 1000));	/* the bound */
 	assert_int_equal(smp_cpu(3)->state, CPU_NO_ANSWER);
 	assert_int_equal(smp_cpu(4)->state, CPU_NO_ANSWER);
 	assert_int_equal(smp_cpu(2)->sipis, 2);
 	assert_non_null(strstr(stub_console_text(), "cpu 3 (APIC id 3) not online after 500 ms "
-						     "(did not run the trampoline): left out"));
+				"without progress (did not run the trampoline): left out"));
 	assert_non_null(strstr(stub_console_text(), "(ran the trampoline but did not reach the "
 						     "kernel)"));
 	assert_non_null(strstr(stub_console_text(), "1 processors left out (xAPIC mode reaches "
@@ -299,8 +225,8 @@ static void test_x2apic(void **state)
 	add_cpu(3, true, false, false);
 	smp_init();
 	assert_int_equal(apic_mode(), APIC_X2APIC);
-	assert_string_equal(seq[0x1ff], "IS");
-	assert_string_equal(seq[3], "IS");
+	assert_string_equal(apm.seq[0x1ff], "IS");
+	assert_string_equal(apm.seq[3], "IS");
 	assert_int_equal(smp_online_count(), 3);
 	assert_int_equal(smp_left_out(), 0);
 	assert_int_equal(lm.mmio_wrong_mode, 0);
@@ -329,10 +255,10 @@ static void run_300(bool parallel)
 	cpu.x2apic_id = 0;
 	for (uint32_t i = 0; i < N; i++)
 		add_cpu(i, true, false, i >= 255);
-	kind[100] = kind[101] = kind[102] = AP_SILENT;
-	kind[250] = AP_TAKEN_ONLY;
-	kind[7] = AP_ALIVE_ONLY;	/* in parallel: not taken, so a second SIPI (ignored) */
-	kind[8] = AP_SECOND_SIPI;
+	apm.kind[100] = apm.kind[101] = apm.kind[102] = AP_SILENT;
+	apm.kind[250] = AP_TAKEN_ONLY;
+	apm.kind[7] = AP_ALIVE_ONLY;	/* in parallel: not taken, so a second SIPI (ignored) */
+	apm.kind[8] = AP_SECOND_SIPI;
 	t0 = vclock.now;
 	smp_init();
 	assert_int_equal(smp_start_parallel(), parallel);
@@ -341,26 +267,28 @@ static void run_300(bool parallel)
 	assert_int_equal(smp_online_count(), N - 5);
 	assert_int_equal(smp_left_out(), 0);
 	for (unsigned id = 1; id < N; id++)
-		if (kind[id] == AP_ONLINE)
-			assert_string_equal(seq[id], "IS");
-	assert_string_equal(seq[100], "ISSI");
-	assert_string_equal(seq[250], "ISI");
-	assert_string_equal(seq[7], parallel ? "ISSI" : "ISI");
-	assert_string_equal(seq[8], "ISS");
+		if (apm.kind[id] == AP_ONLINE)
+			assert_string_equal(apm.seq[id], "IS");
+	assert_string_equal(apm.seq[100], "ISSI");
+	assert_string_equal(apm.seq[250], "ISI");
+	assert_string_equal(apm.seq[7], parallel ? "ISSI" : "ISI");
+	assert_string_equal(apm.seq[8], "ISS");
 	/* batch 1 is CPUs 1-64: every INIT before the first SIPI, one delay for all */
-	assert_true(t_init[SMP_BATCH] < t_sipi[1]);
-	assert_true(t_sipi[1] - t_init[SMP_BATCH] >= 10 * (tsc_hz / 1000000));
-	assert_true(t_init[SMP_BATCH + 1] > t_sipi[SMP_BATCH]);	/* batch 2 after batch 1 */
+	assert_true(apm.t_init[SMP_BATCH] < apm.t_sipi[1]);
+	assert_true(apm.t_sipi[1] - apm.t_init[SMP_BATCH] >= 10 * (tsc_hz / 1000000));
+	assert_true(apm.t_init[SMP_BATCH + 1] > apm.t_sipi[SMP_BATCH]);	/* batch 2 after batch 1 */
 	log = stub_console_text();
-	snprintf(want, sizeof(want), "cpus %s (APIC ids %s) not online after 500 ms (%s): left "
-		 "out", parallel ? "7,100-102" : "100-102", parallel ? "7,100-102" : "100-102",
+	snprintf(want, sizeof(want), "cpus %s (APIC ids %s) not online after 500 ms without "
+		 "progress (%s): left out", parallel ? "7,100-102" : "100-102", parallel ? "7,100-102" : "100-102",
 		 silent);
 	assert_non_null(strstr(log, want));
 	if (!parallel)
-		assert_non_null(strstr(log, "cpu 7 (APIC id 7) not online after 500 ms (ran the "
-					    "trampoline but did not reach the kernel): left out"));
-	assert_non_null(strstr(log, "cpu 250 (APIC id 250) not online after 500 ms (reached the "
-				    "kernel but did not report online): left out"));
+		assert_non_null(strstr(log, "cpu 7 (APIC id 7) not online after 500 ms without "
+					    "progress (ran the trampoline but did not reach the "
+					    "kernel): left out"));
+	assert_non_null(strstr(log, "cpu 250 (APIC id 250) not online after 500 ms without "
+				    "progress (reached the kernel but did not report online): left "
+				    "out"));
 	assert_null(strstr(log, "cpu 101 "));
 	/* the failed APs cost their bounds, the other 295 APs under 100 ms */
 	assert_true(vclock.now - t0 < (bounds * SMP_ONLINE_BOUND_MS + 100) * (tsc_hz / 1000));
@@ -416,7 +344,7 @@ static void test_refusals(void **state)
 	boot_info.mmap[0].len = 0x1000;		/* no usable page below 640 KiB but page 0 */
 	smp_init();
 	assert_non_null(strstr(smp_why_none(), "no free page"));
-	assert_string_equal(seq[1], "");
+	assert_string_equal(apm.seq[1], "");
 	assert_int_equal(smp_online_count(), 1);
 
 	boot("");
@@ -449,6 +377,122 @@ static void test_refusals(void **state)
 	assert_null(strstr(stub_console_text(), "warning"));
 }
 
+#define MS (tsc_hz / 1000)
+
+/* One batch (or more) of slow emulated APs in parallel (ap_model_slow): the model's arrivals
+ * are what the test is about, each within the bound of the one before, the batch spread
+ * over more than the bound. A per-SIPI bound leaves the late ones out. */
+static void slow_batch(uint64_t seed)
+{
+	enum { N = 1 + 2 * SMP_BATCH };
+	uint64_t t0, prev, gap = 0;
+
+	boot_mode(X2B, "");
+	cpu.x2apic_id_leaf = 0xb;
+	for (uint32_t i = 0; i < N; i++)
+		add_cpu(i, true, false, false);
+	/* 0.1-2 ms to take a slot, 5-60 ms to come online, one after another on one host core */
+	ap_model_slow(seed, 1, N - 1, 100, 2000, 5000, 60000);
+	t0 = vclock.now;
+	smp_init();
+	assert_int_equal(smp_online_count(), N);
+	assert_null(strstr(stub_console_text(), "left out"));
+	for (unsigned b = 0; b < 2; b++) {	/* the scenario: per batch, from its first SIPI */
+		unsigned lo = 1 + b * SMP_BATCH;
+
+		prev = apm.t_sipi[lo];
+		for (unsigned id = lo; id < lo + SMP_BATCH; id++) {
+			uint64_t t = apm.t_online[id];
+
+			assert_true(t > prev);
+			gap = t - prev > gap ? t - prev : gap;
+			prev = t > prev ? t : prev;
+		}
+		assert_true(prev - apm.t_sipi[lo] > 3 * SMP_ONLINE_BOUND_MS * MS);
+	}
+	assert_true(gap < SMP_ONLINE_BOUND_MS * MS);
+	/* the wait ends with the last arrival */
+	assert_true(vclock.now - ap_model_last_online(1, N - 1) < MS);
+	assert_true(vclock.now - t0 < 2 * SMP_BATCH * 61 * MS);
+}
+
+static void test_slow_aps(void **state)
+{
+	(void)state;
+	for (uint64_t seed = 1; seed <= 3; seed++)
+		slow_batch(seed);
+}
+
+/*
+ * One at a time: AP 2's trampoline waits on the host core behind AP 1's start (450 ms), so it
+ * takes its parameters 550 ms after its SIPI, 100 ms after AP 1 came online: still progress.
+ */
+static void test_slow_aps_serial(void **state)
+{
+	(void)state;
+	boot_mode(X2B, "");
+	cpu.x2apic_id_leaf = 0;
+	for (uint32_t i = 0; i < 4; i++)
+		add_cpu(i, true, false, false);
+	ap_model_slow(0, 1, 3, 1000, 1000, 1000, 1000);
+	apm.cost_online[1] = 450 * MS;
+	apm.cost_take[2] = 100 * MS;
+	smp_init();
+	assert_int_equal(smp_online_count(), 4);
+	assert_true(apm.t_online[2] - apm.t_sipi[2] > 550 * MS);
+	assert_string_equal(apm.seq[2], "ISS");		/* not alive after 200 us: a second SIPI */
+	assert_null(strstr(stub_console_text(), "left out"));
+}
+
+/* A silent AP among slow ones costs the bound after the last arrival, not more. */
+static void test_slow_aps_silent(void **state)
+{
+	uint64_t last;
+
+	(void)state;
+	boot_mode(X2B, "");
+	cpu.x2apic_id_leaf = 0xb;
+	for (uint32_t i = 0; i <= SMP_BATCH; i++)
+		add_cpu(i, true, false, false);
+	ap_model_slow(7, 1, SMP_BATCH - 1, 100, 2000, 5000, 60000);
+	apm.kind[SMP_BATCH] = AP_SILENT;
+	smp_init();
+	assert_int_equal(smp_online_count(), SMP_BATCH);
+	last = ap_model_last_online(1, SMP_BATCH - 1);
+	assert_true(last - apm.t_sipi[1] > 2 * SMP_ONLINE_BOUND_MS * MS);
+	assert_string_equal(apm.seq[SMP_BATCH], "ISSI");
+	assert_true(apm.t_init[SMP_BATCH] - last > SMP_ONLINE_BOUND_MS * MS);
+	assert_true(apm.t_init[SMP_BATCH] - last < (SMP_ONLINE_BOUND_MS + 1) * MS);
+	assert_non_null(strstr(stub_console_text(), "# smp: cpu 64 (APIC id 64) not online after "
+				"500 ms without progress (did not take its slot from the "
+				"trampoline): left out\n"));
+}
+
+/* APs that keep arriving 400 ms apart (a batch of 64: 25.6 s) stop at the batch's ceiling:
+ * the 37 in by 14.8 s are online, the rest left out with the ceiling named. */
+static void test_slow_aps_ceiling(void **state)
+{
+	uint64_t t0;
+
+	(void)state;
+	boot_mode(X2B, "");
+	cpu.x2apic_id_leaf = 0xb;
+	for (uint32_t i = 0; i <= SMP_BATCH; i++)
+		add_cpu(i, true, false, false);
+	ap_model_slow(0, 1, SMP_BATCH, 10, 10, 400000, 400000);
+	smp_init();
+	t0 = apm.t_sipi[1];
+	assert_int_equal(smp_online_count(), 1 + 37);
+	assert_true(apm.t_online[37] - t0 < SMP_BATCH_CEILING_MS * MS);
+	assert_int_equal(apm.t_online[38], 0);
+	/* from the batch's first SIPI (the kernel's clock starts a few reads before the model's) */
+	assert_true(apm.t_init[38] - t0 > (SMP_BATCH_CEILING_MS - 1) * MS);
+	assert_true(apm.t_init[SMP_BATCH] - t0 < (SMP_BATCH_CEILING_MS + 2) * MS);	/* 27 INITs */
+	assert_non_null(strstr(stub_console_text(), "# smp: cpus 38-64 (APIC ids 38-64) not online "
+				"by the batch's 15000 ms ceiling (reached the kernel but did not "
+				"report online): left out\n"));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -458,6 +502,10 @@ int main(void)
 		cmocka_unit_test(test_batches_300_serial),
 		cmocka_unit_test(test_xapic_left_out_one_line),
 		cmocka_unit_test(test_refusals),
+		cmocka_unit_test(test_slow_aps),
+		cmocka_unit_test(test_slow_aps_serial),
+		cmocka_unit_test(test_slow_aps_silent),
+		cmocka_unit_test(test_slow_aps_ceiling),
 	};
 
 	return cmocka_run_group_tests_name("smp_boot", tests, setup, teardown);

@@ -35,6 +35,8 @@ uint64_t rdtsc(void)
 {
 	vclock.now += vclock.next < vclock.nscript ? vclock.script[vclock.next++] : vclock.step;
 	vclock.reads++;
+	if (vclock.on_read)
+		vclock.on_read();
 	return vclock.now;
 }
 

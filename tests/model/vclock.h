@@ -4,7 +4,9 @@
  * test reads the counter, or when a test says time passed: each read first advances the clock
  * by one step (the next scripted step if a script is loaded, else the fixed step) and returns
  * the new value. Models that depend on time (the local-APIC timer, the PIT) look at
- * vclock.now, so every run of a test sees the same numbers.
+ * vclock.now, so every run of a test sees the same numbers. A model of agents that act on their
+ * own at virtual times (the other CPUs of tests/host/smp_boot_test.c) sets on_read: it runs
+ * after each read has advanced the clock, so what they did by then is there to be seen.
  */
 #ifndef MODEL_VCLOCK_H
 #define MODEL_VCLOCK_H
@@ -19,11 +21,12 @@ struct vclock {
 	uint64_t reads;		/* reads so far */
 	uint64_t script[VCLOCK_SCRIPT_MAX];	/* per-read steps, in order, before `step` */
 	unsigned nscript, next;
+	void (*on_read)(void);	/* called after each read (NULL: none) */
 };
 
 extern struct vclock vclock;
 
-/* Counter at `start`, `step` ticks per read, no script, read count 0. */
+/* Counter at `start`, `step` ticks per read, no script, read count 0, no on_read. */
 void vclock_reset(uint64_t start, uint64_t step);
 /* The next n reads advance by steps[0..n-1] (at most VCLOCK_SCRIPT_MAX), then by `step`. */
 void vclock_script(const uint64_t *steps, unsigned n);
