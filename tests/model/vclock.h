@@ -9,6 +9,7 @@
 #ifndef MODEL_VCLOCK_H
 #define MODEL_VCLOCK_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 #define VCLOCK_SCRIPT_MAX 64
@@ -19,6 +20,10 @@ struct vclock {
 	uint64_t reads;		/* reads so far */
 	uint64_t script[VCLOCK_SCRIPT_MAX];	/* per-read steps, in order, before `step` */
 	unsigned nscript, next;
+	/* Called after every advance, a read's (read true) or vclock_advance's, with the value
+	 * before it; it may move `now` further (what a read then returns). NULL: none. The
+	 * multi-CPU scheduler (tests/model/mp_sched.c) switches CPUs here. */
+	void (*hook)(uint64_t before, bool read);
 };
 
 extern struct vclock vclock;
