@@ -9,6 +9,7 @@
 #include "model/mp_sched.h"
 #include "model/vclock.h"
 
+#include <errno.h>
 #include <pthread.h>
 #include <semaphore.h>
 #include <stdio.h>
@@ -16,6 +17,13 @@
 
 static struct mp_sched *S;
 static sem_t baton[MP_MAX_CPUS], all_done;
+
+/* sem_wait, again when a signal interrupted it (POSIX sem_wait: EINTR) */
+static void wait_on(sem_t *x)
+{
+	while (sem_wait(x) && errno == EINTR)
+		;
+}
 
 static uint64_t mix(uint64_t z)
 {
@@ -92,7 +100,7 @@ static void hook(uint64_t before, bool read)
 	if (S->off)
 		S->off(S, me);
 	hand(next);
-	sem_wait(&baton[me]);
+	wait_on(&baton[me]);
 }
 
 static void *cpu_thread(void *arg)
@@ -100,7 +108,7 @@ static void *cpu_thread(void *arg)
 	unsigned me = (unsigned)(uintptr_t)arg;
 	struct mp_cpu *c = &S->cpu[me];
 
-	sem_wait(&baton[me]);
+	wait_on(&baton[me]);
 	c->started = true;
 	c->fn(c->arg);
 	c->now = vclock.now;
@@ -141,7 +149,7 @@ void mp_run(struct mp_sched *s)
 	}
 	vclock.hook = hook;
 	hand(pick());
-	sem_wait(&all_done);
+	wait_on(&all_done);
 	vclock.hook = NULL;
 	for (unsigned c = 0; c < s->n; c++) {
 		if (s->cpu[c].fn) {
