@@ -149,6 +149,7 @@ tools: $(HOST_TOOL_BINS)
 # matrix (the longest, ~90 s) first so the rest fills the other slot beside it.
 TEST_JOBS ?= 2
 test: export CMOCKA_MESSAGE_OUTPUT = TAP
+test: export PMI_SWEEP_ALL = 1
 test: deps-test
 	@$(MAKE) --no-print-directory all $(ISO) netboot
 	prove -j$(TEST_JOBS) --exec '' tests/boot/boot.t $(HOST_TEST_BINS) $(sort $(wildcard tests/scripts/*.t))
@@ -163,10 +164,10 @@ test-host: host
 # The tool tests go first: they are the long ones (QEMU boots), so J workers balance.
 # Left out of the repeat gate, as the QEMU boot matrix (tests/boot/boot.t) is: the tests that
 # only boot another emulator (Bochs, QEMU 10) a few minutes each; make test runs them once.
-# Also left out: the two longest host tests, single-threaded sweeps of the PMU model on the
-# virtual clock (the same seeds give the same run; `make soak` runs them over new seeds).
-REPEAT_SKIP := tests/scripts/bochs.t tests/scripts/qemu10.t \
-	$(BUILD)/host/tests/pmi_hostile_test $(BUILD)/host/tests/pmu_probe_test
+# The model sweeps run whole here as in make test (PMI_SWEEP_ALL=1: every row and seed, a
+# few seconds in all); `make soak` runs them over new seeds.
+REPEAT_SKIP := tests/scripts/bochs.t tests/scripts/qemu10.t
+test-repeat: export PMI_SWEEP_ALL = 1
 test-repeat: deps-test
 	@$(MAKE) --no-print-directory all $(ISO) netboot
 	@tests/repeat.sh -n $(or $(N),10) -j $(or $(J),1) \

@@ -58,7 +58,9 @@ void cpu_probe(struct cpu_info *out)
 		out->apic = r.edx & (1u << 9);
 		out->ds = r.edx & (1u << 21);
 	}
-	for (uint32_t leaf = 0x1f; leaf >= 0xb && !out->x2apic_id_leaf; leaf -= 0x14) {
+	for (unsigned i = 0; i < 2 && !out->x2apic_id_leaf; i++) {
+		uint32_t leaf = i ? 0xb : 0x1f;	/* V2 Extended Topology first */
+
 		if (out->max_leaf < leaf)
 			continue;
 		cpuid_count(leaf, 0, &r);

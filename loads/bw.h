@@ -86,9 +86,12 @@ int bw_measure(enum bw_mode m, uint8_t *buf, uint64_t ws, unsigned reps,
  * one to be ready (bounded), says go, runs its passes for the budget, says stop. The total is
  * the sum of the per-CPU rates.
  */
+#define BW_GO 1		/* bw_sync.go: run */
+#define BW_GO_ABORT 2	/* bw_sync.go: the lead gave up (a worker not ready, its own buffer
+			 * too small): nobody runs a pass, every worker ends BW_W_NO_GO */
 struct bw_sync {
 	volatile uint32_t ready __attribute__((aligned(128)));
-	volatile uint32_t go __attribute__((aligned(128)));
+	volatile uint32_t go __attribute__((aligned(128)));	/* 0, BW_GO, BW_GO_ABORT */
 	volatile uint32_t stop __attribute__((aligned(128)));
 	uint64_t wait_ticks;	/* bound on every wait, and on a worker's run after go */
 };
@@ -104,8 +107,10 @@ struct bw_worker {
 	bool sum_ok;
 };
 void bw_worker_run(struct bw_worker *w, struct bw_sync *s);
-/* 0; -1 when not every one of `others` workers became ready within the bound (then nothing
- * ran, and stop is set). */
+/* 0; -1 when not every one of `others` workers became ready within the bound, or w's own
+ * buffer is too small (then go is BW_GO_ABORT and stop is set: no worker runs a pass, and
+ * `ready` says how many of the others were ready). A wait that passes its bound looks at
+ * its flag once more before it gives up (an SMI may have stalled it past the bound). */
 int bw_lead_run(struct bw_worker *w, struct bw_sync *s, unsigned others, uint64_t budget_ticks);
 
 /*

@@ -11,9 +11,9 @@
 #include "kernel/cpu.h"
 #include "kernel/fmt.h"
 #include "kernel/idt.h"
-#include "kernel/trust.h"
 #include "kernel/tsc.h"
 #include "loads/steady.h"
+#include "loads/unjudged.h"
 
 #include <stddef.h>
 #include <string.h>
@@ -76,9 +76,7 @@ const struct timing_plan *kload_timing(void)
 
 const char *kload_timing_unjudgeable(void)
 {
-	const char *why = kload_timing()->unjudged;
-
-	return why ? why : trust_spoiled();	/* SMIs, throttling, clock moves: kernel/trust.h */
+	return timing_unjudged(kload_timing());	/* the plan's reason, else kernel/trust.h */
 }
 
 uint64_t kload_ws_cap(uint64_t want, const char **note)

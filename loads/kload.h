@@ -96,7 +96,8 @@ void kload_check_chain(struct ktest *t, const struct load_run *r);
 
 /* Why timing verdicts SKIP in this run (software emulation, no invariant TSC, timing=brief:
  * loads/timing.h), or in the running test (an SMI, throttling, the core clock moved:
- * kernel/trust.h trust_spoiled), or NULL where they are judged. */
+ * kernel/trust.h trust_spoiled), or NULL where they are judged; the decision is
+ * loads/unjudged.h timing_unjudged over this run's plan (host-tested). */
 const char *kload_timing_unjudgeable(void);
 /* This run's timing plan (budget per kernel, brief or full, why), decided on first use. */
 const struct timing_plan *kload_timing(void);

@@ -12,8 +12,8 @@ seeds=${SEEDS:-200}
 case "$seeds" in ''|*[!0-9]*) echo "soak: SEEDS=$seeds is not a number" >&2; exit 2 ;; esac
 [ -x "$bin" ] || { echo "soak: $bin: not built (make $bin)" >&2; exit 2; }
 fail=0
-# first the full sweeps make test cuts short: every modelled row, the probe's 64 hostile seeds
-# a row (make test: a few rows, 24 seeds) and the trust signals' 200 seeds (make test: 48)
+# first the full sweeps (as make test runs them: PMI_SWEEP_ALL=1): every modelled row, the
+# probe's 64 hostile seeds a row and the trust signals' 200 seeds
 sweep() {	# sweep WHAT BINARY: run it with PMI_SWEEP_ALL=1, count and show a failure
 	[ -x "$2" ] || return 0
 	if ! out=$(PMI_SWEEP_ALL=1 "$2" 2>&1); then

@@ -99,6 +99,14 @@ static void test_probe_x2apic_id(void **state)
 	cpuid_vendor("GenuineIntel", 0xa);	/* neither leaf */
 	cpu_probe(&ci);
 	assert_int_equal(ci.x2apic_id_leaf, 0);
+	/* exactly 1FH and 0BH are asked, whatever the maximum leaf: the leaf below 0BH in steps
+	 * of 14H wraps to FFFFFFF7H (an unsigned count down once walked ~2^28 leaves there) */
+	fake_cpuid_clear();
+	cpuid_vendor("GenuineIntel", 0xffffffff);
+	fake_cpuid_set(0xfffffff7, 0, 0, 1, 0x100, 77);
+	cpu_probe(&ci);
+	assert_int_equal(ci.x2apic_id_leaf, 0);
+	assert_int_equal(ci.x2apic_id, 0);
 }
 
 static void test_probe_hypervisor_and_missing_leaves(void **state)

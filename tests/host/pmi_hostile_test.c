@@ -128,9 +128,9 @@ static void sweep_stop(const struct model_cpu *m)
 }
 
 /*
- * The rows a sweep runs over: under `make test` one of each programming path (legacy format 1
- * with the AAK100 reset, format 3, architectural); with
- * PMI_SWEEP_ALL=1 (`make soak` sets it) every modelled row, which takes minutes under ASan.
+ * The rows a sweep runs over: with PMI_SWEEP_ALL=1 (`make test` and `make soak` set it) every
+ * modelled row, under a second; run directly without it, one of each programming path (legacy
+ * format 1 with the AAK100 reset, format 3, architectural).
  */
 static const struct model_cpu *const sweep_some[] = {
 	&model_nehalem, &model_skylake, &model_ptl_p, NULL,
@@ -165,7 +165,7 @@ static void test_stop_late_sweep(void **state)
 {
 	const struct model_cpu *const cpus[] = { &model_skylake, &model_ptl_p, &model_icelake_sp,
 						 &model_nehalem };
-	/* every lateness 1..119 on four rows with PMI_SWEEP_ALL=1 (make soak); under make test
+	/* every lateness 1..119 on four rows with PMI_SWEEP_ALL=1 (make test, make soak); without
 	 * two rows, every lateness up to 8 (inside the first records of the drain) and then
 	 * doubling steps to the end of it */
 	const char *all = getenv("PMI_SWEEP_ALL");

@@ -283,7 +283,7 @@ static void test_other_cpu(void **state)
 /* A seeded hostile schedule inside one test's window: the `trust:` line says exactly what the
  * model scheduled (every SMI, the throttle bits, a clock well outside the tolerance), and the
  * end-of-run scan finds the machine check. */
-/* 48 seeds under make test (about 250 ms each under ASan); PMI_SWEEP_ALL=1 (make soak) 200 */
+/* 200 seeds with PMI_SWEEP_ALL=1 (make test, make soak), 48 without */
 static void test_seeded(void **state)
 {
 	const char *all = getenv("PMI_SWEEP_ALL");

@@ -82,9 +82,12 @@ static void push(unsigned id, unsigned stage, uint64_t ready, uint64_t cost)
 				 .cost = cost };
 }
 
-/* vclock.on_read: the host core completes what it has finished by now */
-static void tick(void)
+/* vclock.hook, on each read: the host core completes what it has finished by now */
+static void tick(uint64_t before, bool read)
 {
+	(void)before;
+	if (!read)
+		return;
 	while (qh < qt) {
 		struct work *w = &q[qh];
 		uint64_t done = (w->ready > core_free ? w->ready : core_free) + w->cost;
@@ -150,7 +153,7 @@ void ap_model_reset(void)
 	qh = qt = 0;
 	core_free = 0;
 	lm.on_ipi = on_ipi;
-	vclock.on_read = tick;
+	vclock.hook = tick;
 }
 
 static uint64_t splitmix64(uint64_t *s)

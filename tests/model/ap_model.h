@@ -36,7 +36,7 @@ struct ap_model {
 
 extern struct ap_model apm;
 
-/* Every AP AP_ONLINE, nothing seen, no pending work; hooks lm.on_ipi and vclock.on_read. */
+/* Every AP AP_ONLINE, nothing seen, no pending work; hooks lm.on_ipi and vclock.hook. */
 void ap_model_reset(void);
 /*
  * The knob: APIC ids lo..hi are AP_SLOW with costs drawn from `seed` (splitmix64), uniform in

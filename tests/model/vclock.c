@@ -28,15 +28,21 @@ void vclock_script(const uint64_t *steps, unsigned n)
 
 void vclock_advance(uint64_t ticks)
 {
+	uint64_t before = vclock.now;
+
 	vclock.now += ticks;
+	if (vclock.hook)
+		vclock.hook(before, false);
 }
 
 uint64_t rdtsc(void)
 {
+	uint64_t before = vclock.now;
+
 	vclock.now += vclock.next < vclock.nscript ? vclock.script[vclock.next++] : vclock.step;
 	vclock.reads++;
-	if (vclock.on_read)
-		vclock.on_read();
+	if (vclock.hook)
+		vclock.hook(before, true);
 	return vclock.now;
 }
 
