@@ -14,7 +14,8 @@
  *   second one when it is not alive), then a bounded wait until it took them (TP_TAKEN); it
  *   initialises itself while the next one starts.
  * Each wait is bounded by progress: an AP is given up on once SMP_ONLINE_BOUND_MS has passed
- * both since its first SIPI and since an AP of its batch last came online, so late APs of a
+ * both since its first SIPI and since an AP of its batch last came online or took its slot
+ * (parallel start), so late APs of a
  * batch an emulator runs slowly are waited for while others still arrive, and a silent one
  * costs that bound after the last arrival; SMP_BATCH_CEILING_MS from the batch's first SIPI
  * ends a batch whose APs trickle in forever. An AP that misses its bound is sent INIT again
@@ -132,10 +133,11 @@ static void ipi(uint32_t dest, uint8_t vector, unsigned dm)
 }
 
 /* One batch's wait: its first SIPI and the last time the boot CPU saw one of it come online
- * (its progress; the first SIPI until one does). */
+ * or, started in parallel, take its slot (its progress; the first SIPI until one does). */
 struct batch_wait {
 	struct percpu **b;
-	unsigned *online;
+	unsigned *online, taken;	/* slots seen taken (parallel start) */
+	bool slots;
 	uint64_t t0, last;
 };
 
@@ -145,11 +147,19 @@ enum { WAIT_OK, WAIT_STALLED, WAIT_CEILING };
 /* Stamp the time the boot CPU first sees each of b[0..n) online (smp_online_us). */
 static void poll_online(struct batch_wait *w, unsigned n)
 {
-	for (unsigned i = 0; i < n; i++)
+	unsigned taken = 0;
+
+	for (unsigned i = 0; i < n; i++) {
 		if (!w->b[i]->online_tsc && w->b[i]->state == CPU_ONLINE) {
 			w->b[i]->online_tsc = w->last = rdtsc();
 			(*w->online)++;
 		}
+		taken += w->slots && slots[i].taken;
+	}
+	if (taken > w->taken) {	/* an emulator's APs may queue behind each other's trampolines */
+		w->taken = taken;
+		w->last = rdtsc();
+	}
 }
 
 /* Whether pc's wait is over: SMP_ONLINE_BOUND_MS since its first SIPI and since the batch's
@@ -225,6 +235,7 @@ static void batch_parallel(struct percpu **b, unsigned n, uint8_t vector, struct
 		slots[i] = (struct smp_slot){ .apic_id = b[i]->apic_id, .stack = b[i]->stack_top,
 					      .percpu = (uint64_t)(uintptr_t)b[i] };
 	tp->nslots = n;
+	w->slots = true;
 	for (unsigned i = 0; i < n; i++) {
 		b[i]->sipi_tsc = rdtsc();
 		ipi(b[i]->apic_id, vector, APIC_DM_STARTUP);

@@ -468,6 +468,26 @@ static void test_slow_aps_silent(void **state)
 				"trampoline): left out\n"));
 }
 
+/*
+ * Slots taken are progress too: 64 APs whose trampolines queue on the host core ahead of any
+ * kernel start (10 ms each: the last slot taken 640 ms after the SIPIs), so none is online
+ * within the bound of its SIPI while every 10 ms another takes its slot. Bounded by online
+ * arrivals alone, the whole batch would be left out at 500 ms.
+ */
+static void test_slow_aps_slots(void **state)
+{
+	(void)state;
+	boot_mode(X2B, "");
+	cpu.x2apic_id_leaf = 0xb;
+	for (uint32_t i = 0; i <= SMP_BATCH; i++)
+		add_cpu(i, true, false, false);
+	ap_model_slow(0, 1, SMP_BATCH, 10000, 10000, 5000, 5000);
+	smp_init();
+	assert_int_equal(smp_online_count(), 1 + SMP_BATCH);
+	assert_true(apm.t_online[1] - apm.t_sipi[1] > SMP_ONLINE_BOUND_MS * MS);
+	assert_null(strstr(stub_console_text(), "left out"));
+}
+
 /* APs that keep arriving 400 ms apart (a batch of 64: 25.6 s) stop at the batch's ceiling:
  * the 37 in by 14.8 s are online, the rest left out with the ceiling named. */
 static void test_slow_aps_ceiling(void **state)
@@ -505,6 +525,7 @@ int main(void)
 		cmocka_unit_test(test_slow_aps),
 		cmocka_unit_test(test_slow_aps_serial),
 		cmocka_unit_test(test_slow_aps_silent),
+		cmocka_unit_test(test_slow_aps_slots),
 		cmocka_unit_test(test_slow_aps_ceiling),
 	};
 
