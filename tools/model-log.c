@@ -33,12 +33,18 @@
  *                  [--seed N] [--kernels levels|all|loaded|matrix] [--injectors 1..512]
  *                  [--topo NAME] [--remote-faster N]
  *                  [--mix clean|mixed|l1] [--dump none|raw|decoded] [--sav N]
- *                  [--assist-ns N] [--pmi-ns N] [--ram-pct N] > file.log
+ *                  [--assist-ns N] [--pmi-ns N] [--ram-pct N] [--pebs-counters on|off]
+ *                  [--retire-pct N] [--snap-skew N] > file.log
  * --assist-ns / --pmi-ns: what the model's virtual clock charges per PEBS assist (default 20)
  * and per PMI or IBS interrupt (default 2000): the cost the `pebs` line and pebs_overhead
  * report.
  * --ram-pct: RAM latencies in percent of the model's (default 100; 150 = a machine with slower
  * memory, the planted outlier of tests/fixtures/fleet/).
+ * --pebs-counters on: the kernel's pebs_counters=on (counter snapshots in every record, their
+ * `counters` lines and subtest pebs_counters; format 6 and arch PEBS). --retire-pct N /
+ * --snap-skew N: the PMU model's hostile knobs (tests/model/pmu_model_hostile.h) on every
+ * modelled CPU: retire latencies at N % of the load's latency (pebs_latency's retire
+ * judgement), counter snapshots N above the counter (pebs_counters). Intel parts.
  * Exit: 0 the log was written (whatever its verdicts), 2 usage or a model violation.
  */
 #include "tools/model_log.h"
@@ -50,6 +56,7 @@
 #include "model/ibs_model.h"
 #include "model/loaded_model.h"
 #include "model/pmu_model.h"
+#include "model/pmu_model_hostile.h"
 #include "model/topo_model.h"
 #include "model/vclock.h"
 #include "pebs/cycles.h"
@@ -120,7 +127,8 @@ static void usage(void)
 	fprintf(stderr, "usage: model-log --cpu haswell|skylake|icelake_sp|sapphire_rapids|zen3|zen4|zen5|zen6|nvl-p|nvl-e|"
 		"alderlake "
 		"[--seed N] [--kernels levels|all|loaded|matrix] [--injectors N] [--topo %s] [--remote-faster 0..99] [--mix clean|mixed|l1] [--dump none|raw|decoded] [--sav N] "
-		"[--assist-ns N] [--pmi-ns N] [--ram-pct 50..400]\n", topo_model_names());
+		"[--assist-ns N] [--pmi-ns N] [--ram-pct 50..400] [--pebs-counters on|off] "
+		"[--retire-pct 1..1000] [--snap-skew N]\n", topo_model_names());
 	exit(2);
 }
 
@@ -192,6 +200,8 @@ int main(int argc, char **argv)
 	static const char *const mix_ids[] = { "clean", "mixed", "l1" };
 	static const char *const dump_ids[] = { "none", "raw", "decoded" };
 	static const char *const kernel_ids[] = { "levels", "all", "loaded", "matrix" };
+	static const char *const onoff[] = { "off", "on" };
+	struct model_hostile h = { 0 };
 	static struct topo_model topo;
 	const char *topo_name = "2s-snc2-cxl";
 	unsigned remote_faster = 0, injectors = 15;
@@ -243,6 +253,13 @@ int main(int argc, char **argv)
 		else if (!strcmp(argv[i], "--ram-pct") && strtoull(v, NULL, 0) >= 50 &&
 			 strtoull(v, NULL, 0) <= 400)
 			o.ram_pct = (unsigned)strtoull(v, NULL, 0);
+		else if (!strcmp(argv[i], "--pebs-counters"))
+			o.counters = pick(v, onoff, 2) == 1;
+		else if (!strcmp(argv[i], "--retire-pct") && strtoull(v, NULL, 0) >= 1 &&
+			 strtoull(v, NULL, 0) <= 1000)
+			h.retire_pct = (unsigned)strtoull(v, NULL, 0);
+		else if (!strcmp(argv[i], "--snap-skew") && strtoull(v, NULL, 0) > 0)
+			h.snap_skew = strtoull(v, NULL, 0);
 		else
 			usage();
 	}
@@ -251,6 +268,11 @@ int main(int argc, char **argv)
 			fprintf(stderr, "model-log: --kernels %s: Intel parts only (the IBS path has "
 				"no %s model)\n", loaded ? "loaded" : "matrix",
 				loaded ? "load_loaded" : "per-CPU sampling");
+		usage();
+	}
+	if (m->amd && (o.counters || h.retire_pct || h.snap_skew)) {
+		fprintf(stderr, "model-log: --pebs-counters, --retire-pct, --snap-skew: Intel parts "
+			"only (the PMU model's)\n");
 		usage();
 	}
 	if (!topo_model_init(&topo, topo_name, remote_faster)) {
@@ -267,9 +289,11 @@ int main(int argc, char **argv)
 		const struct model_cpu *const two[] = { m->mc, m->ecore };
 
 		model_init_cpus(two, 2);
-		model_select(0);
+		for (unsigned i = 2; i--;)
+			model_select(i), model_hostile(&h);
 	} else {
 		model_init(m->mc);
+		model_hostile(&h);
 	}
 	cpu_probe(&ci);
 	pebs_caps_probe(&caps, &ci);
