@@ -76,10 +76,10 @@ static uint64_t code_for(enum pebs_level l, bool store)
 	struct pebs_dsrc d;
 
 	assert_non_null(pm);
-	if (store)
+	if (store && pm->store != PEBS_ST_TABLE)
 		return l == PEBS_LVL_L1 ? 1 : 0;	/* DataLA: bit 0 = L1 hit */
 	for (uint64_t c = 0; c < 512; c++) {	/* 9 bits: Panther Cove's OMR codes */
-		pebs_dsrc_decode(pm, PEBS_EV_LOAD, c, &d);
+		pebs_dsrc_decode(pm, store ? PEBS_EV_STORE : PEBS_EV_LOAD, c, &d);
 		if (!d.reserved && d.level == l && d.stlb_miss != PEBS_YES && d.hit == PEBS_YES)
 			return c;
 	}
@@ -395,6 +395,36 @@ static void test_store_and_stlb(void **state)
 	}
 }
 
+/* Store-latency data sources (PEBS_ST_TABLE: the load table's codes, Linux ds.c
+ * get_data_src) name the level the store hit: a hit at L2 is an L1 miss for pebs_store. On
+ * Sapphire Rapids (Golden Cove table) and Nova Lake's Panther Cove and Arctic Wolf tables
+ * (hit codes only, datasrc_pantherc.c). */
+static void test_store_latency_levels(void **state)
+{
+	static const struct model_cpu *const st[] = { &model_sapphire_rapids, &model_nvl_p,
+						      &model_nvl_e };
+	char d[160];
+
+	(void)state;
+	for (unsigned k = 0; k < 3; k++) {
+		struct feed f = { { { 95, PEBS_LVL_L1, 0, false }, { 5, PEBS_LVL_L2, 0, false } },
+				  2, true, 0, 0, 0 };
+
+		assert_int_equal(measure(st[k], &f, 97, 0, false), 0);
+		assert_true(m.agg.records >= 2000);
+		assert_in_range(m.st_hit * 100 / (m.st_hit + m.st_miss), 93, 97);
+		assert_int_equal(m.st_unknown, 0);
+		assert_int_equal(pv_store(m.agg.records, m.st_hit, m.st_miss, m.model->store, d,
+					  sizeof(d)), PV_PASS);
+		f.p[0].pct = 50;
+		f.p[1].pct = 50;
+		assert_int_equal(measure(st[k], &f, 97, 0, false), 0);
+		assert_int_equal(pv_store(m.agg.records, m.st_hit, m.st_miss, m.model->store, d,
+					  sizeof(d)), PV_FAIL);
+		assert_int_equal(model_violation_count(), 0);
+	}
+}
+
 static void test_rises_and_band(void **state)
 {
 	char d[160];
@@ -473,6 +503,7 @@ int main(void)
 		cmocka_unit_test(test_full_buffer_drops_counted),
 		cmocka_unit_test(test_raw_dump_round_trip),
 		cmocka_unit_test(test_store_and_stlb),
+		cmocka_unit_test(test_store_latency_levels),
 		cmocka_unit_test(test_rises_and_band),
 		cmocka_unit_test(test_core_clock),
 	};

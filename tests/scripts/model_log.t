@@ -95,6 +95,14 @@ for cpu, uarch in (("nvl-p", "Nova Lake (Coyote Cove)"), ("nvl-e", "Nova Lake (A
        and not re.search(r"^ *not ok ", out, re.M) and
        len(re.findall(r"^  # load_\w+: pebs event=load ", out, re.M)) == 4,
        "%s: %s, every load kernel's PEBS step passes" % (cpu, uarch), (rc, err[-300:]))
+    # the store-latency codes of the Panther Cove / Arctic Wolf tables: pebs_store judged
+    rc, out, err = run(["--cpu", cpu, "--kernels", "all", "--seed", "3"])
+    blk = re.search(r"# Subtest: load_store\n(.*?)^(?:not )?ok \d+ load_store", out, re.S | re.M)
+    got = re.findall(r"^  (?:not )?ok \d+ (\S+)", blk.group(1), re.M) if blk else None
+    ok(rc == 0 and got == SUBS["load_store"] and
+       re.search(r"^  ok \d+ pebs_store # L1 hit 9\d\.\d% of \d+, needs >= 80%$", blk.group(1), re.M),
+       "%s --kernels all: load_store's PEBS step runs, pebs_store judged (L1 hit share)" % cpu,
+       (rc, got, err[-300:]))
 
 # issue 31: the retire-latency and counter-snapshot verdicts through the kernel's own code
 # (loads/kpebs_judge.c), where the records carry them: arch PEBS (nvl-p, nvl-e); each knob of
