@@ -29,7 +29,7 @@
  * (tools/model_log_matrix.c) over the topology --topo names (tests/model/topo_model.h, default
  * 2s-snc2-cxl); --remote-faster N: the topology's hostile knob (node 1 -> node 0 loads N %
  * faster than node 1's own: remote_over_local fails). Intel parts.
- * Usage: model-log --cpu haswell|skylake|icelake_sp|sapphire_rapids|zen3|zen4|zen5|zen6|nvl-p|nvl-e|alderlake
+ * Usage: model-log --cpu haswell|skylake|icelake_sp|sapphire_rapids|zen3|zen4|zen5|zen6|lnl-p|nvl-p|nvl-e|alderlake
  *                  [--seed N] [--kernels levels|all|loaded|matrix] [--injectors 1..512]
  *                  [--topo NAME] [--remote-faster N]
  *                  [--mix clean|mixed|l1] [--dump none|raw|decoded] [--sav N]
@@ -98,6 +98,11 @@ static const struct mcpu {
 	  .l3 = 32ull << 20, .w1 = 12, .w2 = 16, .w3 = 16, .tsc_khz = 2400000 },
 	{ .id = "zen6", .amd = &ibs_model_zen6, .l1d = 48 << 10, .l2 = 1 << 20,
 	  .l3 = 32ull << 20, .w1 = 12, .w2 = 16, .w3 = 16, .tsc_khz = 2400000 },
+	/* Lunar Lake 06_BDH P-core (Lion Cove: PEBS format 6, timed PEBS, counter snapshots):
+	 * Core Ultra 9 288V's 48K/2.5M/12M (tests/host/preflight_fixtures.c); TSC illustrative */
+	{ .id = "lnl-p", .mc = &model_lion_cove, .l1d = 48 << 10, .l2 = 2560 << 10,
+	  .l3 = 12ull << 20, .w1 = 12, .w2 = 10, .w3 = 12, .tsc_khz = 3300000,
+	  .mem = &loaded_mem_ddr4_2ch },
 	/* Nova Lake 12_01H (family 18; arch PEBS): one core type each; sizes illustrative (no published
 	 * figures at hand): P-core 48K/3M, E-core 32K/4M (its cluster's L2), 36M L3 */
 	{ .id = "nvl-p", .mc = &model_nvl_p, .l1d = 48 << 10, .l2 = 3 << 20,
@@ -196,7 +201,7 @@ int main(int argc, char **argv)
 {
 	static const char *const cpu_ids[] = { "haswell", "skylake", "icelake_sp",
 					       "sapphire_rapids", "zen3", "zen4", "zen5", "zen6",
-					       "nvl-p", "nvl-e", "alderlake" };
+					       "lnl-p", "nvl-p", "nvl-e", "alderlake" };
 	static const char *const mix_ids[] = { "clean", "mixed", "l1" };
 	static const char *const dump_ids[] = { "none", "raw", "decoded" };
 	static const char *const kernel_ids[] = { "levels", "all", "loaded", "matrix" };
@@ -224,7 +229,7 @@ int main(int argc, char **argv)
 		if (!v)
 			usage();
 		if (!strcmp(argv[i], "--cpu"))
-			m = &cpus[pick(v, cpu_ids, 11)];
+			m = &cpus[pick(v, cpu_ids, 12)];
 		else if (!strcmp(argv[i], "--seed"))
 			o.seed = strtoull(v, NULL, 0);
 		else if (!strcmp(argv[i], "--kernels")) {

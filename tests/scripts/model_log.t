@@ -105,11 +105,12 @@ for cpu, uarch in (("nvl-p", "Nova Lake (Coyote Cove)"), ("nvl-e", "Nova Lake (A
        (rc, got, err[-300:]))
 
 # issue 31: the retire-latency and counter-snapshot verdicts through the kernel's own code
-# (loads/kpebs_judge.c), where the records carry them: arch PEBS (nvl-p, nvl-e); each knob of
-# the PMU model that breaks its field fails its verdict at every level.
+# (loads/kpebs_judge.c), where the records carry them: timed PEBS on Lion Cove's format 6
+# (lnl-p: IA32_PERF_CAPABILITIES[17]) and arch PEBS (nvl-p, nvl-e); each knob of the PMU model
+# that breaks its field fails its verdict at every level.
 RET = r"^  (not )?ok 3 pebs_latency # p50 \d+ vs [\d.]+ core/load, band \d+\.\.\d+; retire p50 (\d+) "
 CNT = r"^  (not )?ok 2 pebs_counters # "
-for cpu in ("nvl-p", "nvl-e"):
+for cpu in ("lnl-p", "nvl-p", "nvl-e"):
     rc, out, err = run(["--cpu", cpu, "--seed", "3"])
     got = re.findall(RET, out, re.M)
     ok(rc == 0 and len(got) == 4 and not any(g[0] for g in got),
