@@ -17,12 +17,8 @@
 #include "kernel/tsc.h"
 #include "loads/kstep.h"
 #include "loads/sampler.h"
-#include "loads/kpebs_print.h"
-#include "loads/kpebs_ktap.h"
+#include "loads/kpebs_judge.h"
 #include "loads/pebs_cost.h"
-#include "loads/pebs_verdict.h"
-#include "loads/pv_xsrc.h"
-#include "sample/agg_print.h"
 #include "pebs/cycles.h"
 #include "ibs/amd_cycles.h"
 
@@ -49,23 +45,6 @@ static const char *subname(const struct step *st, const char *sub, char *b, size
 {
 	fmt_snprintf(b, n, "%s%s", st->sub, sub);
 	return b;
-}
-
-/* A verdict; a failure also shows this measurement's whole table. */
-static void judge(struct ktest *t, const struct step *st, const char *name, const char *sub,
-		  enum pv_result v, const char *detail)
-{
-	char b[48];
-
-	kpk_judge(t, name, subname(st, sub, b, sizeof(b)), v, detail, &st->m->agg);
-}
-
-static int level_of(enum load_target tg)
-{
-	static const int lv[] = { PEBS_LVL_L1, PEBS_LVL_L2, PEBS_LVL_L3, PEBS_LVL_RAM,
-				  PEBS_LVL_LFB, -1, -1, PEBS_LVL_RAM };
-
-	return lv[tg];
 }
 
 /* One PEBS step's state: where it runs and the measurement's configuration (the sampler's
@@ -97,9 +76,8 @@ static void prepare(void *self, const struct load_run *r, enum load_target tg, s
 	struct pebs_step *ps = self;
 
 	ps->dump = cmdline_get(&kcmdline, "dump");
-	ps->cfg = (struct pebs_measure_cfg){ .work = pebs_cost_chunk, .work_ctx = &k->run,
-					     .retire = level_of(tg) >= 0,
-					     .retire_level = (unsigned)level_of(tg) };
+	ps->cfg = (struct pebs_measure_cfg){ .work = pebs_cost_chunk, .work_ctx = &k->run };
+	kpebs_cfg_target(&ps->cfg, tg);
 	pebs_config_init(&ps->cfg.pc, tg == TGT_STORE ? PEBS_STORE : PEBS_LOAD_LATENCY, &kcmdline,
 			 kstep_warn);
 	*user = cmdline_get(&kcmdline, "sav") != NULL;
@@ -142,70 +120,13 @@ static void report(void *self, struct ktest *t, const struct load_run *r, enum l
 {
 	struct pebs_step *ps = self;
 	const struct step *st = ps->st;
-	const struct pebs_caps *c = st->c;
-	struct pebs_measure *m = st->m;
-	struct kpebs_levels *lv = st->lv;
-	int lvl = level_of(tg);
-	char d[200], b[48];
-	enum pv_result v;
+	const struct kpebs_step_report kr = {
+		.name = r->name, .sub = st->sub, .tg = tg, .timed_x100 = timed,
+		.have_core = r->res.have_core, .dump = ps->cfg.dump != NULL,
+		.raw = ps->cfg.dump && !strcmp(ps->dump, "raw"), .lv = st->lv,
+	};
 
-	if (pv_records(&m->st, m->s.counter, d, sizeof(d)) == PV_SKIP) {	/* no assist at all */
-		kt_skip_sub(t, subname(st, "pebs_source", b, sizeof(b)), "%s", d);
-		kt_skip_sub(t, subname(st, "pebs_overhead", b, sizeof(b)), "%s", d);
-		return;
-	}
-	kp_summary(kpk_line, t, r->name, m, cost, lvl, timed, r->res.have_core);
-	kp_table(kpk_line, t, r->name, &m->agg);
-	if (m->s.cfg.counters)	/* pebs_counters=on (docs/output.md §3) */
-		pebs_cntr_agg_lines(&m->cntr, r->name, kpk_line, t);
-	if (ps->cfg.dump)
-		kp_dump(kpk_line, t, r->name, m, c, !strcmp(ps->dump, "raw"));
-
-	judge(t, st, r->name, "pebs_overhead", pv_overhead(cost, m->sav, d, sizeof(d)), d);
-	if (m->s.cfg.counters)	/* on request only: the snapshots against RDPMC */
-		judge(t, st, r->name, "pebs_counters",
-		      (enum pv_result)pebs_cntr_check(&m->cntr, d, sizeof(d)), d);
-	if (tg == TGT_STORE) {
-		judge(t, st, r->name, "pebs_store", pv_store(m->agg.records, m->st_hit, m->st_miss,
-						   m->model ? m->model->store : PEBS_ST_NONE,
-						   d, sizeof(d)), d);
-		return;
-	}
-	if (tg == TGT_STLB) {
-		judge(t, st, r->name, "pebs_stlb", pv_stlb(&m->agg, m->ab.stlb_mask != 0, d,
-							     sizeof(d)), d);
-		return;
-	}
-	judge(t, st, r->name, "pebs_source", pv_source(&m->agg, (enum pebs_level)lvl, d,
-							 sizeof(d)), d);
-	if (tg == TGT_REMOTE)	/* the DRAM level as above; then: was it the other node's? */
-		judge(t, st, r->name, "pebs_remote", pv_xsrc(&m->agg, m->model, PV_X_REMOTE, d,
-							 sizeof(d)), d);
-	if (tg == TGT_LFB || tg == TGT_REMOTE)
-		return;
-	v = pv_latency(&m->agg, (enum pebs_level)lvl, timed, r->res.have_core, d, sizeof(d));
-	if (m->retire.count) {	/* timed / arch PEBS: the retire latency in the same subtest */
-		char e[96];
-		size_t k = strlen(d);
-
-		if (pv_retire(&m->retire, timed, r->res.have_core, e, sizeof(e)) == PV_FAIL)
-			v = PV_FAIL;
-		fmt_snprintf(d + k, sizeof(d) - k, "; %s", e);
-	}
-	judge(t, st, r->name, "pebs_latency", v, d);
-	if (m->agg.lvl[lvl].count) {
-		lv->p50[tg] = pebs_agg_percentile(&m->agg.lvl[lvl], 500);
-		lv->have[tg] = true;
-	}
-	if (tg == TGT_L1)
-		return;
-	if (!lv->have[tg - 1] || !lv->have[tg])
-		kt_skip_sub(t, subname(st, "pebs_rises", b, sizeof(b)), "%s",
-			    !lv->have[tg] ? "no target-level latency" :
-			    "the level below was not measured with PEBS in this run");
-	else
-		judge(t, st, r->name, "pebs_rises", pv_rises(lv->p50[tg - 1], load_level_name(tg - 1),
-						   lv->p50[tg], d, sizeof(d)), d);
+	kpebs_report(t, &kr, st->c, st->m, cost);
 }
 
 static const struct pebs_agg *aggregate(void *self)

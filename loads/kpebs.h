@@ -10,17 +10,12 @@
 #include <stdint.h>
 
 #include "loads/kload.h"
+#include "loads/kpebs_judge.h"
 #include "pebs/percpu.h"
 
 /* Once, in the header: `# cache:` lines, the core clock (registered or `none (reason)`), and
  * the PEBS step registration. */
 void kload_header(void);
-
-/* The p50 latency of each level's target, kept for pebs_rises (the level below, same CPU). */
-struct kpebs_levels {
-	uint64_t p50[LOAD_NLEVELS];
-	bool have[LOAD_NLEVELS];
-};
 
 /* The registered PEBS step (kload_pebs_fn): the boot CPU with its global probe. */
 enum kt_result kpebs_check(struct ktest *t, const struct load_run *r, enum load_target target);

@@ -20,12 +20,16 @@ enum pebs_core pebs_measure_core(const struct pebs_caps *c)
 	return PEBS_CORE_ANY;
 }
 
-/* The aggregate folds precise-store/DataLA hit and miss into level L1: count them here. */
+/* The aggregate folds precise-store/DataLA hit and miss into level L1: count them here. A
+ * store-latency data source (PEBS_ST_TABLE: Golden Cove and later, Linux ds.c get_data_src
+ * decodes it with the load table) names the level the store hit: a hit beyond L1 (L0 on
+ * Panther Cove) is an L1 miss, as pv_store counts them. */
 static void store_status(struct pebs_measure *m, const uint8_t *rec, size_t len)
 {
 	struct pebs_walker w;
 	struct pebs_record r;
 	struct pebs_dsrc d;
+	bool l1;
 
 	pebs_walk_init(&w, rec, len, m->format, m->walk_flags);
 	while (pebs_walk_next(&w, &r)) {
@@ -34,9 +38,10 @@ static void store_status(struct pebs_measure *m, const uint8_t *rec, size_t len)
 			continue;
 		}
 		pebs_dsrc_decode(m->model, PEBS_EV_STORE, r.aux, &d);
-		if (d.hit == PEBS_YES)
+		l1 = d.level == PEBS_LVL_L1 || d.level == PEBS_LVL_L0;
+		if (d.hit == PEBS_YES && l1)
 			m->st_hit++;
-		else if (d.hit == PEBS_NO)
+		else if (d.hit == PEBS_NO || (d.hit == PEBS_YES && d.level != PEBS_LVL_NA))
 			m->st_miss++;
 		else
 			m->st_unknown++;

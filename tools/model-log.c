@@ -29,16 +29,22 @@
  * (tools/model_log_matrix.c) over the topology --topo names (tests/model/topo_model.h, default
  * 2s-snc2-cxl); --remote-faster N: the topology's hostile knob (node 1 -> node 0 loads N %
  * faster than node 1's own: remote_over_local fails). Intel parts.
- * Usage: model-log --cpu haswell|skylake|icelake_sp|sapphire_rapids|zen3|zen4|zen5|zen6|nvl-p|nvl-e|alderlake
+ * Usage: model-log --cpu haswell|skylake|icelake_sp|sapphire_rapids|zen3|zen4|zen5|zen6|lnl-p|nvl-p|nvl-e|alderlake
  *                  [--seed N] [--kernels levels|all|loaded|matrix] [--injectors 1..512]
  *                  [--topo NAME] [--remote-faster N]
  *                  [--mix clean|mixed|l1] [--dump none|raw|decoded] [--sav N]
- *                  [--assist-ns N] [--pmi-ns N] [--ram-pct N] > file.log
+ *                  [--assist-ns N] [--pmi-ns N] [--ram-pct N] [--pebs-counters on|off]
+ *                  [--retire-pct N] [--snap-skew N] > file.log
  * --assist-ns / --pmi-ns: what the model's virtual clock charges per PEBS assist (default 20)
  * and per PMI or IBS interrupt (default 2000): the cost the `pebs` line and pebs_overhead
  * report.
  * --ram-pct: RAM latencies in percent of the model's (default 100; 150 = a machine with slower
  * memory, the planted outlier of tests/fixtures/fleet/).
+ * --pebs-counters on: the kernel's pebs_counters=on (counter snapshots in every record, their
+ * `counters` lines and subtest pebs_counters; format 6 and arch PEBS). --retire-pct N /
+ * --snap-skew N: the PMU model's hostile knobs (tests/model/pmu_model_hostile.h) on every
+ * modelled CPU: retire latencies at N % of the load's latency (pebs_latency's retire
+ * judgement), counter snapshots N above the counter (pebs_counters). Intel parts.
  * Exit: 0 the log was written (whatever its verdicts), 2 usage or a model violation.
  */
 #include "tools/model_log.h"
@@ -50,6 +56,7 @@
 #include "model/ibs_model.h"
 #include "model/loaded_model.h"
 #include "model/pmu_model.h"
+#include "model/pmu_model_hostile.h"
 #include "model/topo_model.h"
 #include "model/vclock.h"
 #include "pebs/cycles.h"
@@ -91,6 +98,11 @@ static const struct mcpu {
 	  .l3 = 32ull << 20, .w1 = 12, .w2 = 16, .w3 = 16, .tsc_khz = 2400000 },
 	{ .id = "zen6", .amd = &ibs_model_zen6, .l1d = 48 << 10, .l2 = 1 << 20,
 	  .l3 = 32ull << 20, .w1 = 12, .w2 = 16, .w3 = 16, .tsc_khz = 2400000 },
+	/* Lunar Lake 06_BDH P-core (Lion Cove: PEBS format 6, timed PEBS, counter snapshots):
+	 * Core Ultra 9 288V's 48K/2.5M/12M (tests/host/preflight_fixtures.c); TSC illustrative */
+	{ .id = "lnl-p", .mc = &model_lion_cove, .l1d = 48 << 10, .l2 = 2560 << 10,
+	  .l3 = 12ull << 20, .w1 = 12, .w2 = 10, .w3 = 12, .tsc_khz = 3300000,
+	  .mem = &loaded_mem_ddr4_2ch },
 	/* Nova Lake 12_01H (family 18; arch PEBS): one core type each; sizes illustrative (no published
 	 * figures at hand): P-core 48K/3M, E-core 32K/4M (its cluster's L2), 36M L3 */
 	{ .id = "nvl-p", .mc = &model_nvl_p, .l1d = 48 << 10, .l2 = 3 << 20,
@@ -120,7 +132,8 @@ static void usage(void)
 	fprintf(stderr, "usage: model-log --cpu haswell|skylake|icelake_sp|sapphire_rapids|zen3|zen4|zen5|zen6|nvl-p|nvl-e|"
 		"alderlake "
 		"[--seed N] [--kernels levels|all|loaded|matrix] [--injectors N] [--topo %s] [--remote-faster 0..99] [--mix clean|mixed|l1] [--dump none|raw|decoded] [--sav N] "
-		"[--assist-ns N] [--pmi-ns N] [--ram-pct 50..400]\n", topo_model_names());
+		"[--assist-ns N] [--pmi-ns N] [--ram-pct 50..400] [--pebs-counters on|off] "
+		"[--retire-pct 1..1000] [--snap-skew N]\n", topo_model_names());
 	exit(2);
 }
 
@@ -188,10 +201,12 @@ int main(int argc, char **argv)
 {
 	static const char *const cpu_ids[] = { "haswell", "skylake", "icelake_sp",
 					       "sapphire_rapids", "zen3", "zen4", "zen5", "zen6",
-					       "nvl-p", "nvl-e", "alderlake" };
+					       "lnl-p", "nvl-p", "nvl-e", "alderlake" };
 	static const char *const mix_ids[] = { "clean", "mixed", "l1" };
 	static const char *const dump_ids[] = { "none", "raw", "decoded" };
 	static const char *const kernel_ids[] = { "levels", "all", "loaded", "matrix" };
+	static const char *const onoff[] = { "off", "on" };
+	struct model_hostile h = { 0 };
 	static struct topo_model topo;
 	const char *topo_name = "2s-snc2-cxl";
 	unsigned remote_faster = 0, injectors = 15;
@@ -214,7 +229,7 @@ int main(int argc, char **argv)
 		if (!v)
 			usage();
 		if (!strcmp(argv[i], "--cpu"))
-			m = &cpus[pick(v, cpu_ids, 11)];
+			m = &cpus[pick(v, cpu_ids, 12)];
 		else if (!strcmp(argv[i], "--seed"))
 			o.seed = strtoull(v, NULL, 0);
 		else if (!strcmp(argv[i], "--kernels")) {
@@ -243,6 +258,13 @@ int main(int argc, char **argv)
 		else if (!strcmp(argv[i], "--ram-pct") && strtoull(v, NULL, 0) >= 50 &&
 			 strtoull(v, NULL, 0) <= 400)
 			o.ram_pct = (unsigned)strtoull(v, NULL, 0);
+		else if (!strcmp(argv[i], "--pebs-counters"))
+			o.counters = pick(v, onoff, 2) == 1;
+		else if (!strcmp(argv[i], "--retire-pct") && strtoull(v, NULL, 0) >= 1 &&
+			 strtoull(v, NULL, 0) <= 1000)
+			h.retire_pct = (unsigned)strtoull(v, NULL, 0);
+		else if (!strcmp(argv[i], "--snap-skew") && strtoull(v, NULL, 0) > 0)
+			h.snap_skew = strtoull(v, NULL, 0);
 		else
 			usage();
 	}
@@ -251,6 +273,11 @@ int main(int argc, char **argv)
 			fprintf(stderr, "model-log: --kernels %s: Intel parts only (the IBS path has "
 				"no %s model)\n", loaded ? "loaded" : "matrix",
 				loaded ? "load_loaded" : "per-CPU sampling");
+		usage();
+	}
+	if (m->amd && (o.counters || h.retire_pct || h.snap_skew)) {
+		fprintf(stderr, "model-log: --pebs-counters, --retire-pct, --snap-skew: Intel parts "
+			"only (the PMU model's)\n");
 		usage();
 	}
 	if (!topo_model_init(&topo, topo_name, remote_faster)) {
@@ -267,9 +294,11 @@ int main(int argc, char **argv)
 		const struct model_cpu *const two[] = { m->mc, m->ecore };
 
 		model_init_cpus(two, 2);
-		model_select(0);
+		for (unsigned i = 2; i--;)
+			model_select(i), model_hostile(&h);
 	} else {
 		model_init(m->mc);
+		model_hostile(&h);
 	}
 	cpu_probe(&ci);
 	pebs_caps_probe(&caps, &ci);

@@ -4,7 +4,7 @@
 # for the KTAP and `#` lines; for AMD parts the IBS driver, decoder and model (tools/model_log_ibs.c).
 HOST_TOOLS += model-log
 model-log_CFLAGS := -Itests
-model-log_SRCS := tools/model-log.c tools/model_log_pebs.c tools/model_log_feed.c loads/kpebs_ktap.c pebs/percpu.c \
+model-log_SRCS := tools/model-log.c tools/model_log_pebs.c tools/model_log_feed.c loads/kpebs_judge.c loads/kpebs_ktap.c pebs/percpu.c \
 	pebs/measure.c pebs/cntr_snap.c pebs/cycles.c loads/pebs_verdict.c loads/pebs_cost.c loads/kpebs_print.c \
 	pebs/aggbuf.c sample/aggregate.c sample/agg_print.c pebs/record_print.c pebs/datasrc.c pebs/pmu_tables.c pebs/datasrc_pantherc.c pebs/datasrc_tables.c \
 	sample/names.c pebs/record.c pebs/arch_record.c \

@@ -41,6 +41,7 @@ struct ml_opts {
 	struct pebs_cpu *pc;
 	const char *sub;
 	unsigned ram_pct;	/* --ram-pct: RAM latencies in percent of the model's (100) */
+	bool counters;		/* --pebs-counters on: the kernel's pebs_counters=on */
 };
 
 /* Seeded xorshift64*: every random choice of the program comes from here. */

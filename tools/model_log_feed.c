@@ -105,8 +105,14 @@ bool ml_find_code(const struct pebs_caps *c, enum pebs_event ev, enum pebs_level
 
 		pebs_dsrc_decode(pm, ev, code, &d);
 		if (ev == PEBS_EV_STORE) {	/* a store's status: L1 hit or not (pv_store) */
-			if (d.hit == (l == PEBS_LVL_L1 ? PEBS_YES : PEBS_NO) &&
-			    d.stlb_miss != PEBS_YES && d.locked != PEBS_YES) {
+			/* a status word (precise store, DataLA) says hit or miss; a store-latency
+			 * data source (PEBS_ST_TABLE) names the level the store hit: an L1 miss
+			 * is a hit at l (Golden Cove's table has an L3-miss code 00 first; Panther
+			 * Cove's and Arctic Wolf's only hit codes, datasrc_pantherc.c) */
+			bool st = l == PEBS_LVL_L1 ? d.hit == PEBS_YES && d.level == PEBS_LVL_L1 :
+				  d.hit == PEBS_NO || (d.hit == PEBS_YES && d.level == l);
+
+			if (st && !d.reserved && d.stlb_miss != PEBS_YES && d.locked != PEBS_YES) {
 				*out = code;
 				return true;
 			}

@@ -12,16 +12,12 @@
  */
 #include "tools/model_log.h"
 #include "kernel/console.h"
-#include "loads/kpebs_print.h"
-#include "loads/kpebs_ktap.h"
+#include "loads/kpebs_judge.h"
 #include "loads/pebs_cost.h"
-#include "loads/pebs_verdict.h"
 #include "loads/plan.h"
 #include "loads/kload.h"
-#include "loads/pv_xsrc.h"
 #include "loads/xcore.h"
 #include "model/pmu_model.h"
-#include "sample/agg_print.h"
 #include "pebs/measure.h"
 
 #include <stdio.h>
@@ -34,20 +30,9 @@
 
 static struct pebs_measure boot_meas;	/* as in kpebs.c: static, not on the stack */
 static uint8_t dump_buf[PEBS_DUMP_BYTES];
-static uint64_t level_p50[4];
-static bool level_have[4];
-static unsigned level_cpu;	/* the CPU level_p50/level_have belong to */
+static struct kpebs_levels levels;	/* pebs_rises: the medians of one CPU's levels */
+static unsigned level_cpu;	/* the CPU `levels` belong to */
 
-
-/* A verdict, its subtest named with o->sub's prefix; a failure also shows the whole table. */
-static void judge(struct ktest *t, const struct ml_opts *o, const struct pebs_measure *m,
-		  const char *name, const char *sub, enum pv_result v, const char *detail)
-{
-	char b[48];
-
-	snprintf(b, sizeof(b), "%s%s", o->sub ? o->sub : "", sub);
-	kpk_judge(t, name, b, v, detail, &m->agg);
-}
 
 static uint64_t model_clock(void *ctx)
 {
@@ -80,11 +65,12 @@ static int armed(void *ctx, uint64_t sav, uint64_t *records, uint64_t *pmis, uin
 	return rc;
 }
 
-/* One PEBS measurement over f's records and its lines, as loads/kpebs.c step_run runs and
- * prints it before its verdicts. NULL when the measurement failed (the subtest says why). */
-static struct pebs_measure *measure(struct ktest *t, const char *name, const struct pebs_caps *c,
-				    const struct ml_opts *o, uint64_t timed_x100, int lvl,
-				    bool store, struct ml_feed *f, struct pebs_cost *cost)
+/* One PEBS measurement of target tg over f's records, and its lines and verdicts as
+ * loads/kpebs.c step_run reports them (loads/kpebs_judge.h); a failed measurement is a failed
+ * pebs_source naming why. */
+static void measure(struct ktest *t, const char *name, const struct pebs_caps *c,
+		    const struct ml_opts *o, uint64_t timed_x100, enum load_target tg,
+		    struct ml_feed *f)
 {
 	uint64_t want = o->dump != ML_DUMP_NONE ? DUMP_RECORDS : PEBS_MEASURE_RECORDS;
 	uint64_t tick_per_load = timed_x100 / 110 ? timed_x100 / 110 : 1;	/* TSC = core/1.10 */
@@ -97,10 +83,18 @@ static struct pebs_measure *measure(struct ktest *t, const char *name, const str
 					.target_records = want };
 	struct pebs_measure *m = o->pc ? &o->pc->meas : &boot_meas;
 	struct ml_armed ac = { .cfg = &cfg, .f = f, .c = c, .pc = o->pc, .m = m, .want = want };
+	const struct kpebs_step_report kr = {
+		.name = name, .sub = o->sub ? o->sub : "", .tg = tg, .timed_x100 = timed_x100,
+		.have_core = true, .dump = o->dump != ML_DUMP_NONE, .raw = o->dump == ML_DUMP_RAW,
+		.lv = &levels,
+	};
+	struct pebs_cost cost;
 
 	model_set_costs(tick_per_load, o->assist_ns * o->tsc_khz / 1000000,
 			o->pmi_ns * o->tsc_khz / 1000000);
-	pebs_config_init(&cfg.pc, store ? PEBS_STORE : PEBS_LOAD_LATENCY, NULL, NULL);
+	pebs_config_init(&cfg.pc, tg == TGT_STORE ? PEBS_STORE : PEBS_LOAD_LATENCY, NULL, NULL);
+	cfg.pc.counters = o->counters;	/* pebs_counters=on */
+	kpebs_cfg_target(&cfg, tg);
 	if (o->dump != ML_DUMP_NONE) {
 		cfg.dump = dump_buf;
 		cfg.dump_cap = sizeof(dump_buf);
@@ -108,56 +102,28 @@ static struct pebs_measure *measure(struct ktest *t, const char *name, const str
 	bf = *f;
 	bf.events_left = BASE_CHUNKS * CHUNK_EVENTS;
 	pebs_cost_baseline(&base, BASE_CHUNKS);
-	if (pebs_cost_measure(cost, &base, &run, o->sav, !o->sav_given, true,
+	if (pebs_cost_measure(&cost, &base, &run, o->sav, !o->sav_given, true,
 			      o->tsc_khz * 1000, armed, &ac)) {
-		kt_check(t, false, "%spebs_source # %s", o->sub ? o->sub : "", m->err);
-		return NULL;
+		kt_check(t, false, "%spebs_source # %s", kr.sub, m->err);
+		return;
 	}
-	kp_summary(kpk_line, t, name, m, cost, lvl, timed_x100, true);
-	kp_table(kpk_line, t, name, &m->agg);
-	if (cfg.dump)
-		kp_dump(kpk_line, t, name, m, c, o->dump == ML_DUMP_RAW);
-	return m;
+	kpebs_report(t, &kr, c, m, &cost);
 }
 
 void ml_pebs_step(struct ktest *t, unsigned k, const char *name, const struct pebs_caps *c,
 		  const struct ml_opts *o, uint64_t timed_x100)
 {
 	struct ml_feed f = { .mx = ml_mix_row(o->mix, k) };
-	struct pebs_measure *m;
-	struct pebs_cost cost;
-	enum pebs_level lvl = ml_target_of(k);
-	char d[200], b[48];
 
 	if (level_cpu != o->cpu) {	/* pebs_rises compares levels of one CPU */
-		memset(level_have, 0, sizeof(level_have));
+		memset(&levels, 0, sizeof(levels));
 		level_cpu = o->cpu;
 	}
 	for (unsigned i = 0; i < 3 && f.mx->p[i].pct; i++) {
 		f.code[i] = ml_code_for(c, f.mx->p[i].lvl);
 		ml_lat_range(f.mx->p[i].lvl, o, &f.lo[i], &f.hi[i]);
 	}
-	m = measure(t, name, c, o, timed_x100, (int)lvl, false, &f, &cost);
-	if (!m)
-		return;
-	judge(t, o, m, name, "pebs_overhead", pv_overhead(&cost, m->sav, d, sizeof(d)), d);
-	judge(t, o, m, name, "pebs_source", pv_source(&m->agg, lvl, d, sizeof(d)), d);
-	judge(t, o, m, name, "pebs_latency", pv_latency(&m->agg, lvl, timed_x100, true, d,
-							  sizeof(d)), d);
-	if (m->agg.lvl[lvl].count) {
-		level_p50[k] = pebs_agg_percentile(&m->agg.lvl[lvl], 500);
-		level_have[k] = true;
-	}
-	if (k == 0)
-		return;
-	snprintf(b, sizeof(b), "%spebs_rises", o->sub ? o->sub : "");
-	if (!level_have[k - 1] || !level_have[k])
-		kt_skip_sub(t, b, "%s", !level_have[k] ? "no target-level latency" :
-			    "the level below was not measured with PEBS in this run");
-	else
-		judge(t, o, m, name, "pebs_rises", pv_rises(level_p50[k - 1],
-						      load_level_name((enum load_level)(k - 1)),
-						      level_p50[k], d, sizeof(d)), d);
+	measure(t, name, c, o, timed_x100, (enum load_target)k, &f);
 }
 
 /* f's codes and latency ranges for the parts of mx, for event ev; false: a part has none. */
@@ -179,35 +145,13 @@ bool ml_pebs_target(struct ktest *t, const char *name, const struct pebs_caps *c
 		    const struct ml_opts *o, uint64_t timed_x100, int tg,
 		    const struct ml_mixrow *mx)
 {
-	static const int lv[] = { [TGT_LFB] = PEBS_LVL_LFB, [TGT_STORE] = -1, [TGT_STLB] = -1,
-				  [TGT_REMOTE] = PEBS_LVL_RAM };
 	struct ml_feed f = { 0 };
-	struct pebs_measure *m;
-	struct pebs_cost cost;
-	char d[200];
 
 	if (!setup(&f, c, o, tg == TGT_STORE ? PEBS_EV_STORE : PEBS_EV_LOAD, mx))
 		return false;
 	if (tg == TGT_STORE)
 		f.event = model_cpu()->st_event;
-	m = measure(t, name, c, o, timed_x100, lv[tg], tg == TGT_STORE, &f, &cost);
-	if (!m)
-		return true;
-	judge(t, o, m, name, "pebs_overhead", pv_overhead(&cost, m->sav, d, sizeof(d)), d);
-	if (tg == TGT_STORE) {
-		judge(t, o, m, name, "pebs_store", pv_store(m->agg.records, m->st_hit, m->st_miss,
-						   m->model ? m->model->store : PEBS_ST_NONE,
-						   d, sizeof(d)), d);
-	} else if (tg == TGT_STLB) {
-		judge(t, o, m, name, "pebs_stlb", pv_stlb(&m->agg, m->ab.stlb_mask != 0, d,
-							     sizeof(d)), d);
-	} else {
-		judge(t, o, m, name, "pebs_source", pv_source(&m->agg, (enum pebs_level)lv[tg], d,
-								sizeof(d)), d);
-		if (tg == TGT_REMOTE)
-			judge(t, o, m, name, "pebs_remote", pv_xsrc(&m->agg, m->model, PV_X_REMOTE,
-								    d, sizeof(d)), d);
-	}
+	measure(t, name, c, o, timed_x100, (enum load_target)tg, &f);
 	return true;
 }
 

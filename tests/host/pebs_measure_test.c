@@ -76,10 +76,10 @@ static uint64_t code_for(enum pebs_level l, bool store)
 	struct pebs_dsrc d;
 
 	assert_non_null(pm);
-	if (store)
+	if (store && pm->store != PEBS_ST_TABLE)
 		return l == PEBS_LVL_L1 ? 1 : 0;	/* DataLA: bit 0 = L1 hit */
 	for (uint64_t c = 0; c < 512; c++) {	/* 9 bits: Panther Cove's OMR codes */
-		pebs_dsrc_decode(pm, PEBS_EV_LOAD, c, &d);
+		pebs_dsrc_decode(pm, store ? PEBS_EV_STORE : PEBS_EV_LOAD, c, &d);
 		if (!d.reserved && d.level == l && d.stlb_miss != PEBS_YES && d.hit == PEBS_YES)
 			return c;
 	}
@@ -173,32 +173,43 @@ static void test_l1_dominant_passes(void **state)
 /* The same measurement on the architectural-PEBS rows (format 0xF: IA32_PEBS_BASE/INDEX,
  * CFG_C, fragments walked by the aggregation), with pebs_counters=on: the per-level table and
  * the cycles per sampled window (98 events x 7 cycles of the model's clock). */
-/* The model's knob: retire latencies 5x the load latency (not what a chase retires at) fail
- * the consistency check; format 6 without PERF_CAPABILITIES[17] has none (SKIP). */
-static void test_retire_knob(void **state)
+/* The retire latency of the L1 records on `c` (feed: every load 5 cycles), with the model's
+ * knob retire_pct = pct (0: none): judged against 5.00 core cycles per load. */
+static enum pv_result retire_on(const struct model_cpu *c, unsigned pct, char *d, size_t n)
 {
-	const struct model_hostile h = { .retire_pct = 500 };
-	struct feed f = { { { 100, PEBS_LVL_L1, 5, false } }, 1, false, 0, 0, 0 };
+	const struct model_hostile h = { .retire_pct = pct };
+	struct feed f = { { { 100, PEBS_LVL_L1, 5, false } }, 1, false, 10000, 0, 1000 };
 	struct pebs_measure_cfg cfg = { .work = work, .work_ctx = &f, .target_records = 500,
 					.retire = true, .retire_level = PEBS_LVL_L1 };
-	char d[160];
 
-	(void)state;
-	probe(&model_ptl_p);
+	probe(c);
 	model_hostile(&h);
 	pebs_config_init(&cfg.pc, PEBS_LOAD_LATENCY, NULL, NULL);
 	cfg.pc.sav = 97;
-	f.max_chunks = 1000;
-	f.per_chunk = 10000;
 	assert_int_equal(pebs_measure_run(&m, &caps, &cfg), 0);
-	assert_int_equal(pv_retire(&m.retire, 500, true, d, sizeof(d)), PV_FAIL);
-	assert_string_equal(d, "retire p50 25 vs 5.00 core/load, band 2..14");
-	probe(&model_lion_cove);
-	f = (struct feed){ { { 100, PEBS_LVL_L1, 5, false } }, 1, false, 0, 0, 0 };
-	f.max_chunks = 1000;
-	f.per_chunk = 10000;
-	assert_int_equal(pebs_measure_run(&m, &caps, &cfg), 0);
-	assert_int_equal(pv_retire(&m.retire, 500, true, d, sizeof(d)), PV_SKIP);
+	assert_int_equal(model_violation_count(), 0);
+	return pv_retire(&m.retire, 500, true, d, n);
+}
+
+/* Timed PEBS (PERF_CAPABILITIES[17]) on Lion Cove's format 6 and arch PEBS on Panther Lake:
+ * the records' retire latency passes; the model's knob (retire latencies 5x the load latency,
+ * not what a chase retires at) fails it; Sapphire Rapids' format 5 without the bit has none
+ * (SKIP). */
+static void test_retire_knob(void **state)
+{
+	static const struct model_cpu *const timed[] = { &model_lion_cove, &model_ptl_p };
+	char d[160];
+
+	(void)state;
+	for (unsigned k = 0; k < 2; k++) {
+		assert_int_equal(retire_on(timed[k], 0, d, sizeof(d)), PV_PASS);
+		assert_true(m.retire.count >= 500);
+		assert_string_equal(d, "retire p50 5 vs 5.00 core/load, band 2..14");
+		assert_int_equal(retire_on(timed[k], 500, d, sizeof(d)), PV_FAIL);
+		assert_string_equal(d, "retire p50 25 vs 5.00 core/load, band 2..14");
+	}
+	assert_true(caps.timing_info == false);	/* PTL: arch PEBS, no DS timing bit */
+	assert_int_equal(retire_on(&model_sapphire_rapids, 500, d, sizeof(d)), PV_SKIP);
 	assert_string_equal(d, "no record carried a retire latency");
 }
 
@@ -395,6 +406,36 @@ static void test_store_and_stlb(void **state)
 	}
 }
 
+/* Store-latency data sources (PEBS_ST_TABLE: the load table's codes, Linux ds.c
+ * get_data_src) name the level the store hit: a hit at L2 is an L1 miss for pebs_store. On
+ * Sapphire Rapids (Golden Cove table) and Nova Lake's Panther Cove and Arctic Wolf tables
+ * (hit codes only, datasrc_pantherc.c). */
+static void test_store_latency_levels(void **state)
+{
+	static const struct model_cpu *const st[] = { &model_sapphire_rapids, &model_nvl_p,
+						      &model_nvl_e };
+	char d[160];
+
+	(void)state;
+	for (unsigned k = 0; k < 3; k++) {
+		struct feed f = { { { 95, PEBS_LVL_L1, 0, false }, { 5, PEBS_LVL_L2, 0, false } },
+				  2, true, 0, 0, 0 };
+
+		assert_int_equal(measure(st[k], &f, 97, 0, false), 0);
+		assert_true(m.agg.records >= 2000);
+		assert_in_range(m.st_hit * 100 / (m.st_hit + m.st_miss), 93, 97);
+		assert_int_equal(m.st_unknown, 0);
+		assert_int_equal(pv_store(m.agg.records, m.st_hit, m.st_miss, m.model->store, d,
+					  sizeof(d)), PV_PASS);
+		f.p[0].pct = 50;
+		f.p[1].pct = 50;
+		assert_int_equal(measure(st[k], &f, 97, 0, false), 0);
+		assert_int_equal(pv_store(m.agg.records, m.st_hit, m.st_miss, m.model->store, d,
+					  sizeof(d)), PV_FAIL);
+		assert_int_equal(model_violation_count(), 0);
+	}
+}
+
 static void test_rises_and_band(void **state)
 {
 	char d[160];
@@ -473,6 +514,7 @@ int main(void)
 		cmocka_unit_test(test_full_buffer_drops_counted),
 		cmocka_unit_test(test_raw_dump_round_trip),
 		cmocka_unit_test(test_store_and_stlb),
+		cmocka_unit_test(test_store_latency_levels),
 		cmocka_unit_test(test_rises_and_band),
 		cmocka_unit_test(test_core_clock),
 	};

@@ -191,9 +191,7 @@ void model_arch_assist(unsigned i, const struct model_load *ld)
 				    .addr = ld->addr, .aux = ld->dsrc,
 				    .cache_lat = ll ? (uint16_t)ld->lat : 0,
 				    .instr_lat = ll ? (uint16_t)ld->lat : 0, .gpr_ip = ld->ip + 3,
-				    .retire_valid = true,
-				    .retire = (uint16_t)(ld->lat * (M.h.retire_pct ? M.h.retire_pct :
-								      100) / 100) };
+				    .retire_valid = true, .retire = model_retire_latency(ld) };
 	groups |= cfg & CFG_C_AUX ? AR_AUX : 0;
 	groups |= cfg & CFG_C_GPR ? AR_GPR : 0;
 	if (cfg & (CFG_C_CNTR_GP | CFG_C_CNTR_FIXED)) {

@@ -78,7 +78,8 @@ const struct model_cpu model_icelake_sp = {
 };
 
 /* Sapphire Rapids 06_8F: load latency on PMC1-7 with MEM_LOADS_AUX, STORE_SAMPLE on PMC0,
- * split latency word (Linux ds.c intel_glc_pebs_event_constraints, core.c intel_pmu_hw_config). */
+ * split latency word (Linux ds.c intel_glc_pebs_event_constraints, core.c intel_pmu_hw_config).
+ * No timed PEBS (PERF_CAPABILITIES[17] clear: see the Lion Cove row). */
 const struct model_cpu model_sapphire_rapids = {
 	.name = "Sapphire Rapids", .signature = 0x806f8, .version = 5, .n_gp = 8, .gp_width = 48,
 	.n_fixed = 4, .fixed_width = 48, .ds = true, .dtes64 = true, .pdcm = true,
@@ -112,11 +113,17 @@ const struct model_cpu model_goldencove = {
 
 /* Lunar Lake 06_BD P-core (Lion Cove, hybrid): format 6 with the counter-snapshot group, load
  * latency on PMC2-9, stores on PMC0-1 (Linux ds.c intel_lnc_pebs_event_constraints; the
- * format-6 patch "Support PEBS counters snapshotting"). */
+ * format-6 patch "Support PEBS counters snapshotting"). PERF_CAPABILITIES[17] timed PEBS
+ * (retire latency in the basic group): Linux tools/perf/Documentation/topdown.txt "TPEBS in
+ * TopDown" (TPEBS "since Granite Rapids"), and Intel perfmon's Lion Cove TMA metrics
+ * (LNL/metrics/lunarlake_metrics_lioncove_core.json, ARL/metrics/
+ * arrowlake_metrics_lioncove_core.json at the commit data/perfmon/ORIGIN names) use measured
+ * `:retire_latency` values; Sapphire Rapids' and Alder Lake's (Golden Cove) do not, so those
+ * rows leave it clear. */
 const struct model_cpu model_lion_cove = {
 	.name = "Lion Cove", .signature = 0xb06d1, .core_type = 0x40, .version = 5, .n_gp = 10,
 	.gp_width = 48, .n_fixed = 4, .fixed_width = 48, .ds = true, .dtes64 = true,
-	.pdcm = true, .perf_cap = 0x66c5, .misc_enable = MISC_EMON, .microcode = 0x11c,
+	.pdcm = true, .perf_cap = 0x266c5, .misc_enable = MISC_EMON, .microcode = 0x11c,
 	.pebs_gp = 0x3ff, .ll_event = 0x01cd, .ll_gp = 0x3fc, .st_event = 0x02cd,
 	.split_latency = true,
 };

@@ -77,6 +77,9 @@ int model_reset_slot(bool fixed, unsigned i);
 /* pmu_model_record.c: write counter i's PEBS record of `size` bytes at rec (ld NULL: a
  * placeholder load). */
 void model_write_record(uint8_t *rec, unsigned size, unsigned i, const struct model_load *ld);
+/* The retire latency a record of load ld carries (timed PEBS, arch PEBS): its latency scaled
+ * by the knob retire_pct, saturating at 0xffff. */
+uint16_t model_retire_latency(const struct model_load *ld);
 /* pmu_model_arch.c: arch-PEBS registers (true: msr is one of them on this CPU, *vec = 0 or
  * the fault), its PEBS enable, its assist, its rules, CPUID leaf 23H. */
 bool model_arch_rdmsr(uint32_t msr, uint64_t *v, int *vec);

@@ -2,7 +2,12 @@
  * pmu_model_record.c: the PEBS record the PMU model's assist writes for counter i (see
  * pmu_model.h): its size for the CPU's format and PEBS_DATA_CFG, and its bytes: the legacy
  * layouts of formats 0-3 (docs/hardware.md §4.2), the adaptive basic, memory-info and format-6
- * counter groups (§4.3), and the DS reset slot of each counter (§3.1, §3.3).
+ * counter groups (§4.3), and the DS reset slot of each counter (§3.1, §3.3). Timed PEBS
+ * (IA32_PERF_CAPABILITIES[17], SDM Vol. 3B "Timed Processor Event Based Sampling"): the basic
+ * group's bits 47:32 carry the retire latency, core cycles since the previous instruction
+ * retired (Linux ds.c setup_pebs_adaptive_sample_data, struct pebs_basic retire_latency),
+ * saturating at 0xffff (Intel perfmon README "Timed Processor Event Based Sampling (TPEBS)",
+ * quoting the ISE's Retire Latency field); without the bit those bits stay 0.
  */
 #include "model/pmu_model_int.h"
 #include "pebs/msr.h"
@@ -39,6 +44,15 @@ unsigned model_record_size(unsigned i)
 
 static void put(uint8_t *rec, unsigned off, uint64_t v) { memcpy(rec + off, &v, 8); }
 
+uint16_t model_retire_latency(const struct model_load *ld)
+{
+	/* a dependent chase retires each load one load latency after the one before; the
+	 * knob retire_pct scales it (pmu_model_hostile.h) */
+	uint64_t v = ld->lat * (M.h.retire_pct ? M.h.retire_pct : 100) / 100;
+
+	return v > 0xffff ? 0xffff : (uint16_t)v;
+}
+
 void model_write_record(uint8_t *rec, unsigned size, unsigned i, const struct model_load *ld)
 {
 	bool ll = M.cpu->ll_event && EVTSEL_CODE(M.evtsel[i]) == M.cpu->ll_event;
@@ -64,7 +78,8 @@ void model_write_record(uint8_t *rec, unsigned size, unsigned i, const struct mo
 		return;
 	}
 	put(rec, 0x00, (M.evtsel[i] & EVTSEL_ADAPTIVE ? (M.data_cfg & 0xffffffff) : 0) |
-		       (uint64_t)size << 48);
+		       (M.cpu->perf_cap & PERF_CAP_PEBS_TIMING_INFO ?
+			(uint64_t)model_retire_latency(ld) << 32 : 0) | (uint64_t)size << 48);
 	put(rec, 0x08, ld->ip);
 	put(rec, 0x10, 1ull << i);
 	put(rec, 0x18, M.tsc);

@@ -95,6 +95,48 @@ for cpu, uarch in (("nvl-p", "Nova Lake (Coyote Cove)"), ("nvl-e", "Nova Lake (A
        and not re.search(r"^ *not ok ", out, re.M) and
        len(re.findall(r"^  # load_\w+: pebs event=load ", out, re.M)) == 4,
        "%s: %s, every load kernel's PEBS step passes" % (cpu, uarch), (rc, err[-300:]))
+    # the store-latency codes of the Panther Cove / Arctic Wolf tables: pebs_store judged
+    rc, out, err = run(["--cpu", cpu, "--kernels", "all", "--seed", "3"])
+    blk = re.search(r"# Subtest: load_store\n(.*?)^(?:not )?ok \d+ load_store", out, re.S | re.M)
+    got = re.findall(r"^  (?:not )?ok \d+ (\S+)", blk.group(1), re.M) if blk else None
+    ok(rc == 0 and got == SUBS["load_store"] and
+       re.search(r"^  ok \d+ pebs_store # L1 hit 9\d\.\d% of \d+, needs >= 80%$", blk.group(1), re.M),
+       "%s --kernels all: load_store's PEBS step runs, pebs_store judged (L1 hit share)" % cpu,
+       (rc, got, err[-300:]))
+
+# issue 31: the retire-latency and counter-snapshot verdicts through the kernel's own code
+# (loads/kpebs_judge.c), where the records carry them: timed PEBS on Lion Cove's format 6
+# (lnl-p: IA32_PERF_CAPABILITIES[17]) and arch PEBS (nvl-p, nvl-e); each knob of the PMU model
+# that breaks its field fails its verdict at every level.
+RET = r"^  (not )?ok \d+ pebs_latency # p50 \d+ vs [\d.]+ core/load, band \d+\.\.\d+; retire p50 (\d+) "
+CNT = r"^  (not )?ok 2 pebs_counters # "
+for cpu in ("lnl-p", "nvl-p", "nvl-e"):
+    rc, out, err = run(["--cpu", cpu, "--seed", "3", "--pebs-counters", "on"])
+    got, cnt = re.findall(RET, out, re.M), re.findall(CNT, out, re.M)
+    ok(rc == 0 and len(got) == 4 and not any(g[0] for g in got) and
+       [int(g[1]) for g in got] == [5, 15, 60, 295],
+       "%s: pebs_latency judges the retire latency at every level, passing" % cpu, got)
+    ok(rc == 0 and len(cnt) == 4 and not any(cnt) and
+       len(re.findall(r"^  # load_\w+: counters (L1|L2|L3|RAM) windows=\d+ cycles/window=\d+$",
+                      out, re.M)) >= 4,
+       "%s --pebs-counters on: counters lines and pebs_counters at every level, passing" % cpu,
+       (cnt, err[-300:]))
+    # both knobs at once: each breaks only its own field, so each fails only its own verdict
+    rc, out, err = run(["--cpu", cpu, "--seed", "3", "--pebs-counters", "on", "--retire-pct",
+                        "30", "--snap-skew", "1000"])
+    got, cnt = re.findall(RET, out, re.M), re.findall(CNT, out, re.M)
+    ok(rc == 0 and len(got) == 4 and all(g[0] for g in got) and
+       re.search(r"^  not ok \d+ pebs_latency # p50 5 vs [\d.]+ core/load, band 2\.\.\d+; retire p50 1 ",
+                 out, re.M),
+       "%s --retire-pct 30: retire latencies at 30 %% of the load's fail pebs_latency" % cpu,
+       re.findall(r"^ *(?:not )?ok \d+ pebs_latency .*$", out, re.M))
+    ok(rc == 0 and len(cnt) == 4 and all(cnt),
+       "%s --snap-skew 1000: snapshots that are not the counter fail pebs_counters" % cpu, cnt)
+rc, out, err = run(["--cpu", "skylake", "--seed", "3"])
+ok(rc == 0 and "pebs_counters" not in out and "retire p50" not in out,
+   "skylake (format 3, no timing info): neither verdict, as on the kernel", "")
+rc, out, err = run(["--cpu", "zen4", "--retire-pct", "30"])
+ok(rc == 2 and "Intel parts only" in err, "the PMU model's knobs on an IBS part: refused", err)
 
 rc, out, err = run(["--cpu", "skylake"])
 ok(rc == 0 and re.search(r"^# simulated: model-log, the PMU model of Skylake: .*no hardware ran "
