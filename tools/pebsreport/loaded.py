@@ -38,11 +38,14 @@ def parse(body):
                 shares[k] = float(v)
             except ValueError:
                 return False
-    return {"step": int(m.group(1)),
-            "delay": None if m.group(2) == "idle" else int(m.group(2)),
-            "gbps": float(m.group(3)), "ns": float(m.group(4)), "core": _num(m.group(5)),
-            "p50": _num(m.group(6)), "p99": _num(m.group(7)), "samples": _num(m.group(8)),
-            "shares": shares if m.group(9) != "-" else None}
+    try:
+        return {"step": int(m.group(1)),
+                "delay": None if m.group(2) == "idle" else int(m.group(2)),
+                "gbps": float(m.group(3)), "ns": float(m.group(4)), "core": _num(m.group(5)),
+                "p50": _num(m.group(6)), "p99": _num(m.group(7)),
+                "samples": _num(m.group(8)), "shares": shares if m.group(9) != "-" else None}
+    except ValueError:      # a field cut or garbled on the serial line: a cut step line
+        return False
 
 
 def figures(points):
