@@ -3,7 +3,10 @@
  * through the recovery jump (kernel/traps.h) and reported `not ok ... # exception`; memory
  * it allocated is released before the next test starts. The console output of a running test
  * is held by kernel/ktap.c (started here, printed by ktap_result), so what it printed before
- * a fault or a watchdog expiry comes out with its block, in order. An unknown NMI
+ * a fault or a watchdog expiry comes out with its block, in order. What the test still owes
+ * the machine when it ends, by any path (its registered undos, kernel/ktap_undo.h: the
+ * prefetchers of every CPU, injectors still running), is undone here before its memory is
+ * released. An unknown NMI
  * (kernel/nmi.h) does not end a test: the test judges its own results, and its block says
  * how many NMIs landed in it and where (`# nmi:`, docs/output.md). Each test is bracketed by
  * the trust signals (kernel/trust.h): one `# trust:` line in its block when an SMI,
@@ -18,6 +21,7 @@
 #include "kernel/exit.h"
 #include "kernel/fmt.h"
 #include "kernel/jump.h"
+#include "kernel/ktap_undo.h"
 #include "kernel/mm_internal.h"
 #include "kernel/nmi.h"
 #include "kernel/traps.h"
@@ -107,6 +111,7 @@ static enum kt_result run_one(struct ktest *t, unsigned number, char *why, unsig
 	apic_watchdog_disarm();
 	apic_watchdog_set_recovery(NULL);
 	trap_set_recovery(NULL);
+	kt_undo_run();	/* what the test did not undo itself (abandoned, or an early return) */
 	nmi_set_context(NULL);
 	if (nmi_count() != nmis) {
 		char d[240];
