@@ -21,8 +21,8 @@ const struct option_desc option_table[] = {
 	  .help = "auto | port | halt: how the run ends (auto: isa-debug-exit under a hypervisor)" },
 	{ .name = "end", .kind = OPT_WORDS, .words = "halt|reboot|poweroff",
 	  .help = "halt | reboot | poweroff: what a run on hardware does after its last line" },
-	{ .name = "inject", .kind = OPT_WORDS, .words = "gp_msr|gp|smi|nmi_ipi|ud|pf|de|stack|ap_silent",
-	  .help = "gp_msr | gp | smi | nmi_ipi | ud | pf | de | stack: fault for tests=inject (ktests/inject.c); ap_silent: a processor that never answers (smp/)" },
+	{ .name = "inject", .kind = OPT_WORDS, .words = "gp_msr|gp|smi|nmi_ipi|ap_late|ud|pf|de|stack|ap_silent",
+	  .help = "gp_msr | gp | smi | nmi_ipi | ap_late | ud | pf | de | stack: fault for tests=inject (ktests/inject.c); ap_silent: a processor that never answers (smp/)" },
 	{ .name = "log", .kind = OPT_WORDS, .words = "brief|full",
 	  .help = "brief | full: full prints every detail line and SKIP reason (default brief: "
 		  "details only where a check fails; docs/output.md \"Log budget\")" },

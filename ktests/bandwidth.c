@@ -16,11 +16,11 @@
  * the structure is what is judged).
  */
 #include "ktests/tests.h"
-#include "kernel/extable.h"
 #include "kernel/fmt.h"
 #include "kernel/mm.h"
 #include "kernel/tsc.h"
 #include "loads/bw.h"
+#include "loads/bw_cpus.h"
 #include "loads/kload.h"
 #include "loads/kprefetch.h"
 #include "platform/platform.h"
@@ -29,23 +29,7 @@
 #define BW_KREPS 5
 #define WAIT_S 2u		/* bound on each wait, seconds (x5 under emulation) */
 
-struct bw_ap {
-	struct bw_worker w;
-	struct bw_sync *s;
-	uint8_t *buf;
-	bool bad;		/* its call failed once: left out from then on */
-};
-
-static struct bw_ap *aps;	/* per CPU number, kalloc'ed per run */
-static struct bw_sync sync;
-
-static void ap_worker(void *arg)
-{
-	struct bw_ap *a = arg;
-
-	write_cr3(read_cr3());	/* buffers the boot CPU mapped since this CPU last ran */
-	bw_worker_run(&a->w, a->s);
-}
+static struct bw_ap *aps;	/* per CPU number, kalloc'ed per run (loads/bw_cpus.h) */
 
 static bool in_run(unsigned i)
 {
@@ -60,57 +44,6 @@ static void gb(char *b, unsigned n, uint64_t x100)
 {
 	fmt_snprintf(b, n, "%llu.%02llu", (unsigned long long)(x100 / 100),
 		     (unsigned long long)(x100 % 100));
-}
-
-struct all_res {
-	uint64_t gbps_x100, bytes;
-	unsigned cpus, done;
-	bool counted;
-};
-
-/* Every CPU of the run at once: APs through smp_call_start, the boot CPU leads. */
-static void run_all(enum bw_mode m, uint64_t ws, uint8_t *bsp_buf, uint64_t budget,
-		    uint64_t wait, struct all_res *o)
-{
-	struct bw_worker lead = { .mode = m, .buf = bsp_buf, .ws = ws };
-	unsigned others = 0;
-
-	*o = (struct all_res){ .cpus = 1, .counted = true };
-	sync = (struct bw_sync){ .wait_ticks = wait };
-	for (unsigned i = 1; i < smp_cpu_count(); i++) {
-		struct bw_ap *a = &aps[i];
-
-		if (!a->buf || a->bad)
-			continue;
-		a->w = (struct bw_worker){ .mode = m, .buf = a->buf, .ws = ws };
-		a->s = &sync;
-		if (smp_call_start(i, ap_worker, a))
-			others++;
-		else
-			a->bad = true;
-	}
-	bw_lead_run(&lead, &sync, others, budget);
-	o->done = lead.state == BW_W_DONE;
-	o->counted = lead.sum_ok && lead.bytes == lead.passes * (lead.lay.rd + lead.lay.wr);
-	o->gbps_x100 = bw_gbps_x100(lead.bytes, lead.ticks, tsc_hz);
-	o->bytes = lead.bytes;
-	for (unsigned i = 1; i < smp_cpu_count(); i++) {
-		struct bw_ap *a = &aps[i];
-
-		if (!a->buf || a->bad || a->s != &sync)
-			continue;
-		a->s = NULL;
-		o->cpus++;
-		if (smp_call_wait(i, (uint32_t)(wait * 2 / (tsc_hz / 1000))) != SMP_CALL_DONE) {
-			a->bad = true;
-			continue;
-		}
-		o->done += a->w.state == BW_W_DONE;
-		o->counted &= a->w.sum_ok && a->w.passes &&
-			      a->w.bytes == a->w.passes * (a->w.lay.rd + a->w.lay.wr);
-		o->gbps_x100 += bw_gbps_x100(a->w.bytes, a->w.ticks, tsc_hz);
-		o->bytes += a->w.bytes;
-	}
 }
 
 /* Each NUMA node's memory (memory-only nodes included), read by the boot CPU: one line per
@@ -204,7 +137,7 @@ enum kt_result test_bandwidth(struct ktest *t)
 	for (unsigned l = 0; l < LOAD_NLEVELS; l++) {
 		for (unsigned m = 0; m < BW_NMODES; m++) {
 			struct bw_result r;
-			struct all_res o = { 0 };
+			struct bw_all o = { 0 };
 
 			if (m == BW_WRITE_NT && !nt) {
 				kt_info(t, "bandwidth: %s %s: not run: %s", load_level_name(l),
@@ -219,7 +152,7 @@ enum kt_result test_bandwidth(struct ktest *t)
 				read1[l] = r.gbps_x100;
 			gb(a, sizeof(a), r.gbps_x100);
 			if (n > 1) {
-				run_all(m, wsn[l], bsp_buf, budget, wait, &o);
+				bw_run_all(aps, smp_cpu_count(), m, wsn[l], bsp_buf, budget, wait, &o);
 				all_runs++;
 				all_ok += o.done == o.cpus && o.cpus == n;
 				counted += o.counted;
@@ -236,6 +169,7 @@ enum kt_result test_bandwidth(struct ktest *t)
 				o.cpus, n > 1 ? b : "-", (unsigned long long)o.bytes, o.done);
 		}
 	}
+	bw_cpus_done();
 	if (*note)
 		kt_info(t, "bandwidth: DRAM working set%s", note);
 	if (numa_nodes(&numa) > 1)

@@ -17,12 +17,17 @@
  *           SDM Vol. 3A 11.6.1): each is an unknown NMI counted on the CPU it was sent to
  *           (kernel/nmi.h) and the run goes on; QEMU's monitor `nmi` raises LINT1, which
  *           only the boot CPU leaves unmasked, so this is how the APs' NMI path is tested
+ *   ap_late an AP whose call outlives the test (as one an SMI or a lost IPI holds past its
+ *           bound): cpu1 keeps storing into a block of the test's memory for AP_LATE_MS,
+ *           the test's wait times out; the runner must keep that memory, not release it
+ *           to the next test (ktests/run.c, smp_calls_out)
  */
 #include "ktests/tests.h"
 #include "kernel/cmdline.h"
 #include "kernel/cpu.h"
 #include "kernel/extable.h"
 #include "kernel/hw.h"
+#include "kernel/mm.h"
 #include "kernel/msr_platform.h"
 #include "kernel/traps.h"
 #include "kernel/nmi.h"
@@ -46,6 +51,32 @@ static uint64_t recurse(uint64_t depth)
 	if (depth == UINT64_MAX)	/* never true: keeps the recursion legal C */
 		return 0;
 	return recurse(depth + 1) + pad[0];
+}
+
+#define AP_LATE_MS	3000u	/* cpu1's call: longer than the runner's 1000 ms wait for it */
+
+/* On cpu1: store into the test's block until AP_LATE_MS have passed. */
+static void ap_late_fn(void *arg)
+{
+	volatile uint64_t *p = arg;
+	uint64_t t0 = rdtsc(), lim = tsc_hz / 1000 * AP_LATE_MS;
+
+	while (rdtsc() - t0 < lim)
+		p[(rdtsc() >> 4) & 511] = t0;
+}
+
+static enum kt_result inject_ap_late(struct ktest *t)
+{
+	void *blk = kalloc(4096, 4096);
+	int rc;
+
+	if (smp_online_count() < 2 || smp_cpu(1)->state != CPU_ONLINE)
+		return kt_skip(t, "inject=ap_late needs cpu1 online");
+	if (!blk)
+		return kt_skip(t, "no memory for the block");
+	rc = smp_call(1, ap_late_fn, blk, 100);
+	kt_check(t, rc == SMP_CALL_TIMEOUT, "ap_call_outlives_test # smp_call %d", rc);
+	return kt_verdict(t);
 }
 
 #define NMI_IPI_EACH	4u	/* NMIs per CPU */
@@ -128,6 +159,8 @@ enum kt_result test_inject(struct ktest *t)
 	}
 	if (!strcmp(what, "nmi_ipi"))
 		return inject_nmi_ipi(t);
+	if (!strcmp(what, "ap_late"))
+		return inject_ap_late(t);
 	if (!strcmp(what, "ud"))
 		__asm__ volatile("ud2");
 	else if (!strcmp(what, "pf"))
@@ -139,7 +172,7 @@ enum kt_result test_inject(struct ktest *t)
 	} else if (!strcmp(what, "stack"))
 		sink = recurse(0);
 	else
-		return kt_skip(t, "unknown inject=%s (gp_msr gp smi nmi_ipi ud pf de stack)", what);
+		return kt_skip(t, "unknown inject=%s (gp_msr gp smi nmi_ipi ap_late ud pf de stack)", what);
 	kt_check(t, false, "injected_fault_taken # inject=%s returned", what);
 	return KT_FAIL;
 }

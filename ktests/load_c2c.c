@@ -21,6 +21,7 @@
 #include "kernel/fmt.h"
 #include "kernel/mm.h"
 #include "kernel/tsc.h"
+#include "loads/ap_slot.h"
 #include "loads/c2c_plan.h"
 #include "loads/kload.h"
 #include "loads/kpebs.h"
@@ -52,23 +53,24 @@ static void ap_cell(void *arg)
 	j->v = xcore_pebs_cell(&j->x, j->pc, j->src, sizeof(j->src));
 }
 
-static struct pebs_cpu *pcpu;	/* ~30 KiB, used by one AP after the other */
+static struct ap_slot slot;	/* the cell job and a PEBS state (~30 KiB, aux), one AP after
+				 * the other; fresh ones after an AP that did not finish */
 
 /* One cell's data source: the boot CPU's row through the boot CPU's PEBS step, an AP's row
  * through that AP's own state (where the helper is an AP too). -1: none. */
 static int cell_source(const struct xcore_run *x, char *src, unsigned n)
 {
-	static struct ap_cell j;
+	struct ap_cell *j = slot.job;
 
 	if (x->measurer == 0)
 		return xcore_pebs_cell(x, NULL, src, n);
-	if (!pcpu || x->helper == 0)
+	if (!j || !slot.aux || x->helper == 0)
 		return -1;
-	j = (struct ap_cell){ .x = *x, .pc = pcpu, .v = -1 };
-	if (smp_call(x->measurer, ap_cell, &j, C2C_CELL_BOUND_MS) != SMP_CALL_DONE)
+	*j = (struct ap_cell){ .x = *x, .pc = slot.aux, .v = -1 };
+	if (ap_slot_call(&slot, x->measurer, ap_cell, C2C_CELL_BOUND_MS) != SMP_CALL_DONE)
 		return -1;
-	fmt_snprintf(src, n, "%s", j.src);
-	return j.v;
+	fmt_snprintf(src, n, "%s", j->src);
+	return j->v;
 }
 
 /* One cell: the pair's kernel, and its sampled data source. */
@@ -107,7 +109,8 @@ enum kt_result test_load_c2c(struct ktest *t)
 		return kt_skip(t, "one CPU online: a pair needs two (%s)",
 			       smp_why_none() ? smp_why_none() : "the MADT lists one processor");
 	kload_test_begin();
-	pcpu = kalloc(sizeof(*pcpu), 64);	/* NULL: only the boot CPU's row is sampled */
+	/* aux NULL: only the boot CPU's row is sampled */
+	ap_slot_init(&slot, sizeof(struct ap_cell), sizeof(struct pebs_cpu));
 	cpus = kalloc((uint64_t)smp_cpu_count() * sizeof(*cpus), 64);
 	if (!cpus)
 		return kt_skip(t, "out of memory for %u CPUs' topology", smp_cpu_count());

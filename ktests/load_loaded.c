@@ -14,10 +14,10 @@
  */
 #include "ktests/tests.h"
 #include "kernel/cmdline.h"
-#include "kernel/extable.h"
 #include "kernel/mm.h"
 #include "kernel/tsc.h"
 #include "loads/inject.h"
+#include "loads/inject_cpus.h"
 #include "loads/kload.h"
 #include "loads/kprefetch.h"
 #include "loads/loaded.h"
@@ -31,23 +31,10 @@
 #define STEP_MS 20000u	/* an injector stops by itself after this long */
 #define INJ_MIN (4ull << 20)
 
-struct injector {
-	unsigned cpu;
-	struct inject_job job;
-	int call;		/* smp_call_wait's result of the last step */
-};
-
-static struct injector *inj;
+static struct inject_cpu *inj;
 static unsigned ninj;
+static struct inject_group grp;	/* static: the runner's undo reaches it after a jump back */
 static struct loaded_point pts[LOADED_MAX_STEPS];
-
-static void injector_fn(void *arg)
-{
-	struct inject_job *j = arg;
-
-	write_cr3(read_cr3());	/* TLB entries of buffers the boot CPU mapped since */
-	inject_run(j);
-}
 
 static bool wanted(unsigned i)
 {
@@ -63,6 +50,7 @@ static int setup(struct ktest *t, enum loaded_mix mix, const char **why)
 	const char *note = "";
 
 	ninj = 0;
+	grp = (struct inject_group){ 0 };
 	for (unsigned i = 1; i < smp_cpu_count(); i++)
 		ninj += wanted(i);
 	if (!ninj) {
@@ -93,47 +81,13 @@ static int setup(struct ktest *t, enum loaded_mix mix, const char **why)
 		memset(inj[k].job.buf, 0x5a, per);
 		k++;
 	}
+	grp = (struct inject_group){ .inj = inj, .n = ninj, .start_ms = START_MS,
+				     .step_ms = STEP_MS };
 	kt_info(t, "load_loaded: %u injectors (cpus=%s), mix=%s, %llu KiB each%s", ninj,
 		cmdline_get(&kcmdline, "cpus") ? "as given" : "all online, MLC's default",
 		mix == LOADED_RW ? "rw 1:1 (64 B read + 64 B written per line)" : "read",
 		(unsigned long long)(per >> 10), note);
 	return 0;
-}
-
-/* Start every injector at `delay`; false when one did not start running. */
-static bool start(uint64_t delay)
-{
-	uint64_t lim = tsc_hz / 1000 * START_MS, t0;
-	bool ok = true;
-
-	for (unsigned k = 0; k < ninj; k++) {
-		struct inject_job *j = &inj[k].job;
-
-		inject_job_arm(j, delay, tsc_hz / 1000 * STEP_MS);
-		inj[k].call = smp_call_start(inj[k].cpu, injector_fn, j) ? 0 : SMP_CALL_NOT_ONLINE;
-	}
-	for (unsigned k = 0; k < ninj; k++) {
-		t0 = rdtsc();
-		while (!inj[k].call && !__atomic_load_n(&inj[k].job.running, __ATOMIC_ACQUIRE) &&
-		       rdtsc() - t0 < lim)
-			__builtin_ia32_pause();
-		ok &= inj[k].job.running != 0;
-	}
-	return ok;
-}
-
-static bool stop(void)
-{
-	bool ok = true;
-
-	for (unsigned k = 0; k < ninj; k++)
-		__atomic_store_n(&inj[k].job.stop, 1, __ATOMIC_RELEASE);
-	for (unsigned k = 0; k < ninj; k++) {
-		if (!inj[k].call)
-			inj[k].call = smp_call_wait(inj[k].cpu, START_MS + STEP_MS);
-		ok &= inj[k].call == SMP_CALL_DONE && inj[k].job.res.stopped;
-	}
-	return ok;
 }
 
 static uint64_t step_gbps(void)
@@ -158,13 +112,13 @@ static bool step(struct ktest *t, unsigned i, const struct load_run *r, struct l
 	struct sampler_result sr;
 	struct load_run q;
 	char line[200];
-	bool idle = p->delay == LOADED_IDLE, ok = idle || start(p->delay);
+	bool idle = p->delay == LOADED_IDLE, ok = idle || inject_cpus_start(&grp, p->delay);
 	int rc = load_retime(&q, r, "load_loaded", CHASE_LOAD);
 
 	if (rc == 0 && s && kstep_sample_once(&q, TGT_DRAM, s, &sr) == 0)
 		loaded_point_samples(p, s->aggregate(s->self));
 	if (!idle) {
-		ok &= stop();
+		ok &= inject_cpus_stop(&grp);
 		p->mbps = step_gbps();
 		for (unsigned k = 0; k < ninj; k++)
 			ok &= inj[k].job.res.bytes > 0;
@@ -222,6 +176,7 @@ enum kt_result test_load_loaded(struct ktest *t)
 		printed += step(t, i, &r, &pts[i], s, &bad_inj);
 	}
 	emu = kload_timing_unjudgeable();
+	inject_cpus_done(&grp);
 	loaded_judge(t, pts, n, ninj, bad_inj, printed, swhy, emu, r.ns_x100);
 	kprefetch_end(t, "load_loaded");
 	return kt_verdict(t);

@@ -20,6 +20,7 @@
 #include "kernel/extable.h"
 #include "kernel/mm.h"
 #include "kernel/fmt.h"
+#include "loads/ap_slot.h"
 #include "loads/kload.h"
 #include "loads/kpebs.h"
 #include "loads/latmatrix.h"
@@ -40,7 +41,8 @@ struct cell_job {
 static struct latm m;
 static uint32_t row_pkg[LATM_MAX], ref[LATM_MAX * LATM_MAX], slit[LATM_MAX * LATM_MAX];
 static struct load_run col_run[LATM_MAX];
-static struct pebs_cpu *pcpu;	/* ~30 KiB, used by one AP after the other */
+static struct ap_slot slot;	/* the cell job and a PEBS state (~30 KiB, aux), one AP after
+				 * the other; fresh ones after an AP that did not finish */
 
 /* On the row's AP: time the column's chain, then sample it through this CPU's own PEBS
  * state (loads/kpebs.h; SDM Vol. 3B 20.3.x: IA32_DS_AREA per logical processor). */
@@ -117,7 +119,7 @@ static bool hmat_refs(void)
 static void cell(struct ktest *t, unsigned r, unsigned c, const char **src_why)
 {
 	struct latm_cell *x = latm_at(&m, r, c);
-	static struct cell_job j;
+	struct cell_job *j = slot.job;
 	const struct pebs_agg *a;
 	const char *why;
 
@@ -132,21 +134,23 @@ static void cell(struct ktest *t, unsigned r, unsigned c, const char **src_why)
 		}
 		return;
 	}
-	j = (struct cell_job){ .src = &col_run[c], .rc = -1, .pc = pcpu };
-	if (smp_call(m.row_cpu[r], ap_retime, &j, CELL_BOUND_MS) != SMP_CALL_DONE) {
+	if (!j)
+		return;		/* no memory for a job: the cell stays unmeasured */
+	*j = (struct cell_job){ .src = &col_run[c], .rc = -1, .pc = slot.aux };
+	if (ap_slot_call(&slot, m.row_cpu[r], ap_retime, CELL_BOUND_MS) != SMP_CALL_DONE) {
 		kt_info(t, "load_matrix: cpu%u did not finish node %u's chase in %u ms", m.row_cpu[r],
 			m.col_id[c], CELL_BOUND_MS);
 		return;
 	}
-	if (j.rc == 0) {
-		x->ns_x100 = j.r.ns_x100;
+	if (j->rc == 0) {
+		x->ns_x100 = j->r.ns_x100;
 		x->flags = LATM_DONE;
 	}
-	if (j.label[0]) {
-		fmt_snprintf(x->src, sizeof(x->src), "%s", j.label);
+	if (j->label[0]) {
+		fmt_snprintf(x->src, sizeof(x->src), "%s", j->label);
 		x->flags |= LATM_SRC;
-	} else if (j.why && !*src_why) {
-		*src_why = j.why;
+	} else if (j->why && !*src_why) {
+		*src_why = j->why;
 	}
 }
 
@@ -163,7 +167,8 @@ enum kt_result test_load_matrix(struct ktest *t)
 	if (!numa.have_srat)
 		return kt_skip(t, "one NUMA node: no ACPI SRAT (load_dram measures its memory)");
 	kload_test_begin();
-	pcpu = kalloc(sizeof(*pcpu), 64);	/* NULL: the APs' rows go unsampled */
+	/* aux NULL: the APs' rows go unsampled */
+	ap_slot_init(&slot, sizeof(struct cell_job), sizeof(struct pebs_cpu));
 	m = (struct latm){ .name = "load_matrix", .unit = "node", .cell = cells };
 	for (unsigned n = 0; n < numa_nodes(&numa) && n < LATM_MAX; n++) {
 		uint64_t lo, hi;

@@ -3,7 +3,12 @@
  * through the recovery jump (kernel/traps.h) and reported `not ok ... # exception`; memory
  * it allocated is released before the next test starts. The console output of a running test
  * is held by kernel/ktap.c (started here, printed by ktap_result), so what it printed before
- * a fault or a watchdog expiry comes out with its block, in order. An unknown NMI
+ * a fault or a watchdog expiry comes out with its block, in order. What the test still owes
+ * the machine when it ends, by any path (its registered undos, kernel/ktap_undo.h: the
+ * prefetchers of every CPU, injectors still running), is undone here before its memory is
+ * released; memory an application processor may still be using (a call of the test that has
+ * not finished, smp/smp.h smp_calls_out) is kept, not released, with one line saying so.
+ * An unknown NMI
  * (kernel/nmi.h) does not end a test: the test judges its own results, and its block says
  * how many NMIs landed in it and where (`# nmi:`, docs/output.md). Each test is bracketed by
  * the trust signals (kernel/trust.h): one `# trust:` line in its block when an SMI,
@@ -18,11 +23,13 @@
 #include "kernel/exit.h"
 #include "kernel/fmt.h"
 #include "kernel/jump.h"
+#include "kernel/ktap_undo.h"
 #include "kernel/mm_internal.h"
 #include "kernel/nmi.h"
 #include "kernel/traps.h"
 #include "kernel/trust.h"
 #include "kernel/tsc.h"
+#include "smp/smp.h"
 
 #include <string.h>
 
@@ -60,6 +67,7 @@ bool ktest_selected(const struct ktest_desc *d)
 }
 
 #define DEFAULT_TIMEOUT_MS	10000u
+#define CALLS_OUT_MS		1000u	/* for an AP's late call to finish before the release */
 #define WATCHDOG_JUMP		0x100	/* kjmp value of a watchdog expiry (exceptions: vec+1) */
 
 static struct kjmp jmp;	/* static: survives the jump back */
@@ -107,6 +115,7 @@ static enum kt_result run_one(struct ktest *t, unsigned number, char *why, unsig
 	apic_watchdog_disarm();
 	apic_watchdog_set_recovery(NULL);
 	trap_set_recovery(NULL);
+	kt_undo_run();	/* what the test did not undo itself (abandoned, or an early return) */
 	nmi_set_context(NULL);
 	if (nmi_count() != nmis) {
 		char d[240];
@@ -120,7 +129,16 @@ static enum kt_result run_one(struct ktest *t, unsigned number, char *why, unsig
 		if (trust_end(line, sizeof(line)))
 			kt_info(t, "%s", line);
 	}
-	mm_release(&mark);
+	{
+		unsigned first = 0, out = smp_calls_out(CALLS_OUT_MS, &first);
+
+		if (out)	/* its stores would land in the next test's memory */
+			kt_info(t, "smp: %u CPU%s (cpu%u first) still run%s a call of this test "
+				"%u ms after it ended: its memory is kept, not released", out,
+				out == 1 ? "" : "s", first, out == 1 ? "s" : "", CALLS_OUT_MS);
+		else
+			mm_release(&mark);
+	}
 	return r;
 }
 

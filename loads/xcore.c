@@ -154,12 +154,34 @@ static uint64_t x[XCORE_MAX_LOADS], l1[XCORE_MAX_LOADS], cc[XCORE_MAX_LOADS];
 static uint64_t (*core)(void *);
 static void *cctx;
 static uint64_t helper_sum;
+/* CPUs whose side of an earlier run did not finish within its bound (smp_call_wait's
+ * SMP_CALL_TIMEOUT): [0] a measurer, [1] a helper; 0: none. Such a CPU still reads s and the
+ * lines, a late measurer still writes its run and s.go, so nothing is prepared over them. */
+static unsigned late[2];
+
+static void note_late(unsigned side, unsigned who, int rc)
+{
+	if (rc == SMP_CALL_TIMEOUT)
+		late[side] = who;
+}
+
+/* A late side still out (its CPU), after forgetting those that have finished; 0: none. */
+static unsigned still_late(void)
+{
+	for (unsigned k = 0; k < 2; k++)
+		if (late[k] && smp_call_wait(late[k], 0) != SMP_CALL_TIMEOUT)
+			late[k] = 0;
+	return late[0] ? late[0] : late[1];
+}
 
 /* The lines and the handshake state for r (nothing started yet). */
 static int prepare(struct xcore_run *r)
 {
-	unsigned n = r->want > XCORE_MAX_LOADS ? XCORE_MAX_LOADS : r->want;
+	unsigned n = r->want > XCORE_MAX_LOADS ? XCORE_MAX_LOADS : r->want, busy = still_late();
 
+	if (busy)
+		return fail(r, "cpu%u still runs its side of an earlier pair: not started over "
+			    "it (%u loads timed)", busy, 0);
 	r->loads = r->bad_values = 0;
 	r->helper_sum_ok = false;
 	helper_sum = 0;
@@ -237,8 +259,12 @@ static int finish(struct xcore_run *r, int rc)
 
 int xcore_end(struct xcore_run *r)
 {
+	int rc;
+
 	__atomic_store_n(&s.go, GO_STOP, __ATOMIC_RELEASE);	/* ends a helper still waiting */
-	return finish(r, smp_call_wait(r->helper, 2 * step_ms()));
+	rc = smp_call_wait(r->helper, 2 * step_ms());
+	note_late(1, r->helper, rc);
+	return finish(r, rc);
 }
 
 /* Time lines until done, or the budget is spent after 32. */
@@ -271,6 +297,7 @@ static void measure_side(void *arg)
 
 int xcore_run_pair(struct xcore_run *r)
 {
+	static struct xcore_run job;	/* the measurer's copy: a late one never writes into r */
 	uint32_t bound = r->budget_ms + (r->want + 2) * (uint32_t)step_ms();
 	int rc = SMP_CALL_DONE, mr;
 
@@ -280,19 +307,28 @@ int xcore_run_pair(struct xcore_run *r)
 	r->core_med = 0;
 	if (prepare(r))
 		return -1;
+	job = *r;
 	if ((r->helper && !smp_call_start(r->helper, helper, &s)) ||
-	    !smp_call_start(r->measurer, measure_side, r)) {
+	    !smp_call_start(r->measurer, measure_side, &job)) {
 		__atomic_store_n(&s.go, GO_STOP, __ATOMIC_RELEASE);	/* a started helper ends */
 		if (r->helper)
-			(void)smp_call_wait(r->helper, 2 * step_ms());
+			note_late(1, r->helper, smp_call_wait(r->helper, 2 * step_ms()));
 		return fail(r, "cpu%u or cpu%u is not online or still busy", r->measurer, r->helper);
 	}
 	if (r->helper == 0)
 		helper(&s);	/* the boot CPU is the helper: its side runs here */
 	mr = smp_call_wait(r->measurer, bound);
+	note_late(0, r->measurer, mr);
 	__atomic_store_n(&s.go, GO_STOP, __ATOMIC_RELEASE);
-	if (r->helper)
+	if (r->helper) {
 		rc = smp_call_wait(r->helper, 2 * step_ms());
+		note_late(1, r->helper, rc);
+	}
+	if (mr == SMP_CALL_DONE) {
+		r->loads = job.loads;
+		r->bad_values = job.bad_values;
+		r->overhead = job.overhead;
+	}
 	if (mr != SMP_CALL_DONE)
 		return fail(r, "measuring cpu%u ended with %d (a fault vector, or -2: still running)",
 			    r->measurer, (unsigned)mr);

@@ -58,6 +58,9 @@ const struct smp_delays *smp_delays(void);
 bool smp_call_start(unsigned i, smp_fn fn, void *arg);
 int smp_call_wait(unsigned i, uint32_t timeout_ms);
 int smp_call(unsigned i, smp_fn fn, void *arg, uint32_t timeout_ms);
+/* Online APs whose last call has not finished, waited for up to ms in all (one deadline, not
+ * one per CPU); the first such CPU in *first. */
+unsigned smp_calls_out(uint32_t ms, unsigned *first);
 
 /* Header lines "# smp: ..." (docs/output.md). */
 void smp_print_header(void);

@@ -12,9 +12,14 @@
 #include "kernel/hw.h"
 #include "kernel/tsc.h"
 
-static bool wait_done(struct percpu *pc, uint32_t ms)
+static uint64_t ms_ticks(uint32_t ms)
 {
-	uint64_t t0 = rdtsc(), lim = tsc_hz ? tsc_hz / 1000 * ms : (uint64_t)ms * 1000000;
+	return tsc_hz ? tsc_hz / 1000 * ms : (uint64_t)ms * 1000000;
+}
+
+static bool wait_ticks(struct percpu *pc, uint64_t lim)
+{
+	uint64_t t0 = rdtsc();
 
 	while (__atomic_load_n(&pc->done, __ATOMIC_ACQUIRE) != pc->posted) {
 		if (rdtsc() - t0 > lim)
@@ -22,6 +27,28 @@ static bool wait_done(struct percpu *pc, uint32_t ms)
 		__builtin_ia32_pause();
 	}
 	return true;
+}
+
+static bool wait_done(struct percpu *pc, uint32_t ms)
+{
+	return wait_ticks(pc, ms_ticks(ms));
+}
+
+unsigned smp_calls_out(uint32_t ms, unsigned *first)
+{
+	uint64_t t0 = rdtsc(), lim = ms_ticks(ms);
+	unsigned out = 0;
+
+	for (unsigned i = 1; i < smp_cpu_count(); i++) {
+		struct percpu *pc = smp_cpu(i);
+		uint64_t el = rdtsc() - t0;
+
+		if (pc->state != CPU_ONLINE || wait_ticks(pc, el >= lim ? 0 : lim - el))
+			continue;
+		if (!out++)
+			*first = i;
+	}
+	return out;
 }
 
 bool smp_call_start(unsigned i, smp_fn fn, void *arg)
