@@ -30,7 +30,9 @@ static bool wanted(const struct pebs_dsrc *d, enum pv_xsrc want)
 	if (d->reserved)
 		return false;
 	switch (want) {
-	case PV_X_SNOOP: return cache && d->snoop == PEBS_SNOOP_HIT;
+	case PV_X_SNOOP:	/* clean: Hit, or Fwd (Lion Cove's only one, 0CH; as
+				 * loads/xcore_expect.c counts for load_snoop) */
+		return cache && (d->snoop == PEBS_SNOOP_HIT || d->snoop == PEBS_SNOOP_FWD);
 	case PV_X_HITM: return cache && d->snoop == PEBS_SNOOP_HITM;
 	case PV_X_REMOTE: return d->remote == PEBS_YES;
 	}
@@ -46,19 +48,17 @@ unsigned pv_xsrc_codes(const struct pebs_model *m, enum pv_xsrc want, char *name
 		names[0] = '\0';
 	if (!m)
 		return 0;
-	for (unsigned code = 0; code < 256; code++) {
+	for (unsigned code = 0; code < PEBS_DSRC_CODES; code++) {
 		struct pebs_dsrc d;
-		int k;
+		size_t len = (at ? 1 : 0) + (code > 0xff ? 4 : 3);
 
 		pebs_dsrc_decode(m, PEBS_EV_LOAD, code, &d);
 		if (d.code != code || !wanted(&d, want))
 			continue;
 		count++;
-		if (at + 1 >= n)
-			continue;
-		k = fmt_snprintf(names + at, n - at, "%s%02XH", at ? " " : "", code);
-		if (k > 0)
-			at += (size_t)k < n - at ? (size_t)k : n - at - 1;
+		if (at + len < n)	/* whole names only */
+			at += (size_t)fmt_snprintf(names + at, n - at, "%s%02XH", at ? " " : "",
+						   code);
 	}
 	return count;
 }
@@ -76,7 +76,8 @@ uint64_t pv_xsrc_count(const struct pebs_agg *a, enum pv_xsrc want)
 		}
 		d.snoop = want == PV_X_HITM ? PEBS_SNOOP_HITM : PEBS_SNOOP_HIT;
 		if (wanted(&d, want))
-			c += a->lvl[l].snoop[d.snoop];
+			c += a->lvl[l].snoop[d.snoop] +
+			     (want == PV_X_SNOOP ? a->lvl[l].snoop[PEBS_SNOOP_FWD] : 0);
 	}
 	return c;
 }
@@ -96,13 +97,19 @@ enum pv_result pv_xsrc(const struct pebs_agg *a, const struct pebs_model *m, enu
 {
 	char codes[96];
 	uint64_t t = pv_total(a), c;
-	unsigned min = pv_xsrc_min_share(want), share;
+	unsigned min = pv_xsrc_min_share(want), share, listed = 0;
+	unsigned all = pv_xsrc_codes(m, want, codes, sizeof(codes) - 6);	/* 6: " +NNN" */
+	size_t len = 0;
 
-	if (!pv_xsrc_codes(m, want, codes, sizeof(codes))) {
+	if (!all) {
 		fmt_snprintf(d, n, "data-source table %s has no %s code",
 			     pebs_ds_table_name(m ? m->table : PEBS_DS_NONE), pv_xsrc_name(want));
 		return PV_SKIP;
 	}
+	for (; codes[len]; len++)
+		listed += codes[len] == 'H';
+	if (listed < all)	/* Panther Cove's OMR codes: the rest as a count */
+		fmt_snprintf(codes + len, sizeof(codes) - len, " +%u", all - listed);
 	if (!t) {
 		fmt_snprintf(d, n, "no records (want codes %s)", codes);
 		return PV_FAIL;

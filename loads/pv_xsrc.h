@@ -17,7 +17,8 @@
 #include "pebs/datasrc.h"
 
 enum pv_xsrc {
-	PV_X_SNOOP,	/* a cache level (not DRAM), snoop Hit: another core held it clean */
+	PV_X_SNOOP,	/* a cache level (not DRAM), snoop Hit or Fwd: another core held it
+			 * clean (Lion Cove's only such code is 0CH, Fwd) */
 	PV_X_HITM,	/* a cache level, snoop HitM: another core held it modified */
 	PV_X_REMOTE,	/* remote: another node's DRAM or cache */
 };
@@ -26,8 +27,9 @@ enum pv_xsrc {
 unsigned pv_xsrc_min_share(enum pv_xsrc want);
 
 /*
- * The load-event codes of m's table that decode to `want`, as "08H 09H 0BH 0DH" into
- * names[n] (empty when none). Returns how many there are; 0 for m == NULL.
+ * The load-event codes of m's table that decode to `want` (all of 00H..1FFH, so Panther
+ * Cove's and Arctic Wolf's OMR codes too), as "08H 09H 0BH 0DH" into names[n] (empty when
+ * none; whole names only, as many as fit). Returns how many there are; 0 for m == NULL.
  */
 unsigned pv_xsrc_codes(const struct pebs_model *m, enum pv_xsrc want, char *names, size_t n);
 

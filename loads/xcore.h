@@ -86,6 +86,10 @@ struct pebs_cpu;
 int xcore_pebs_cell(const struct xcore_run *base, struct pebs_cpu *pc, char *src, unsigned n);
 int xcore_pebs_verdict(const struct pebs_agg *a, enum xcore_kind kind, char *d, unsigned n);
 
+/* Whether a decoded load-latency data source is one kernel `kind` should produce: a local
+ * cache row (L3 or any cache, not remote) with a clean snoop hit (Hit or Fwd) for
+ * load_snoop, HitM for load_hitm. */
+bool xcore_code_fits(enum xcore_kind kind, const struct pebs_dsrc *d);
 /*
  * The load-latency data-source codes kernel `kind` should produce on a model (pure, from
  * pebs/datasrc_tables.c; loads/xcore_expect.c says which rows fit). Returns how many (at

@@ -7,14 +7,17 @@
  * result of a memory row is about other copies, not where the data came from), and its snoop
  * result fits the kernel: load_snoop a clean hit (Hit, or Fwd: Intel perfmon
  * MEM_LOAD_L3_HIT_RETIRED.XSNP_FWD, "snoop hit ... clean line ... in another on-pkg core which
- * forwarded the data"), load_hitm a HitM. Pure C.
+ * forwarded the data"), load_hitm a HitM. The scan covers every layout's code field
+ * (pebs/datasrc.h PEBS_DSRC_CODES: Panther Cove's OMR codes lie above FFH). Pure C.
  */
 #include "loads/xcore.h"
 #include "kernel/fmt.h"
 
 #include <stddef.h>
 
-static bool fits(enum xcore_kind kind, const struct pebs_dsrc *d)
+#define TEXT_CODES 4	/* codes listed per table in the text, then "+N" */
+
+bool xcore_code_fits(enum xcore_kind kind, const struct pebs_dsrc *d)
 {
 	if (d->remote == PEBS_YES || (d->level != PEBS_LVL_L3 && d->level != PEBS_LVL_ANY_CACHE))
 		return false;
@@ -30,13 +33,13 @@ unsigned xcore_expected_codes(const struct pebs_model *m, enum xcore_kind kind,
 
 	if (!m)
 		return 0;
-	for (unsigned c = 0; c < 256 && n < max; c++) {
+	for (unsigned c = 0; c < PEBS_DSRC_CODES && n < max; c++) {
 		struct pebs_dsrc d;
 
 		pebs_dsrc_decode(m, PEBS_EV_LOAD, c, &d);
 		if (d.code != c || !d.has_snoop || d.reserved)
 			continue;	/* past the layout's code field, or no such row */
-		if (fits(kind, &d))
+		if (xcore_code_fits(kind, &d))
 			codes[n++] = (uint16_t)c;
 	}
 	return n;
@@ -50,17 +53,19 @@ void xcore_expected_text(enum xcore_kind kind, char *b, unsigned n)
 
 	b[0] = '\0';
 	for (unsigned i = 0; (m = pebs_model_at(i)) != NULL && o + 1 < n; i++) {
-		uint16_t codes[16];
+		uint16_t codes[64];	/* Panther Cove's OMR codes: tens per kind */
 		unsigned k;
 
 		if (m->table == PEBS_DS_NONE || m->table >= PEBS_DS_TABLE_COUNT || seen[m->table])
 			continue;
 		seen[m->table] = true;
-		k = xcore_expected_codes(m, kind, codes, 16);
+		k = xcore_expected_codes(m, kind, codes, 64);
 		o += (unsigned)fmt_snprintf(b + o, n - o, "%s%s", o ? "; " : "",
 					    pebs_ds_table_name(m->table));
-		for (unsigned j = 0; j < k && o + 1 < n; j++)
+		for (unsigned j = 0; j < k && j < TEXT_CODES && o + 1 < n; j++)
 			o += (unsigned)fmt_snprintf(b + o, n - o, " %02XH", codes[j]);
+		if (k > TEXT_CODES && o + 1 < n)
+			o += (unsigned)fmt_snprintf(b + o, n - o, " +%u", k - TEXT_CODES);
 		if (!k && o + 1 < n)
 			o += (unsigned)fmt_snprintf(b + o, n - o, " none");
 	}

@@ -65,4 +65,10 @@ void pebs_dsrc_decode_pnc(uint64_t aux, bool store, bool arw, struct pebs_dsrc *
 
 const char *pebs_ds_table_name(unsigned table);
 
+/* Every layout's source-code field lies below this: bits 8:0 on Panther Cove and Arctic Wolf
+ * (bit 8 selects the OMR codes, datasrc_pantherc.c; Linux ds.c pnc_latency_data), 7:0 or
+ * fewer on every other layout (§5.1). A scan for the codes a table can give runs over
+ * 0..PEBS_DSRC_CODES-1 and keeps a value only where the decoded .code is that value. */
+#define PEBS_DSRC_CODES 0x200
+
 #endif

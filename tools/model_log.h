@@ -116,8 +116,6 @@ void ml_loaded_test(unsigned num, const struct pebs_caps *c, const struct cache_
 const struct pebs_agg *ml_pebs_agg(const struct pebs_caps *c, const struct ml_opts *o,
 				   const struct ml_mixrow *mx, unsigned ldlat, uint64_t sav,
 				   const char **why);
-/* Does this CPU's data-source table have a code for `want` at level l (load event)? */
-bool ml_has_code(const struct pebs_caps *c, enum pebs_level l, enum ml_want want);
 /* model_log_special.c: tests load_lfb .. load_hitm after load_dram; returns the next test
  * number. */
 unsigned ml_special_tests(unsigned first, uint64_t tsc_khz, const struct pebs_caps *c,

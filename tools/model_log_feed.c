@@ -6,6 +6,7 @@
  * model (model_feed), which turns them into PEBS records as the hardware would.
  */
 #include "tools/model_log.h"
+#include "loads/xcore.h"
 #include "model/pmu_model.h"
 #include "pebs/measure.h"
 
@@ -92,7 +93,8 @@ uint64_t ml_target_lat_x100(unsigned k, const struct ml_opts *o)
 
 /* The data-source code the model writes for a level (and a kind of hit: plain, STLB miss,
  * remote, snoop Hit, snoop HitM): found through the decoder's table for this CPU, not
- * hard-coded. Returns false when the table has none. */
+ * hard-coded; a snoop or HitM code is one the cross-core verdict counts. Returns false when
+ * the table has none. */
 bool ml_find_code(const struct pebs_caps *c, enum pebs_event ev, enum pebs_level l,
 		      enum ml_want want, uint64_t *out)
 {
@@ -127,11 +129,12 @@ bool ml_find_code(const struct pebs_caps *c, enum pebs_event ev, enum pebs_level
 		case ML_W_REMOTE:
 			ok = d.remote == PEBS_YES && d.stlb_miss != PEBS_YES;
 			break;
-		case ML_W_SNOOP:
-			ok = d.snoop == PEBS_SNOOP_HIT && d.stlb_miss != PEBS_YES;
-			break;
+		case ML_W_SNOOP:	/* what load_snoop / load_hitm count (loads/xcore_expect.c):
+					 * a clean hit may be Hit or Fwd (Lion Cove's only one is
+					 * 0CH "L3 Hit Snoop Fwd", Linux ds.c lnc_pebs_data_source) */
 		case ML_W_HITM:
-			ok = d.snoop == PEBS_SNOOP_HITM && d.stlb_miss != PEBS_YES;
+			ok = xcore_code_fits(want == ML_W_SNOOP ? XCORE_SNOOP : XCORE_HITM, &d) &&
+			     d.stlb_miss != PEBS_YES;
 			break;
 		default:
 			ok = d.stlb_miss != PEBS_YES && d.hit == PEBS_YES && d.remote != PEBS_YES;
@@ -142,13 +145,6 @@ bool ml_find_code(const struct pebs_caps *c, enum pebs_event ev, enum pebs_level
 		}
 	}
 	return false;
-}
-
-bool ml_has_code(const struct pebs_caps *c, enum pebs_level l, enum ml_want want)
-{
-	uint64_t code;
-
-	return ml_find_code(c, PEBS_EV_LOAD, l, want, &code);
 }
 
 uint64_t ml_code_for(const struct pebs_caps *c, enum pebs_level l)

@@ -17,7 +17,9 @@
 #include "loads/geometry.h"
 #include "loads/kload.h"
 #include "loads/plan.h"
+#include "loads/pv_xsrc.h"
 #include "loads/xcore.h"
+#include "pebs/measure.h"
 
 #include <stdio.h>
 
@@ -137,6 +139,8 @@ unsigned ml_special_tests(unsigned n, uint64_t tsc_khz, const struct pebs_caps *
 	static const char *const names[] = { "load_lfb", "load_store", "load_stlb", "load_remote",
 					     "load_snoop", "load_hitm" };
 	uint64_t dram = load_ws(LOAD_DRAM, g), l2 = load_ws(LOAD_L2, g);
+	const struct pebs_model *pm = ml_amd ? NULL : pebs_model_lookup(c->family, c->model,
+									pebs_measure_core(c));
 
 	(void)tsc_khz;
 	ibs = ic;
@@ -161,9 +165,14 @@ unsigned ml_special_tests(unsigned n, uint64_t tsc_khz, const struct pebs_caps *
 			     ram * 140 / 100, TGT_STLB, &stlb_mix, "walk_cost", 120, true, c, o);
 			break;
 		case 3:
-			if (!ml_amd && !ml_has_code(c, PEBS_LVL_RAM, ML_W_REMOTE)) {	/* IBS: RmtNode */
-				ktap_result(&t, n, kt_skip(&t, "one NUMA node: this model's data-source "
-							  "table has no remote code"), NULL);
+			if (!ml_amd && !pv_xsrc_codes(pm, PV_X_REMOTE, NULL, 0)) {	/* IBS: RmtNode */
+				/* a table with no remote code is a one-socket part's (Lion Cove:
+				 * Linux ds.c lnc_pebs_data_source): the kernel SKIPs there on
+				 * the SRAT, before any PEBS, so this log does the same */
+				ktap_result(&t, n, kt_skip(&t, "one NUMA node: data-source table %s "
+							  "has no remote code (one-socket parts "
+							  "only)", pebs_ds_table_name(pm ?
+							  pm->table : PEBS_DS_NONE)), NULL);
 				continue;
 			}
 			remote(&t, dram, c, o);

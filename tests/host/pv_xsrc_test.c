@@ -3,7 +3,8 @@
  * expected codes come out of each model's data-source table (SDM Vol. 3B table 18-24 on
  * Nehalem; Linux's Table A from Sandy Bridge on; docs/hardware.md §5), a measurement whose
  * records carry those codes passes and one whose records carry the neighbouring local codes
- * fails; a table without such a code SKIPs with the table's name.
+ * fails; a table without such a code SKIPs with the table's name; Lion Cove's Fwd-only clean
+ * hit and no remote row, and Panther Cove's / Arctic Wolf's OMR codes above FFH.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -136,12 +137,51 @@ static void test_no_code_skips(void **state)
 	assert_string_equal(pv_xsrc_name(PV_X_HITM), "hitm");
 }
 
+/* Lion Cove (Linux ds.c lnc_pebs_data_source): its only clean cross-core hit is 0CH "L3 Hit
+ * Snoop Fwd", and it has no remote row at all (one-socket parts). Panther Cove / Diamond
+ * Rapids and Arctic Wolf: the OMR codes lie at 100H..1FFH (bit 8; Linux ds.c
+ * pnc_latency_data, parse_omr_data_source: bit 4 remote), so a scan of 00H..FFH alone finds
+ * no remote code there and pebs_remote SKIPs on a two-socket Diamond Rapids. */
+static void test_lnc_and_omr(void **state)
+{
+	static struct pebs_agg a;
+	const struct pebs_model *dmr = pebs_model_lookup(0x13, 0x01, PEBS_CORE_P);
+	const struct pebs_model *arw = pebs_model_lookup(0x12, 0x01, PEBS_CORE_E);
+	char d[200], names[10];
+
+	(void)state;
+	codes_are(0xBD, PEBS_CORE_P, PV_X_SNOOP, "0CH");
+	codes_are(0xBD, PEBS_CORE_P, PV_X_HITM, "0DH 0FH");
+	codes_are(0xBD, PEBS_CORE_P, PV_X_REMOTE, "");
+	fill(&a, model(0xBD, PEBS_CORE_P), 0x0C, 60, 0x01, 40);
+	assert_int_equal(verdict(&a, model(0xBD, PEBS_CORE_P), PV_X_SNOOP, d), PV_PASS);
+	assert_int_equal(verdict(&a, model(0xBD, PEBS_CORE_P), PV_X_REMOTE, d), PV_SKIP);
+	assert_string_equal(d, "data-source table lnc has no remote code");
+	assert_non_null(dmr);
+	assert_non_null(arw);
+	/* 118H: OMR source 8 (memory region 0), bit 4 remote; 108H the same, local */
+	fill(&a, dmr, 0x118, 70, 0x108, 30);
+	assert_int_equal(verdict(&a, dmr, PV_X_REMOTE, d), PV_PASS);
+	assert_non_null(strstr(d, "remote 70.0% >= 50%, of 100 (codes 112H 113H "));
+	assert_non_null(strstr(d, " +"));	/* more codes than fit: the rest counted */
+	assert_non_null(strstr(d, ", table pnc)"));
+	fill(&a, dmr, 0x118, 30, 0x108, 70);
+	assert_int_equal(verdict(&a, dmr, PV_X_REMOTE, d), PV_FAIL);
+	fill(&a, arw, 0x118, 70, 0x108, 30);
+	assert_int_equal(verdict(&a, arw, PV_X_REMOTE, d), PV_PASS);
+	/* whole names only: "08H 09H" fits 10 bytes, " 0BH" does not */
+	assert_int_equal(pv_xsrc_codes(model(0x2A, PEBS_CORE_ANY), PV_X_REMOTE, names,
+				       sizeof(names)), 4);
+	assert_string_equal(names, "08H 09H");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_codes_from_tables),
 		cmocka_unit_test(test_both_ways),
 		cmocka_unit_test(test_no_code_skips),
+		cmocka_unit_test(test_lnc_and_omr),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

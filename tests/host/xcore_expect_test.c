@@ -4,7 +4,7 @@
  * 05H clean snoop hit, 06H/07H HITM; 07H exists on 06_2EH), Skylake-X (06H XSNP_HIT, 07H
  * XSNP_HITM; the DRAM and remote rows are not expected), Alder Lake's P- and E-core tables
  * (a hybrid part: two different answers), Lion Cove (8-bit codes: 0CH Fwd, 0DH/0FH HitM),
- * an unknown model (none), the per-table text the KTAP line prints, and the PEBS verdict
+ * Panther Cove's OMR codes above FFH, an unknown model (none), the per-table text the KTAP line prints, and the PEBS verdict
  * on aggregates shaped like the kernels' runs (the snoop kernel's flag line adds one HitM
  * record per measured line).
  */
@@ -65,6 +65,28 @@ static void test_hybrid_and_lnc(void **state)
 					      p, 1), 1);	/* max respected */
 }
 
+/* Panther Cove / Arctic Wolf: the cross-core codes are OMR codes, 100H..1FFH (bit 8;
+ * datasrc_pantherc.c, Linux ds.c parse_omr_data_source): 103H "local CA, non-shared cache",
+ * no HitM, no Fwd bit = snoop Hit; 123H the same with HitM (bit 5); 143H Fwd (bit 6). */
+static void test_omr(void **state)
+{
+	const struct pebs_model *dmr = pebs_model_lookup(0x13, 0x01, PEBS_CORE_P);
+	uint16_t c[64];
+	unsigned n;
+	bool fwd = false;
+
+	(void)state;
+	assert_non_null(dmr);
+	n = xcore_expected_codes(dmr, XCORE_SNOOP, c, 64);
+	assert_true(n > 4);
+	assert_int_equal(c[0], 0x103);
+	for (unsigned i = 0; i < n; i++)
+		fwd |= c[i] == 0x143;
+	assert_true(fwd);
+	assert_true(xcore_expected_codes(dmr, XCORE_HITM, c, 64) > 4);
+	assert_int_equal(c[0], 0x123);
+}
+
 static void test_text(void **state)
 {
 	char b[300], small[12];
@@ -73,6 +95,10 @@ static void test_text(void **state)
 	xcore_expected_text(XCORE_HITM, b, sizeof(b));
 	assert_non_null(strstr(b, "snb 07H"));
 	assert_non_null(strstr(b, "lnc 0DH 0FH"));
+	assert_non_null(strstr(b, "pnc 123H 124H 125H 126H +"));	/* 4 listed, the rest counted */
+	xcore_expected_text(XCORE_SNOOP, b, sizeof(b));
+	assert_non_null(strstr(b, "lnc 0CH;"));
+	assert_non_null(strstr(b, "arw 103H "));
 	xcore_expected_text(XCORE_SNOOP, small, sizeof(small));
 	assert_true(strlen(small) < sizeof(small));
 }
@@ -113,6 +139,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_nhm_skl),
 		cmocka_unit_test(test_hybrid_and_lnc),
+		cmocka_unit_test(test_omr),
 		cmocka_unit_test(test_text),
 		cmocka_unit_test(test_verdict),
 	};

@@ -104,6 +104,32 @@ for cpu, uarch in (("nvl-p", "Nova Lake (Coyote Cove)"), ("nvl-e", "Nova Lake (A
        "%s --kernels all: load_store's PEBS step runs, pebs_store judged (L1 hit share)" % cpu,
        (rc, got, err[-300:]))
 
+# Lion Cove (lnl-p: format 6, timed PEBS) and the arch-PEBS rows, --kernels all: every
+# cross-core step judged. Lion Cove's only clean cross-core hit is 0CH "L3 Hit Snoop Fwd" (Linux
+# ds.c lnc_pebs_data_source), which load_snoop counts (loads/xcore_expect.c: Hit or Fwd), so the
+# feed must draw it; its table has no remote code at all (one-socket parts: Lunar Lake, Arrow
+# Lake), so load_remote SKIPs as on such a machine, naming the table. Panther Cove's and Arctic
+# Wolf's remote codes are OMR codes above FFH (pebs/datasrc.h PEBS_DSRC_CODES): pebs_remote
+# judged, not SKIPped for a table that seemed to have none.
+XSRC = r"^  ok 4 pebs_source # \d+ of (\d+) records from another core's cache are %s "
+for cpu in ("lnl-p", "nvl-p", "nvl-e"):
+    rc, out, err = run(["--cpu", cpu, "--kernels", "all", "--seed", "3"])
+    tops = re.findall(r"^(?:not )?ok \d+ (\S+)", out, re.M)
+    ok(rc == 0 and not err and tops == [n for n in order if n != "load_cpus"] and
+       not re.search(r"^ *not ok ", out, re.M) and "no such data source" not in out,
+       "%s --kernels all: every load kernel, no verdict fails, none SKIPs for want of a code"
+       % cpu, (rc, tops, re.findall(r"^ *(?:not ok|ok .*# SKIP).*$", out, re.M)[:4]))
+    ok(re.search(XSRC % "Hit or Fwd", out, re.M) and re.search(XSRC % "HitM", out, re.M),
+       "%s: load_snoop and load_hitm judge their PEBS step" % cpu,
+       re.findall(r"^  ok \d+ pebs_source .*$", out, re.M)[-2:])
+    if cpu == "lnl-p":
+        rem = r"^ok 8 load_remote # SKIP one NUMA node: data-source table lnc has no remote code"
+    else:   # Panther Cove / Arctic Wolf: remote is bit 4 of the OMR codes, 100H..1FFH
+        rem = r"^  ok 4 pebs_remote # remote [\d.]+% >= 50%, of \d+ \(codes 112H .* \+\d+, table"
+    ok(re.search(rem, out, re.M), "%s: load_remote %s" % (cpu, "SKIPs naming the table" if
+       cpu == "lnl-p" else "judges pebs_remote"), re.findall(r"^.*(?:load_remote|pebs_remote) .*$",
+                                                              out, re.M)[-1:])
+
 # issue 31: the retire-latency and counter-snapshot verdicts through the kernel's own code
 # (loads/kpebs_judge.c), where the records carry them: timed PEBS on Lion Cove's format 6
 # (lnl-p: IA32_PERF_CAPABILITIES[17]) and arch PEBS (nvl-p, nvl-e); each knob of the PMU model
@@ -191,6 +217,10 @@ for topo, rows, cols in (("2s", 2, 2), ("2s-snc2-cxl", 4, 5), ("2s-512", 6, 6)):
         ok("SNC-DRAM" in rl[0][2] and re.search(r"^  # load_matrix: columns node 0 1 2 3 4; "
                                               r"package 0 0 1 1 -$", out, re.M),
            "SNC neighbour labelled SNC-DRAM, the CXL node memory-only", rl[0])
+rc, out, err = run(["--cpu", "lnl-p", "--kernels", "matrix", "--seed", "3"])
+ok(rc == 0 and re.search(r"^  ok \d+ snoop_dsrc # \d+ cells, each's records Hit or Fwd$", out, re.M),
+   "lnl-p --kernels matrix: load_c2c's snoop cells drawn from 0CH (Fwd), snoop_dsrc judged",
+   re.findall(r"^  .*snoop_dsrc.*$", out, re.M))
 rc, out, err = run(["--cpu", "sapphire_rapids", "--kernels", "matrix", "--remote-faster", "30"])
 ok(rc == 0 and re.search(r"^  not ok \d+ remote_over_local # from node 1: node 0 \S+ ns < 90% "
                          r"of local ", out, re.M) and re.search(r"^not ok 5 load_matrix", out, re.M),
