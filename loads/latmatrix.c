@@ -159,7 +159,7 @@ unsigned latm_snc_label(struct latm *m, const uint32_t *row_pkg)
 
 int latm_src_remote(struct latm *m, const uint32_t *row_pkg, char *d, size_t n)
 {
-	unsigned judged = 0, bad = 0;
+	unsigned judged = 0, bad = 0, far = 0;
 
 	fmt_snprintf(d, n, "no cell has a sampled data source");
 	for (unsigned r = 0; r < m->nrow; r++)
@@ -172,6 +172,7 @@ int latm_src_remote(struct latm *m, const uint32_t *row_pkg, char *d, size_t n)
 			    (!local && m->col_pkg[c] == row_pkg[r]))
 				continue;	/* memory-only, or SNC: no precise event says */
 			judged++;
+			far += !local;
 			x->flags |= LATM_SRC_JUDGED;
 			if (local == rem) {
 				x->flags |= LATM_SRC_BAD;
@@ -186,7 +187,13 @@ int latm_src_remote(struct latm *m, const uint32_t *row_pkg, char *d, size_t n)
 		return 0;
 	if (!judged)
 		return -1;
-	fmt_snprintf(d, n, "%u cells: local memory local, another package's remote", judged);
+	if (!far) {	/* the local cells alone say nothing about remote memory */
+		fmt_snprintf(d, n, "%u local cell%s judged, no cell on another package sampled",
+			     judged, judged == 1 ? "" : "s");
+		return -1;
+	}
+	fmt_snprintf(d, n, "%u cells (%u on another package): local memory local, another "
+		     "package's remote", judged, far);
 	return 1;
 }
 

@@ -11,6 +11,8 @@
 #include "kernel/ktap.h"
 #include "kernel/fmt.h"
 
+#include <string.h>
+
 static void judge(struct ktest *t, const char *name, int v, const char *d, const char *emu)
 {
 	if (emu)
@@ -46,6 +48,7 @@ void latm_node_print(struct ktest *t, struct latm *m, const uint32_t *row_pkg)
 void latm_node_judge(struct ktest *t, struct latm *m, const struct latm_refs *in)
 {
 	char d[200];
+	int v;
 
 	judge(t, "remote_over_local", latm_remote_over_local(m, d, sizeof(d)), d, in->emu);
 	if (!in->slit)
@@ -56,8 +59,13 @@ void latm_node_judge(struct ktest *t, struct latm *m, const struct latm_refs *in
 		kt_skip_sub(t, "order_hmat", "%s", in->no_hmat);
 	else
 		judge(t, "order_hmat", latm_in_order(m, in->hmat, "HMAT", d, sizeof(d)), d, in->emu);
-	judge(t, "dsrc_remote", latm_src_remote(m, in->row_pkg, d, sizeof(d)),
-	      in->src_why ? in->src_why : d, NULL);
+	v = latm_src_remote(m, in->row_pkg, d, sizeof(d));
+	if (v < 0 && in->src_why) {	/* why the cells were not sampled, after what was */
+		size_t at = strlen(d);
+
+		fmt_snprintf(d + at, sizeof(d) - at, " (%s)", in->src_why);
+	}
+	judge(t, "dsrc_remote", v, d, NULL);
 }
 
 void latm_c2c_judge(struct ktest *t, const struct latm *m, const char *sub, const char *want,

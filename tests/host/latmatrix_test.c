@@ -142,6 +142,28 @@ static void test_snc_and_remote_source(void **state)
 	assert_string_equal(d, "from node 2: node 0 is on another package, its source L-DRAM");
 }
 
+/* Only the local cells sampled (the other package's cells had no data source: a table with
+ * no remote code, a sampler that failed there): nothing says remote memory reads remote, so
+ * no pass on the local cells alone. */
+static void test_remote_source_unsampled(void **state)
+{
+	static const uint32_t pkg[] = { 0, 1 }, row_pkg[] = { 0, 1 };
+	static const unsigned ns[] = { 90, 140, 139, 90 };
+	struct latm m;
+	char d[200];
+
+	(void)state;
+	node_matrix(&m, 2, 2, ns, pkg);
+	set_src(&m, 0, 0, "L-DRAM");
+	set_src(&m, 1, 1, "L-DRAM");
+	assert_int_equal(latm_src_remote(&m, row_pkg, d, sizeof(d)), -1);
+	assert_string_equal(d, "2 local cells judged, no cell on another package sampled");
+	set_src(&m, 0, 1, "R-DRAM");
+	assert_int_equal(latm_src_remote(&m, row_pkg, d, sizeof(d)), 1);
+	assert_string_equal(d, "3 cells (1 on another package): local memory local, another "
+			    "package's remote");
+}
+
 static char lines[4][300];
 static unsigned nlines;
 
@@ -290,6 +312,7 @@ int main(void)
 		cmocka_unit_test(test_remote_over_local),
 		cmocka_unit_test(test_in_order),
 		cmocka_unit_test(test_snc_and_remote_source),
+		cmocka_unit_test(test_remote_source_unsampled),
 		cmocka_unit_test(test_lines),
 		cmocka_unit_test(test_pick),
 		cmocka_unit_test(test_c2c_order),
