@@ -23,6 +23,19 @@ static void judge(struct ktest *t, const char *name, int v, const char *d, const
 		kt_check(t, v == 1, "%s # %s", name, d);
 }
 
+/* A data-source verdict: on a SKIP, why cells went unsampled (the first sampler failure)
+ * follows what was judged; a pass or a fail stands on its own detail. */
+static void judge_src(struct ktest *t, const char *name, int v, char *d, size_t n,
+		      const char *why)
+{
+	if (v < 0 && why) {
+		size_t at = strlen(d);
+
+		fmt_snprintf(d + at, n - at, " (%s)", why);
+	}
+	judge(t, name, v, d, NULL);
+}
+
 static void line(void *t, const char *l)
 {
 	kt_info(t, "%s", l);
@@ -48,7 +61,6 @@ void latm_node_print(struct ktest *t, struct latm *m, const uint32_t *row_pkg)
 void latm_node_judge(struct ktest *t, struct latm *m, const struct latm_refs *in)
 {
 	char d[200];
-	int v;
 
 	judge(t, "remote_over_local", latm_remote_over_local(m, d, sizeof(d)), d, in->emu);
 	if (!in->slit)
@@ -59,13 +71,8 @@ void latm_node_judge(struct ktest *t, struct latm *m, const struct latm_refs *in
 		kt_skip_sub(t, "order_hmat", "%s", in->no_hmat);
 	else
 		judge(t, "order_hmat", latm_in_order(m, in->hmat, "HMAT", d, sizeof(d)), d, in->emu);
-	v = latm_src_remote(m, in->row_pkg, d, sizeof(d));
-	if (v < 0 && in->src_why) {	/* why the cells were not sampled, after what was */
-		size_t at = strlen(d);
-
-		fmt_snprintf(d + at, sizeof(d) - at, " (%s)", in->src_why);
-	}
-	judge(t, "dsrc_remote", v, d, NULL);
+	judge_src(t, "dsrc_remote", latm_src_remote(m, in->row_pkg, d, sizeof(d)), d, sizeof(d),
+		  in->src_why);
 }
 
 void latm_c2c_judge(struct ktest *t, const struct latm *m, const char *sub, const char *want,
@@ -79,5 +86,5 @@ void latm_c2c_judge(struct ktest *t, const struct latm *m, const char *sub, cons
 	fmt_snprintf(name, sizeof(name), "%s_order", sub);
 	judge(t, name, c2c_order(m, d, sizeof(d)), d, emu);
 	fmt_snprintf(name, sizeof(name), "%s_dsrc", sub);
-	judge(t, name, c2c_src_verdict(m, want, d, sizeof(d)), src_why ? src_why : d, NULL);
+	judge_src(t, name, c2c_src_verdict(m, want, d, sizeof(d)), d, sizeof(d), src_why);
 }

@@ -54,17 +54,20 @@ static uint64_t jitter(uint64_t v)
 	return v * (98 + ml_rand() % 5) / 100;
 }
 
-/* Label cell x from one measurement of mx on the boot CPU; *why when none. */
+/* Label cell x from one measurement of mx on the boot CPU; the first failure's reason in
+ * *why. */
 static void sample(struct latm_cell *x, const struct pebs_caps *c, const struct ml_opts *o,
 		   const struct ml_mixrow *mx, unsigned ldlat, uint64_t sav, const char **why,
 		   int kind)
 {
-	const struct pebs_agg *a = ml_pebs_agg(c, o, mx, ldlat, sav, why);
+	const char *w = NULL;
+	const struct pebs_agg *a = ml_pebs_agg(c, o, mx, ldlat, sav, &w);
 	char d[200];
 
-	if (!a)
+	if (!a) {
+		*why = *why ? *why : w;	/* the first reason, as ktests/load_matrix.c keeps */
 		return;
-	*why = NULL;
+	}
 	latm_src_label(a, x->src, sizeof(x->src));
 	x->flags |= LATM_SRC;
 	if (kind >= 0 && mx != &sibling_mix) {	/* SMT siblings: a shared L1D, not judged */
