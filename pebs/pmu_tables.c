@@ -465,7 +465,7 @@ const struct pebs_uarch pebs_uarch_table[] = {
 		.native = 0x2, .steppings = 0xffff, .pebs_fmt = 0xff, .pebs_gp = 0x0,
 		.ll_event = 0x01cd, .ll_gp = 0xfe, .st_event = 0x02cd, .st_gp = 0x1, .aux_event = 0x0000,
 		.dsrc = DSRC_SKL, .quirks = 0, .errata = NULL,
-		.src = "hardware.md §5.3 §6; Linux core.c intel_pmu_init (METEORLAKE: no aux event); format 5 UNVERIFIED",
+		.src = "hardware.md §5.3 §6; Linux core.c intel_pmu_init (METEORLAKE: no aux event); PERF_CAP[17] timed PEBS, none on fixed counter 0 (tip c87a31093c70, core.c rwc_get_event_constraints); PERF_CAP[15] reads 0 (core.c intel_pmu_broken_perf_cap); format 4 or 5 UNVERIFIED: ds.c intel_ds_init treats 4/5/6 alike, v6.12 prints fmt4 for all",
 	},
 	{	/* 06_AA perfmon MTL/events/meteorlake_crestmont_core.json: MEM_UOPS_RETIRED.LOAD_LATENCY_*, MEM_UOPS_RETIRED.STORE_LATENCY; hand "Crestmont (MTL E)"; Linux core.c intel_pmu_init (METEORLAKE* E-core: intel_pmu_init_grt, intel_cmt_extra_regs, intel_pmu_pebs_data_source_mtl), ds.c intel_grt_pebs_event_constraints */
 		.name = "Crestmont (MTL E)", .family = 6, .model = 0xaa, .core_type = 0x20,
@@ -479,7 +479,7 @@ const struct pebs_uarch pebs_uarch_table[] = {
 		.native = 0x2, .steppings = 0xffff, .pebs_fmt = 0xff, .pebs_gp = 0x0,
 		.ll_event = 0x01cd, .ll_gp = 0xfe, .st_event = 0x02cd, .st_gp = 0x1, .aux_event = 0x0000,
 		.dsrc = DSRC_SKL, .quirks = 0, .errata = NULL,
-		.src = "hardware.md §5.3 §6; Linux core.c intel_pmu_init (METEORLAKE: no aux event); format 5 UNVERIFIED",
+		.src = "hardware.md §5.3 §6; Linux core.c intel_pmu_init (METEORLAKE: no aux event); PERF_CAP[17] timed PEBS, none on fixed counter 0 (tip c87a31093c70, core.c rwc_get_event_constraints); PERF_CAP[15] reads 0 (core.c intel_pmu_broken_perf_cap); format 4 or 5 UNVERIFIED: ds.c intel_ds_init treats 4/5/6 alike, v6.12 prints fmt4 for all",
 	},
 	{	/* 06_AC perfmon MTL/events/meteorlake_crestmont_core.json: MEM_UOPS_RETIRED.LOAD_LATENCY_*, MEM_UOPS_RETIRED.STORE_LATENCY; hand "Crestmont (MTL E)"; Linux core.c intel_pmu_init (METEORLAKE* E-core: intel_pmu_init_grt, intel_cmt_extra_regs, intel_pmu_pebs_data_source_mtl), ds.c intel_grt_pebs_event_constraints */
 		.name = "Crestmont (MTL E)", .family = 6, .model = 0xac, .core_type = 0x20,
@@ -493,14 +493,14 @@ const struct pebs_uarch pebs_uarch_table[] = {
 		.native = 0x0, .steppings = 0xffff, .pebs_fmt = 0xff, .pebs_gp = 0x0,
 		.ll_event = 0x01cd, .ll_gp = 0xfe, .st_event = 0x02cd, .st_gp = 0x1, .aux_event = 0x0000,
 		.dsrc = DSRC_SKL_PMEM, .quirks = 0, .errata = NULL,
-		.src = "hardware.md §5.3 §6; Linux core.c intel_pmu_init (no PMU_FL_MEM_LOADS_AUX for GNR); format 4 UNVERIFIED",
+		.src = "hardware.md §5.3 §6; Linux core.c intel_pmu_init (GRANITERAPIDS_X/_D: no PMU_FL_MEM_LOADS_AUX; tip bc4000fdb009 \"Add Granite Rapids\": no aux event, retire latency); PERF_CAP[17] timed PEBS (tip c87a31093c70, tools/perf topdown.txt \"TPEBS\"); format 4 or 5 UNVERIFIED: ds.c intel_ds_init treats 4/5/6 alike, v6.12 prints fmt4 for all",
 	},
 	{	/* 06_AE perfmon GNR/events/graniterapids_core.json: MEM_TRANS_RETIRED.LOAD_LATENCY_*, MEM_TRANS_RETIRED.STORE_SAMPLE; hand "Granite Rapids"; Linux core.c intel_pmu_init (GRANITERAPIDS_X/_D: glc_common, skl(true)), ds.c intel_glc_pebs_event_constraints */
 		.name = "Granite Rapids", .family = 6, .model = 0xae, .core_type = 0x00,
 		.native = 0x0, .steppings = 0xffff, .pebs_fmt = 0xff, .pebs_gp = 0x0,
 		.ll_event = 0x01cd, .ll_gp = 0xfe, .st_event = 0x02cd, .st_gp = 0x1, .aux_event = 0x0000,
 		.dsrc = DSRC_SKL_PMEM, .quirks = 0, .errata = NULL,
-		.src = "hardware.md §5.3 §6; Linux core.c intel_pmu_init (no PMU_FL_MEM_LOADS_AUX for GNR); format 4 UNVERIFIED",
+		.src = "hardware.md §5.3 §6; Linux core.c intel_pmu_init (GRANITERAPIDS_X/_D: no PMU_FL_MEM_LOADS_AUX; tip bc4000fdb009 \"Add Granite Rapids\": no aux event, retire latency); PERF_CAP[17] timed PEBS (tip c87a31093c70, tools/perf topdown.txt \"TPEBS\"); format 4 or 5 UNVERIFIED: ds.c intel_ds_init treats 4/5/6 alike, v6.12 prints fmt4 for all",
 	},
 	{	/* 06_AF perfmon SRF/events/sierraforest_core.json: MEM_UOPS_RETIRED.LOAD_LATENCY_*, MEM_UOPS_RETIRED.STORE_LATENCY; hand "Crestmont"; Linux core.c intel_pmu_init (ATOM_CRESTMONT/_X: intel_pmu_pebs_data_source_cmt), ds.c intel_grt_pebs_event_constraints */
 		.name = "Crestmont", .family = 6, .model = 0xaf, .core_type = 0x00,
@@ -514,7 +514,7 @@ const struct pebs_uarch pebs_uarch_table[] = {
 		.native = 0x2, .steppings = 0xffff, .pebs_fmt = 0xff, .pebs_gp = 0x0,
 		.ll_event = 0x01cd, .ll_gp = 0xfe, .st_event = 0x02cd, .st_gp = 0x1, .aux_event = 0x0000,
 		.dsrc = DSRC_SKL, .quirks = 0, .errata = NULL,
-		.src = "hardware.md §5.3 §6; Linux core.c intel_pmu_init (METEORLAKE: no aux event); format 5 UNVERIFIED",
+		.src = "hardware.md §5.3 §6; Linux core.c intel_pmu_init (METEORLAKE: no aux event); PERF_CAP[17] timed PEBS, none on fixed counter 0 (tip c87a31093c70, core.c rwc_get_event_constraints); PERF_CAP[15] reads 0 (core.c intel_pmu_broken_perf_cap); format 4 or 5 UNVERIFIED: ds.c intel_ds_init treats 4/5/6 alike, v6.12 prints fmt4 for all",
 	},
 	{	/* 06_B5 perfmon MTL/events/meteorlake_crestmont_core.json: MEM_UOPS_RETIRED.LOAD_LATENCY_*, MEM_UOPS_RETIRED.STORE_LATENCY; hand "Crestmont (MTL E)"; Linux core.c intel_pmu_init (METEORLAKE* E-core: intel_pmu_init_grt, intel_cmt_extra_regs, intel_pmu_pebs_data_source_mtl), ds.c intel_grt_pebs_event_constraints */
 		.name = "Crestmont (MTL E)", .family = 6, .model = 0xb5, .core_type = 0x20,

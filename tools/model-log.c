@@ -29,7 +29,8 @@
  * (tools/model_log_matrix.c) over the topology --topo names (tests/model/topo_model.h, default
  * 2s-snc2-cxl); --remote-faster N: the topology's hostile knob (node 1 -> node 0 loads N %
  * faster than node 1's own: remote_over_local fails). Intel parts.
- * Usage: model-log --cpu haswell|skylake|icelake_sp|sapphire_rapids|zen3|zen4|zen5|zen6|lnl-p|nvl-p|nvl-e|alderlake
+ * Usage: model-log --cpu haswell|skylake|icelake_sp|sapphire_rapids|zen3|zen4|zen5|zen6|lnl-p|nvl-p|nvl-e|alderlake|
+ *                        gnr|mtl-p
  *                  [--seed N] [--kernels levels|all|loaded|matrix] [--injectors 1..512]
  *                  [--topo NAME] [--remote-faster N]
  *                  [--mix clean|mixed|l1] [--dump none|raw|decoded] [--sav N]
@@ -114,6 +115,15 @@ static const struct mcpu {
 	{ .id = "alderlake", .mc = &model_goldencove, .ecore = &model_gracemont, .l1d = 48 << 10,
 	  .l2 = 1280 << 10, .l3 = 30ull << 20, .w1 = 12, .w2 = 10, .w3 = 12, .tsc_khz = 2400000,
 	  .mem = &loaded_mem_ddr4_2ch },
+	/* Granite Rapids-X 06_ADH (Redwood Cove; timed PEBS, no aux event): Xeon 6980P's 48K L1D,
+	 * 2M L2 per core, 504M L3; ways, TSC and the memory model (it has 12 DDR5 channels)
+	 * illustrative */
+	{ .id = "gnr", .mc = &model_gnr, .l1d = 48 << 10, .l2 = 2 << 20, .l3 = 504ull << 20,
+	  .w1 = 12, .w2 = 16, .w3 = 16, .tsc_khz = 2000000, .mem = &loaded_mem_ddr5_8ch },
+	/* Meteor Lake 06_AAH P-core (Redwood Cove; timed PEBS): Core Ultra 7 155H's P-core 48K L1D,
+	 * 2M L2, 24M L3; ways, TSC and the memory model illustrative */
+	{ .id = "mtl-p", .mc = &model_mtl_p, .l1d = 48 << 10, .l2 = 2 << 20, .l3 = 24ull << 20,
+	  .w1 = 12, .w2 = 16, .w3 = 12, .tsc_khz = 3000000, .mem = &loaded_mem_ddr4_2ch },
 };
 
 static const char *const knames[4] = { "load_l1", "load_l2", "load_l3", "load_dram" };
@@ -130,7 +140,7 @@ static struct console_backend out = { .name = "stdout", .write = out_write };
 static void usage(void)
 {
 	fprintf(stderr, "usage: model-log --cpu haswell|skylake|icelake_sp|sapphire_rapids|zen3|zen4|zen5|zen6|lnl-p|nvl-p|nvl-e|"
-		"alderlake "
+		"alderlake|gnr|mtl-p "
 		"[--seed N] [--kernels levels|all|loaded|matrix] [--injectors N] [--topo %s] [--remote-faster 0..99] [--mix clean|mixed|l1] [--dump none|raw|decoded] [--sav N] "
 		"[--assist-ns N] [--pmi-ns N] [--ram-pct 50..400] [--pebs-counters on|off] "
 		"[--retire-pct 1..1000] [--snap-skew N]\n", topo_model_names());
@@ -201,7 +211,8 @@ int main(int argc, char **argv)
 {
 	static const char *const cpu_ids[] = { "haswell", "skylake", "icelake_sp",
 					       "sapphire_rapids", "zen3", "zen4", "zen5", "zen6",
-					       "lnl-p", "nvl-p", "nvl-e", "alderlake" };
+					       "lnl-p", "nvl-p", "nvl-e", "alderlake", "gnr",
+					       "mtl-p" };
 	static const char *const mix_ids[] = { "clean", "mixed", "l1" };
 	static const char *const dump_ids[] = { "none", "raw", "decoded" };
 	static const char *const kernel_ids[] = { "levels", "all", "loaded", "matrix" };
@@ -229,7 +240,7 @@ int main(int argc, char **argv)
 		if (!v)
 			usage();
 		if (!strcmp(argv[i], "--cpu"))
-			m = &cpus[pick(v, cpu_ids, 12)];
+			m = &cpus[pick(v, cpu_ids, 14)];
 		else if (!strcmp(argv[i], "--seed"))
 			o.seed = strtoull(v, NULL, 0);
 		else if (!strcmp(argv[i], "--kernels")) {

@@ -191,17 +191,18 @@ static enum pv_result retire_on(const struct model_cpu *c, unsigned pct, char *d
 	return pv_retire(&m.retire, 500, true, d, n);
 }
 
-/* Timed PEBS (PERF_CAPABILITIES[17]) on Lion Cove's format 6 and arch PEBS on Panther Lake:
- * the records' retire latency passes; the model's knob (retire latencies 5x the load latency,
- * not what a chase retires at) fails it; Sapphire Rapids' format 5 without the bit has none
- * (SKIP). */
+/* Timed PEBS (PERF_CAPABILITIES[17]) on Lion Cove's format 6, Granite Rapids' format 4 and
+ * Meteor Lake P's format 5 (Redwood Cove), and arch PEBS on Panther Lake: the records' retire
+ * latency passes; the model's knob (retire latencies 5x the load latency, not what a chase
+ * retires at) fails it; Sapphire Rapids' format 5 without the bit has none (SKIP). */
 static void test_retire_knob(void **state)
 {
-	static const struct model_cpu *const timed[] = { &model_lion_cove, &model_ptl_p };
+	static const struct model_cpu *const timed[] = { &model_lion_cove, &model_gnr,
+							 &model_mtl_p, &model_ptl_p };
 	char d[160];
 
 	(void)state;
-	for (unsigned k = 0; k < 2; k++) {
+	for (unsigned k = 0; k < 4; k++) {
 		assert_int_equal(retire_on(timed[k], 0, d, sizeof(d)), PV_PASS);
 		assert_true(m.retire.count >= 500);
 		assert_string_equal(d, "retire p50 5 vs 5.00 core/load, band 2..14");

@@ -35,8 +35,11 @@ static void test_probe_every_cpu(void **state)
 {
 	static const char *const uarch[] = { "Nehalem/Westmere", "Sandy/Ivy Bridge",
 		"Haswell/Broadwell", "Skylake", "Ice Lake-SP", "Sapphire/Emerald Rapids",
-		"Gracemont", "Golden/Raptor Cove (ADL/RPL P)", "Lion Cove" };
-	static const unsigned fmt[] = { 1, 1, 2, 3, 4, 5, 4, 5, 6 };
+		"Gracemont", "Golden/Raptor Cove (ADL/RPL P)", "Lion Cove", "Granite Rapids",
+		"Redwood Cove (MTL P)" };
+	static const unsigned fmt[] = { 1, 1, 2, 3, 4, 5, 4, 5, 6, 4, 5 };
+	/* timed PEBS (PERF_CAPABILITIES[17]): Lion Cove, Granite Rapids, Meteor Lake P */
+	static const bool timed[] = { 0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1 };
 	const char *why;
 
 	(void)state;
@@ -52,6 +55,7 @@ static void test_probe_every_cpu(void **state)
 		assert_int_equal(caps.microcode, model_cpus[k]->microcode);
 		assert_int_equal(caps.n_gp, model_cpus[k]->n_gp);
 		assert_int_equal(caps.baseline, fmt[k] >= 4);
+		assert_int_equal(caps.timing_info, timed[k]);
 		assert_int_equal(caps.emon, 1);
 		assert_int_equal(caps.pebs_unavail, 0);
 		stub_console_reset();

@@ -51,7 +51,7 @@ struct model_cpu {
 extern const struct model_cpu model_broadwell;	/* not in model_cpus[]: the BDW period rule */
 extern const struct model_cpu model_nehalem, model_sandybridge, model_haswell, model_skylake,
 	model_icelake_sp, model_sapphire_rapids, model_gracemont, model_goldencove, model_penryn,
-	model_qemu_tcg_skl, model_qemu_tcg_icx, model_lion_cove;
+	model_qemu_tcg_skl, model_qemu_tcg_icx, model_lion_cove, model_gnr, model_mtl_p;
 extern const struct model_cpu *const model_cpus[];	/* the PEBS CPUs, NULL-terminated */
 /* Architectural-PEBS rows (pmu_model_cpus_arch.c), NULL-terminated. */
 extern const struct model_cpu model_ptl_p, model_ptl_e, model_cwf, model_dmr, model_nvl_p,

@@ -128,6 +128,50 @@ const struct model_cpu model_lion_cove = {
 	.split_latency = true,
 };
 
+/* Granite Rapids-X 06_ADH (Redwood Cove server cores; signature stepping 1 as a Xeon 6975P-C
+ * reports 6/173/1). Linux v6.12 core.c intel_pmu_init case INTEL_GRANITERAPIDS_X/_D: Sapphire
+ * Rapids' glc_common (intel_pmu_init_glc: intel_glc_pebs_event_constraints, so load latency
+ * 0x01cd on PMC1-7 and STORE_SAMPLE 0x02cd on PMC0; PMU_FL_INSTR_LATENCY, the split latency
+ * word) but intel_rwc_extra_regs and no PMU_FL_MEM_LOADS_AUX, so no aux event (tip
+ * bc4000fdb009 "Add Granite Rapids": "Doesn't need the AUX event workaround for the mem load
+ * event"; "Support Retire Latency"); data source intel_pmu_pebs_data_source_skl(true).
+ * PERF_CAPABILITIES[17] timed PEBS: the same commit message and Linux tools/perf/Documentation/
+ * topdown.txt "TPEBS (Timed PEBS) ... since Granite Rapids". Record format 4 is a MODELLED
+ * choice (UNVERIFIED: Linux treats 4, 5 and 6 alike, ds.c intel_ds_init, and v6.12 prints
+ * "fmt4" for all three, so no public Linux log pins it; the hand table's decoder default is 4);
+ * counter counts as Sapphire Rapids'; baseline, metrics, PEBS-via-PT, the low bits and the
+ * microcode illustrative. */
+const struct model_cpu model_gnr = {
+	.name = "Granite Rapids", .signature = 0xa06d1, .version = 5, .n_gp = 8, .gp_width = 48,
+	.n_fixed = 4, .fixed_width = 48, .ds = true, .dtes64 = true, .pdcm = true,
+	.perf_cap = 0x3f4c5, .misc_enable = MISC_EMON, .microcode = 0x10003a2, .pebs_gp = 0xff,
+	.ll_event = 0x01cd, .ll_gp = 0xfe, .st_event = 0x02cd, .split_latency = true,
+};
+
+/* Meteor Lake 06_AAH P-core (Redwood Cove, hybrid CPUID.1AH core type 0x40; signature stepping
+ * 4 as a Core Ultra 7 155H reports "family: 0x6, model: 0xaa, stepping: 0x4"). Linux v6.12
+ * core.c intel_pmu_init case INTEL_METEORLAKE/_L: intel_pmu_init_glc for the big core (load
+ * latency 0x01cd on PMC1-7, STORE_SAMPLE 0x02cd on PMC0, split latency word),
+ * intel_rwc_extra_regs, no PMU_FL_MEM_LOADS_AUX (no aux event), data source
+ * intel_pmu_pebs_data_source_mtl (the big core's: _skl(false)). PERF_CAPABILITIES[17] timed
+ * PEBS: tip c87a31093c70 "perf/x86: Support Retire Latency" (of the Meteor Lake enabling
+ * series) "not supported by the fixed counter 0 on p-core of MTL" (core.c
+ * rwc_get_event_constraints moves such events to PMC1-7; not modelled here: this model's DS
+ * PEBS runs on GP counters, and the kernel's retire judgement samples the load-latency event
+ * on PMC1-7). PERF_CAPABILITIES[15] (metrics) reads 0 on Meteor Lake (core.c
+ * intel_pmu_broken_perf_cap: "The Perf Metric (Bit 15) is always cleared"), so it is clear
+ * here; [16] PEBS-via-PT clear (ds.c: not supported on hybrid parts). Record format 5 is a
+ * MODELLED choice (UNVERIFIED, as for Granite Rapids; the hand table's decoder default is 5),
+ * so that the format >= 5 DS reset-slot layout runs with timed PEBS too; counter counts, low
+ * bits and microcode illustrative. */
+const struct model_cpu model_mtl_p = {
+	.name = "Redwood Cove", .signature = 0xa06a4, .core_type = 0x40, .version = 5, .n_gp = 8,
+	.gp_width = 48, .n_fixed = 4, .fixed_width = 48, .ds = true, .dtes64 = true,
+	.pdcm = true, .perf_cap = 0x275c5, .misc_enable = MISC_EMON, .microcode = 0x24,
+	.pebs_gp = 0xff, .ll_event = 0x01cd, .ll_gp = 0xfe, .st_event = 0x02cd,
+	.split_latency = true,
+};
+
 /* Core 2 Penryn: format 0, PEBS on PMC0 only, no load latency, buffer limited to 4 KiB (Linux
  * ds.c intel_core2_pebs_event_constraints, intel_ds_init). */
 const struct model_cpu model_penryn = {
@@ -151,7 +195,8 @@ const struct model_cpu model_qemu_tcg_icx = {
 
 const struct model_cpu *const model_cpus[] = {
 	&model_nehalem, &model_sandybridge, &model_haswell, &model_skylake, &model_icelake_sp,
-	&model_sapphire_rapids, &model_gracemont, &model_goldencove, &model_lion_cove, NULL,
+	&model_sapphire_rapids, &model_gracemont, &model_goldencove, &model_lion_cove, &model_gnr,
+	&model_mtl_p, NULL,
 };
 
 void cpuid_count(uint32_t leaf, uint32_t subleaf, struct cpuid_regs *r)

@@ -158,6 +158,28 @@ for cpu in ("lnl-p", "nvl-p", "nvl-e"):
        re.findall(r"^ *(?:not )?ok \d+ pebs_latency .*$", out, re.M))
     ok(rc == 0 and len(cnt) == 4 and all(cnt),
        "%s --snap-skew 1000: snapshots that are not the counter fail pebs_counters" % cpu, cnt)
+# Redwood Cove rows with timed PEBS: Granite Rapids-X (gnr: format 4, no aux event, skl-pmem
+# table) and Meteor Lake's P-core (mtl-p: format 5, hybrid core type 0x40, skl table): every
+# load kernel end to end with the kernel's verdicts, the retire latency judged at every level;
+# the knob --retire-pct fails pebs_latency at every level.
+for cpu, uarch, fmt, dsrc in (("gnr", "Granite Rapids", 4, "skl-pmem"),
+                              ("mtl-p", "Redwood Cove (MTL P)", 5, "skl")):
+    rc, out, err = run(["--cpu", cpu, "--kernels", "all", "--seed", "3"])
+    tops = re.findall(r"^(?:not )?ok \d+ (\S+)", out, re.M)
+    got = re.findall(RET, out, re.M)
+    ok(rc == 0 and not err and tops == [n for n in order if n != "load_cpus"] and
+       re.search(r"^# pmu: uarch %s pebs_gp 0xff ll_event 0x01cd/0xfe store 0x02cd/0x1 aux "
+                 r"0x0000 dsrc %s " % (re.escape(uarch), dsrc), out, re.M) and
+       re.search(r"^# pmu: IA32_PERF_CAPABILITIES \S+ pebs_fmt %d .* timing 1 " % fmt, out, re.M)
+       and not re.search(r"^ *not ok |# SKIP", out, re.M) and
+       [int(g[1]) for g in got] == [5, 15, 60, 295] and not any(g[0] for g in got),
+       "%s --kernels all: %s, every kernel passes, retire latency judged at every level"
+       % (cpu, uarch), (rc, tops, got, re.findall(r"^ *not ok .*$", out, re.M)[:3], err[-300:]))
+    rc, out, err = run(["--cpu", cpu, "--seed", "3", "--retire-pct", "30"])
+    got = re.findall(RET, out, re.M)
+    ok(rc == 0 and len(got) == 4 and all(g[0] for g in got) and
+       [int(g[1]) for g in got] == [1, 4, 18, 89],
+       "%s --retire-pct 30: retire latencies at 30 %% of the load's fail pebs_latency" % cpu, got)
 rc, out, err = run(["--cpu", "skylake", "--seed", "3"])
 ok(rc == 0 and "pebs_counters" not in out and "retire p50" not in out,
    "skylake (format 3, no timing info): neither verdict, as on the kernel", "")
