@@ -229,9 +229,8 @@ void kmain(uint32_t magic, uint64_t info)
 	smp_init();	/* after apic (INIT/SIPI through the ICR); its waits are bounded */
 	smp_set_nodes();
 	pebs_pmi_slots(smp_cpu_count());	/* a PMI slot per CPU started */
-	smp_on_ap_recovery(pebs_disarm_here);	/* an AP that faults leaves no PEBS armed */
-	if (cpu.vendor == VENDOR_AMD)
-		smp_on_ap_recovery(ibs_disarm_here);	/* nor IBS */
+	/* an AP that faults inside a measurement leaves no sampling armed (smp/smp.h) */
+	smp_on_ap_recovery(cpu.vendor == VENDOR_AMD ? ibs_disarm_here : pebs_disarm_here);
 	phase_tsc[PH_SMP_DONE] = rdtsc();
 	print_header();
 	platform_print_header(&boot_info);
