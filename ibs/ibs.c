@@ -20,6 +20,10 @@
  * session and restored at stop (Linux tip e267b4178134). The LVT entry
  * routes to APIC_VEC_PMI (fixed, or NMI with pmi=nmi) so apic/'s PMI dispatcher runs the
  * handler and the EOI; the entry is checked free (masked) before it is taken.
+ * Disarm (ibs_disarm_undo, ibs_disarm_here): a test abandoned inside the session (watchdog,
+ * exception: the runner's undo, kernel/ktap_undo.h, held from start to stop) or an AP that
+ * faulted with IbsOpEn set leaves no sampling armed: IBS_OP_CTL as the stop writes it, _safe
+ * accessors only, from what the driver kept at start, never the session's memory.
  */
 #include "ibs/ibs.h"
 #include "ibs/ibs_regs.h"
@@ -27,10 +31,24 @@
 #include "apic/apic_eilvt.h"
 #include "kernel/fmt.h"
 #include "kernel/hw.h"
+#include "kernel/ktap_undo.h"
 
 #include <string.h>
 
 static struct ibs_session *irq_session;
+/* What the boot CPU's session changed, for ibs_disarm_undo (the driver's memory) */
+static struct {
+	bool on;
+	unsigned lvt_offset, lvt_found;
+	uint64_t ctl_found, ctl2_found;
+} armed;
+
+/* IBS_OP_CTL with sampling off: IbsOpEn, the count and IbsOpVal cleared in one write */
+static uint64_t ctl_off(uint64_t ctl)
+{
+	return ctl & ~(IBS_OP_MAX_CNT | IBS_OP_MAX_CNT_EXT | IBS_OP_VAL | IBS_OP_EN |
+		       IBS_OP_LDLAT_EN);
+}
 
 uint64_t ibs_next_period(uint64_t *rng, uint64_t min, uint64_t max)
 {
@@ -217,6 +235,11 @@ int ibs_start(struct ibs_session *s, const struct ibs_caps *c, const struct ibs_
 	p = cfg->period > IBS_PERIOD_MIN ? cfg->period : IBS_PERIOD_MIN;
 	s->period_min = p - p / 8 > IBS_PERIOD_MIN ? p - p / 8 : IBS_PERIOD_MIN;
 	s->period_max = p + p / 8;	/* a spread even at the minimum: no aliasing */
+	armed.lvt_offset = c->lvt_offset;
+	armed.lvt_found = s->lvt_found;
+	armed.ctl_found = s->ctl_found;
+	armed.ctl2_found = s->ctl2_found;
+	armed.on = kt_undo_push(ibs_disarm_undo, NULL);	/* boot CPU; full table: no undo */
 	irq_session = s;
 	apic_set_pmi_handler(irq_handler);
 	apic_set_pmi_pending(irq_pending);
@@ -241,12 +264,37 @@ void ibs_stop(struct ibs_session *s)
 	if (ctl & IBS_OP_VAL)
 		read_sample(s, ctl);	/* the last sample: nothing is tagged while Val is set */
 	/* one write: the count-first order of erratum 420 is family 10h's (docs/ibs.md) */
-	wrmsr(MSR_IBS_OP_CTL, ctl & ~(IBS_OP_MAX_CNT | IBS_OP_MAX_CNT_EXT | IBS_OP_VAL |
-				      IBS_OP_EN | IBS_OP_LDLAT_EN));
+	wrmsr(MSR_IBS_OP_CTL, ctl_off(ctl));
 	apic_eilvt_write(s->caps->lvt_offset, s->lvt_found);
 	wrmsr(MSR_IBS_OP_CTL, s->ctl_found);
 	if (s->ctl2_found)
 		wrmsr(MSR_IBS_OP_CTL2, s->ctl2_found);
+	apic_set_pmi_handler(NULL);
+	apic_set_pmi_pending(NULL);
+	kt_undo_drop(ibs_disarm_undo, NULL);
+	armed.on = false;
+}
+
+void ibs_disarm_here(void)
+{
+	uint64_t ctl = 0;
+
+	if (!rdmsr_safe(MSR_IBS_OP_CTL, &ctl) && (ctl & IBS_OP_EN))
+		(void)wrmsr_safe(MSR_IBS_OP_CTL, ctl_off(ctl));
+}
+
+void ibs_disarm_undo(void *arg)
+{
+	(void)arg;
+	__atomic_store_n(&irq_session, NULL, __ATOMIC_RELEASE);	/* H17: detached first */
+	ibs_disarm_here();
+	if (!armed.on)
+		return;
+	armed.on = false;
+	(void)apic_eilvt_write(armed.lvt_offset, armed.lvt_found);
+	(void)wrmsr_safe(MSR_IBS_OP_CTL, armed.ctl_found);
+	if (armed.ctl2_found)
+		(void)wrmsr_safe(MSR_IBS_OP_CTL2, armed.ctl2_found);
 	apic_set_pmi_handler(NULL);
 	apic_set_pmi_pending(NULL);
 }

@@ -79,6 +79,12 @@ int ibs_start(struct ibs_session *s, const struct ibs_caps *c, const struct ibs_
 /* Take a last valid sample, stop sampling (IbsOpEn, the count and IbsOpVal cleared in one
  * write), restore IBS_OP_CTL and the LVT entry as found, remove the handler. */
 void ibs_stop(struct ibs_session *s);
+/* Sampling off on the CPU this runs on when IbsOpEn is set (_safe accessors; an AP's
+ * recovery hook, smp/smp.h smp_on_ap_recovery). The runner's undo of a session the test
+ * did not stop (abandoned: watchdog, exception): handler detached, sampling off, IBS_OP_CTL,
+ * IBS_OP_CTL2 and the extended LVT entry as found, without the session's memory. */
+void ibs_disarm_here(void);
+void ibs_disarm_undo(void *arg);
 /* The interrupt body: IbsOpVal clear -> spurious; else read the sample, sink, re-arm (within
  * the tick's interrupt budget). */
 void ibs_irq(struct ibs_session *s);

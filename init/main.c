@@ -31,6 +31,7 @@
 #include "loads/kpebs.h"
 #include "pebs/caps.h"
 #include "pebs/pebs.h"
+#include "ibs/ibs.h"
 #include "ibs/ibs_caps.h"
 #include "smp/percpu.h"
 #include "smp/smp.h"
@@ -228,6 +229,8 @@ void kmain(uint32_t magic, uint64_t info)
 	smp_init();	/* after apic (INIT/SIPI through the ICR); its waits are bounded */
 	smp_set_nodes();
 	pebs_pmi_slots(smp_cpu_count());	/* a PMI slot per CPU started */
+	/* an AP that faults inside a measurement leaves no sampling armed (smp/smp.h) */
+	smp_on_ap_recovery(cpu.vendor == VENDOR_AMD ? ibs_disarm_here : pebs_disarm_here);
 	phase_tsc[PH_SMP_DONE] = rdtsc();
 	print_header();
 	platform_print_header(&boot_info);

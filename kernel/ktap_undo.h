@@ -8,6 +8,10 @@
  * through a path that forgot it: the runner (ktests/run.c) runs what is still registered,
  * last registered first, with interrupts off on the boot CPU, before the test's memory is
  * released. An undo must itself be bounded (SDM Vol. 3A 9.4: an AP may not answer).
+ * The list is the boot CPU's: once kt_undo_set_cpu has named how to tell the CPU this runs
+ * on (smp/ at bring-up), a push from an application processor registers nothing (false) and
+ * a drop from one forgets nothing, so code shared by every CPU (a PEBS session) can push and
+ * drop on any CPU and only the boot CPU's entries exist.
  */
 #ifndef KERNEL_KTAP_UNDO_H
 #define KERNEL_KTAP_UNDO_H
@@ -22,6 +26,8 @@ typedef void (*kt_undo_fn)(void *arg);
 bool kt_undo_push(kt_undo_fn fn, void *arg);
 /* Forget fn(arg) (the test undid it itself); nothing when it is not registered. */
 void kt_undo_drop(kt_undo_fn fn, void *arg);
+/* The CPU this runs on (0: the boot CPU); NULL, the default: always the boot CPU. */
+void kt_undo_set_cpu(unsigned (*this_cpu)(void));
 /* For the runner: run every registered undo, last first, and forget them; how many ran. */
 unsigned kt_undo_run(void);
 

@@ -89,6 +89,32 @@ int latm_complete(const struct latm *m, char *d, size_t n);
  * ("load_matrix: from node 0 (cpu 0): 92 140 - ns (dsrc L-DRAM R-DRAM -)"), ASCII only. */
 void latm_lines(void (*out)(void *ctx, const char *line), void *ctx, const struct latm *m);
 
+/*
+ * latmatrix_nodes.c: the node matrix's rows (nodes with an online CPU) and columns (nodes with
+ * memory) from the SRAT's nodes, numbers 0 .. nodes-1 (up to NUMA_MAX_NODES, 1024): only the
+ * first LATM_MAX fit. The callbacks answer per node; cov gets the nodes with CPUs (all of
+ * them, not only those that fit) and the nodes past LATM_MAX that would have been a row or a
+ * column, as ranges ("64-127, 130"; cut with "..." when long).
+ */
+struct latm_nodes {
+	unsigned nodes;
+	void *ctx;
+	bool (*has_cpus)(void *ctx, unsigned node);	/* CPUs in the SRAT (online or not) */
+	int (*cpu_of)(void *ctx, unsigned node);	/* an online CPU of the node, -1 none */
+	uint32_t (*pkg_of)(void *ctx, unsigned cpu);	/* its package */
+	bool (*has_mem)(void *ctx, unsigned node);	/* memory in the SRAT */
+};
+struct latm_cover {
+	unsigned cpu_nodes;	/* nodes with CPUs in the SRAT */
+	unsigned left;		/* nodes with CPUs or memory past LATM_MAX: not in the matrix */
+	char left_ids[96];
+};
+void latm_node_axes(struct latm *m, uint32_t *row_pkg, const struct latm_nodes *in,
+		    struct latm_cover *cov);
+/* rows_cover_nodes: 1 a row for every node with CPUs, 0 not (d says how many), -1 (SKIP,
+ * d the reason) when nodes were left out: the matrix cannot cover them. */
+int latm_rows_cover(const struct latm *m, const struct latm_cover *cov, char *d, size_t n);
+
 /* latmatrix_judge.c: the lines of m as kt_info lines of t. */
 struct ktest;
 void latm_print(struct ktest *t, const struct latm *m);

@@ -4,10 +4,10 @@
  * a read of a line another core holds is answered by a snoop; a modified line is written
  * back/forwarded, HITM), Vol. 2A CLFLUSH ("invalidates ... in all levels of the processor
  * cache hierarchy ... broadcast throughout the cache coherence domain"), RDTSC ordering with
- * LFENCE (rdtsc_ordered in kernel/hw.h).
+ * LFENCE (rdtsc_ordered in kernel/hw.h). Which CPUs take part, the bound of a step and the
+ * sides still out from an earlier run: loads/xcore_cpus.c.
  */
 #include "loads/xcore.h"
-#include "kernel/cpu.h"
 #include "kernel/extable.h"
 #include "kernel/hw.h"
 #include "kernel/mm.h"
@@ -32,13 +32,6 @@ struct xsync {
 	enum xcore_kind kind;
 };
 #define GO_STOP (~0ull)	/* `go` value that ends the helper early (the budget was spent) */
-
-/* The handshake bound: XCORE_STEP_MS on hardware; under software emulation, where no timing
- * is judged and the host schedules vCPUs as it likes, XCORE_STEP_EMU_MS. */
-static uint64_t step_ms(void)
-{
-	return cpu_timing_unjudgeable(&cpu) ? XCORE_STEP_EMU_MS : XCORE_STEP_MS;
-}
 
 /* Wait until *v >= want (the flags only grow); false at the bound. */
 static bool wait_ge(volatile uint64_t *v, uint64_t want, uint64_t lim)
@@ -67,7 +60,7 @@ static inline void mfence(void)
 static void helper(void *arg)
 {
 	struct xsync *s = arg;
-	uint64_t lim = tsc_hz / 1000 * step_ms();
+	uint64_t lim = tsc_hz / 1000 * xcore_step_ms();
 
 	for (uint64_t i = 1; i <= s->n; i++) {
 		volatile uint64_t *line = (volatile uint64_t *)(s->lines + (i - 1) * LINE);
@@ -84,29 +77,6 @@ static void helper(void *arg)
 			*line = i * K_HELP;
 		__atomic_store_n(&s->ack, i, __ATOMIC_RELEASE);
 	}
-}
-
-int xcore_pick_helper(void)
-{
-	const struct percpu *b = smp_cpu(0);
-	int best = -1, rank = 99;
-
-	for (unsigned i = 1; i < smp_cpu_count(); i++) {
-		const struct percpu *p = smp_cpu(i);
-		int r;
-
-		if (p->state != CPU_ONLINE)
-			continue;
-		if (p->topo.package == b->topo.package)
-			r = p->topo.core != b->topo.core ? 0 : 2;
-		else
-			r = 1;
-		if (r < rank) {
-			rank = r;
-			best = (int)i;
-		}
-	}
-	return best;
 }
 
 static uint64_t sub_floor(uint64_t a, uint64_t b)
@@ -154,30 +124,11 @@ static uint64_t x[XCORE_MAX_LOADS], l1[XCORE_MAX_LOADS], cc[XCORE_MAX_LOADS];
 static uint64_t (*core)(void *);
 static void *cctx;
 static uint64_t helper_sum;
-/* CPUs whose side of an earlier run did not finish within its bound (smp_call_wait's
- * SMP_CALL_TIMEOUT): [0] a measurer, [1] a helper; 0: none. Such a CPU still reads s and the
- * lines, a late measurer still writes its run and s.go, so nothing is prepared over them. */
-static unsigned late[2];
-
-static void note_late(unsigned side, unsigned who, int rc)
-{
-	if (rc == SMP_CALL_TIMEOUT)
-		late[side] = who;
-}
-
-/* A late side still out (its CPU), after forgetting those that have finished; 0: none. */
-static unsigned still_late(void)
-{
-	for (unsigned k = 0; k < 2; k++)
-		if (late[k] && smp_call_wait(late[k], 0) != SMP_CALL_TIMEOUT)
-			late[k] = 0;
-	return late[0] ? late[0] : late[1];
-}
 
 /* The lines and the handshake state for r (nothing started yet). */
 static int prepare(struct xcore_run *r)
 {
-	unsigned n = r->want > XCORE_MAX_LOADS ? XCORE_MAX_LOADS : r->want, busy = still_late();
+	unsigned n = r->want > XCORE_MAX_LOADS ? XCORE_MAX_LOADS : r->want, busy = xcore_still_late();
 
 	if (busy)
 		return fail(r, "cpu%u still runs its side of an earlier pair: not started over "
@@ -219,7 +170,7 @@ bool xcore_step(struct xcore_run *r)
 	clflush(line);
 	mfence();
 	__atomic_store_n(&s.go, i, __ATOMIC_RELEASE);
-	if (!wait_ge(&s.ack, i, tsc_hz / 1000 * step_ms()))
+	if (!wait_ge(&s.ack, i, tsc_hz / 1000 * xcore_step_ms()))
 		return false;
 	if (core)
 		c0 = core(cctx);
@@ -262,8 +213,8 @@ int xcore_end(struct xcore_run *r)
 	int rc;
 
 	__atomic_store_n(&s.go, GO_STOP, __ATOMIC_RELEASE);	/* ends a helper still waiting */
-	rc = smp_call_wait(r->helper, 2 * step_ms());
-	note_late(1, r->helper, rc);
+	rc = smp_call_wait(r->helper, 2 * xcore_step_ms());
+	xcore_note_late(1, r->helper, rc);
 	return finish(r, rc);
 }
 
@@ -298,7 +249,7 @@ static void measure_side(void *arg)
 int xcore_run_pair(struct xcore_run *r)
 {
 	static struct xcore_run job;	/* the measurer's copy: a late one never writes into r */
-	uint32_t bound = r->budget_ms + (r->want + 2) * (uint32_t)step_ms();
+	uint32_t bound = r->budget_ms + (r->want + 2) * (uint32_t)xcore_step_ms();
 	int rc = SMP_CALL_DONE, mr;
 
 	if (r->measurer == 0)
@@ -312,17 +263,17 @@ int xcore_run_pair(struct xcore_run *r)
 	    !smp_call_start(r->measurer, measure_side, &job)) {
 		__atomic_store_n(&s.go, GO_STOP, __ATOMIC_RELEASE);	/* a started helper ends */
 		if (r->helper)
-			note_late(1, r->helper, smp_call_wait(r->helper, 2 * step_ms()));
+			xcore_note_late(1, r->helper, smp_call_wait(r->helper, 2 * xcore_step_ms()));
 		return fail(r, "cpu%u or cpu%u is not online or still busy", r->measurer, r->helper);
 	}
 	if (r->helper == 0)
 		helper(&s);	/* the boot CPU is the helper: its side runs here */
 	mr = smp_call_wait(r->measurer, bound);
-	note_late(0, r->measurer, mr);
+	xcore_note_late(0, r->measurer, mr);
 	__atomic_store_n(&s.go, GO_STOP, __ATOMIC_RELEASE);
 	if (r->helper) {
-		rc = smp_call_wait(r->helper, 2 * step_ms());
-		note_late(1, r->helper, rc);
+		rc = smp_call_wait(r->helper, 2 * xcore_step_ms());
+		xcore_note_late(1, r->helper, rc);
 	}
 	if (mr == SMP_CALL_DONE) {
 		r->loads = job.loads;

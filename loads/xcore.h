@@ -49,6 +49,14 @@ struct xcore_run {
 /* The helper for the measuring CPU: an online AP on another core of the boot CPU's package,
  * else on another package, else an SMT sibling; -1 when no AP is online. */
 int xcore_pick_helper(void);
+/* For xcore.c (xcore_cpus.c): a side's call that ended with rc (side 0 the measurer, 1 the
+ * helper; SMP_CALL_TIMEOUT: still out), and a CPU still running its side of an earlier run
+ * after forgetting those that have finished (0: none). */
+void xcore_note_late(unsigned side, unsigned who, int rc);
+unsigned xcore_still_late(void);
+/* The bound of one handshake step: XCORE_STEP_MS on hardware; under software emulation, where
+ * no timing is judged and the host schedules vCPUs as it likes, XCORE_STEP_EMU_MS. */
+uint64_t xcore_step_ms(void);
 /* Run r (kind, helper, want, budget_ms set). 0 done; -1 with r->why. */
 int xcore_run(struct xcore_run *r);
 /* The same between any two CPUs (load_c2c): r->measurer times the loads, r->helper touches

@@ -122,6 +122,20 @@ int pebs_pmi_install(struct pebs_session *s);
 void pebs_pmi_slots(unsigned n);
 unsigned pebs_pmi_nslots(void);
 void pebs_pmi_uninstall(void);
+/* The session installed on the CPU this runs on, or NULL. */
+struct pebs_session *pebs_pmi_session_here(void);
+/* A copy of what the session of the CPU this runs on armed (pmi_slots.h); false: none. */
+struct pmi_armed;
+bool pebs_pmi_armed_here(struct pmi_armed *a);
+
+/* disarm.c: PEBS off on the CPU this runs on after a path that skipped pebs_stop (a test
+ * abandoned by the watchdog or an exception, an AP's fault): the session's GLOBAL_CTRL bits,
+ * then PEBS_ENABLE (arch: PEBS_INDEX.EN, CFG_C), then DS_AREA (arch: PEBS_BASE) cleared,
+ * overflows acked, the PMI slot given back; no drain, no read of the session's memory, _safe
+ * accessors only. An AP's recovery hook (smp/smp.h
+ * smp_on_ap_recovery) and, through pebs_disarm_undo, the runner's undo (kernel/ktap_undo.h). */
+void pebs_disarm_here(void);
+void pebs_disarm_undo(void *arg);
 
 /* The architectural-PEBS path behind pebs_start / pebs_stop / pebs_drain (arch_program.c):
  * start after validation and counter choice (0, or -1 with s->err and nothing left enabled);

@@ -56,12 +56,26 @@ static void pebs_pmi_irq(struct trap_frame *f)
 		apic_pmi_rearm();	/* not ours, but LVTPC must not stay masked */
 }
 
+/* What s armed, kept in this CPU's slot for pebs_disarm_here (pmi_slots.h). */
+static void note_armed(struct pmi_armed *a, const struct pebs_session *s)
+{
+	a->ctrl = s->global_ctrl;
+	a->gp = 1u << s->counter;
+	if (s->aux_counter >= 0)
+		a->gp |= 1u << s->aux_counter;
+	a->arch = s->arch;
+	a->adaptive = s->adaptive;
+	a->fixed1 = s->cfg.counters && (s->global_ctrl & GLOBAL_FIXED(1));
+	a->fixed_ctrl = s->arch_saved.fixed_ctrl;
+}
+
 int pebs_pmi_install(struct pebs_session *s)
 {
 	struct pebs_session **slot = pmi_slot_claim(&pmi_sessions, apic_id());
 
 	if (!slot)
 		return -1;
+	note_armed(pmi_slot_armed(&pmi_sessions, apic_id()), s);
 	pmi_slot_publish(slot, s);
 	apic_set_pmi_handler(pebs_pmi_irq);
 	return 0;
@@ -76,6 +90,20 @@ void pebs_pmi_uninstall(void)
 		any |= __atomic_load_n(&pmi_sessions.t[i].s, __ATOMIC_ACQUIRE) != NULL;
 	if (!any)	/* the vector is shared: removed with the last CPU's session */
 		apic_set_pmi_handler(NULL);
+}
+
+struct pebs_session *pebs_pmi_session_here(void)
+{
+	return pmi_slot_find(&pmi_sessions, apic_id());
+}
+
+bool pebs_pmi_armed_here(struct pmi_armed *a)
+{
+	const struct pmi_armed *p = pmi_slot_armed(&pmi_sessions, apic_id());
+
+	if (p)
+		*a = *p;
+	return p != NULL;
 }
 
 uint32_t pebs_pmi_counters_elsewhere(bool exclusive_only)

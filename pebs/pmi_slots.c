@@ -34,6 +34,14 @@ struct pebs_session *pmi_slot_find(const struct pmi_slots *p, uint32_t id)
 	return NULL;
 }
 
+struct pmi_armed *pmi_slot_armed(struct pmi_slots *p, uint32_t id)
+{
+	for (unsigned i = 0; i < p->n; i++)
+		if (__atomic_load_n(&p->t[i].owner, __ATOMIC_ACQUIRE) == id + 1)
+			return &p->t[i].armed;
+	return NULL;
+}
+
 void pmi_slot_publish(struct pebs_session **slot, struct pebs_session *s)
 {
 	__atomic_store_n(slot, s, __ATOMIC_RELEASE);

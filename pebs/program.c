@@ -7,6 +7,8 @@
  * programmed; PEBS events with AnyThread/Edge/Inv/CMask 0 and INT clear (§7.2); LL_EN on
  * perfmon < 5 (§1.5); PS_EN for SNB/IVB stores; ADAPTIVE + MEMINFO on baseline (§4.4);
  * threshold >= 3 (§1.6); full-width writes (§8.3); FREEZE_WHILE_SMM (§8.10); aux event (§6).
+ * From the start to the stop the runner holds an undo (kernel/ktap_undo.h, boot CPU only):
+ * a test abandoned inside the session is disarmed (disarm.c) before its memory is released.
  */
 #include "pebs/pebs.h"
 #include "pebs/msr.h"
@@ -14,6 +16,7 @@
 #include "apic/apic.h"
 #include "kernel/fmt.h"
 #include "kernel/hw.h"
+#include "kernel/ktap_undo.h"
 
 #include <string.h>
 
@@ -187,14 +190,13 @@ static void clear_programming(struct pebs_session *s)
 	wrmsr(MSR_IA32_PERF_GLOBAL_OVF_CTRL, status);
 }
 
-int pebs_start(struct pebs_session *s, const struct pebs_caps *c, const struct pebs_config *cfg)
+static int start(struct pebs_session *s, const struct pebs_caps *c,
+		 const struct pebs_config *cfg)
 {
 	uint16_t event = 0;
 	uint32_t allowed = 0;
 	uint64_t found;
 
-	if (s->active)
-		pebs_stop(s);
 	s->caps = c;
 	s->cfg = *cfg;
 	s->err[0] = '\0';
@@ -234,6 +236,22 @@ int pebs_start(struct pebs_session *s, const struct pebs_caps *c, const struct p
 	return 0;
 }
 
+int pebs_start(struct pebs_session *s, const struct pebs_caps *c, const struct pebs_config *cfg)
+{
+	bool undo;
+
+	if (s->active && pebs_pmi_session_here() != s)
+		s->active = false;	/* disarmed since (disarm.c): nothing left to stop */
+	if (s->active)
+		pebs_stop(s);
+	undo = kt_undo_push(pebs_disarm_undo, NULL);	/* full table: stopped as before */
+	if (!start(s, c, cfg))
+		return 0;
+	if (undo)
+		kt_undo_drop(pebs_disarm_undo, NULL);
+	return -1;
+}
+
 /*
  * Not active first, with no register touched yet (Linux x86_pmu_disable clears
  * cpuc->enabled before the hardware): a threshold PMI that lands anywhere in here, however
@@ -246,6 +264,7 @@ void pebs_stop(struct pebs_session *s)
 		return;
 	if (s->arch) {
 		pebs_arch_stop(s);
+		kt_undo_drop(pebs_disarm_undo, NULL);	/* stopped: nothing left to undo */
 		return;
 	}
 	s->active = false;
@@ -256,4 +275,5 @@ void pebs_stop(struct pebs_session *s)
 	pebs_pmi_uninstall();
 	if (s->global_keep)
 		wrmsr(MSR_IA32_PERF_GLOBAL_CTRL, s->global_keep);
+	kt_undo_drop(pebs_disarm_undo, NULL);
 }

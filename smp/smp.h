@@ -62,6 +62,13 @@ int smp_call(unsigned i, smp_fn fn, void *arg, uint32_t timeout_ms);
  * one per CPU); the first such CPU in *first. */
 unsigned smp_calls_out(uint32_t ms, unsigned *first);
 
+/* What an AP that faulted inside a call runs before it reports the fault and waits again:
+ * fn() on that AP, for each fn registered (from a layer above: a PMU left armed by the call,
+ * pebs/disarm.c), in order; false when SMP_RECOVERY_MAX are registered. Register before the
+ * first call is posted. */
+#define SMP_RECOVERY_MAX 4
+bool smp_on_ap_recovery(void (*fn)(void));
+
 /* Header lines "# smp: ..." (docs/output.md). */
 void smp_print_header(void);
 

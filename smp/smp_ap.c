@@ -6,7 +6,10 @@
  * disabled -> xAPIC -> x2APIC, 11.12.5), reads its topology and core type, and reports online.
  * Then it waits in HLT for work (smp.h mailbox). An unexpected exception on an AP prints
  * "# cpu N ..." and the register dump, is handed back as the call's result, and the AP goes
- * back to waiting: the run on the other CPUs goes on.
+ * back to waiting: the run on the other CPUs goes on. Before it reports the fault it runs the
+ * recovery hooks registered from above (smp_on_ap_recovery): state the call left armed on
+ * this CPU (PEBS writing into the call's memory) is undone before the boot CPU sees the call
+ * end and releases that memory.
  */
 #include "smp/smp.h"
 #include "apic/apic.h"
@@ -15,6 +18,7 @@
 #include "kernel/cpu.h"
 #include "kernel/extable.h"
 #include "kernel/hw.h"
+#include "kernel/ktap_undo.h"
 #include "kernel/idt.h"
 #include "kernel/nmi.h"
 #include "kernel/traps.h"
@@ -26,6 +30,17 @@
 #define CONSOLE_SPIN_S   10u
 
 uint64_t smp_bsp_cr0, smp_bsp_cr4, smp_bsp_pat;
+static void (*recovery[SMP_RECOVERY_MAX])(void);
+
+bool smp_on_ap_recovery(void (*fn)(void))
+{
+	for (unsigned i = 0; i < SMP_RECOVERY_MAX; i++)
+		if (!recovery[i] || recovery[i] == fn) {
+			recovery[i] = fn;
+			return true;
+		}
+	return false;
+}
 
 static struct percpu *this_pc(void)
 {
@@ -93,6 +108,8 @@ static void ap_loop(struct percpu *pc)
 			pc->fault_vector = v - 1;
 			pc->faults++;
 			console_unlock_all();	/* unwound from inside a write: let go */
+			for (unsigned i = 0; i < SMP_RECOVERY_MAX && recovery[i]; i++)
+				recovery[i]();
 		}
 		__atomic_store_n(&pc->done, p, __ATOMIC_RELEASE);
 	}
@@ -157,6 +174,7 @@ void smp_ap_install(void)
 	/* from the first AP on, CPUs' lines do not interleave (kernel/console.c) */
 	console_set_cpu(smp_this_cpu, rdtsc, tsc_hz * CONSOLE_SPIN_S);
 	nmi_set_cpu_fn(smp_this_cpu);	/* unknown NMIs counted per CPU (kernel/nmi.h) */
+	kt_undo_set_cpu(smp_this_cpu);	/* the runner's undo list is the boot CPU's */
 	idt_set_handler(SMP_VEC_WAKE, wake_isr);
 	trap_set_cpu_hook(ap_fault);
 	smp_bsp_cr0 = read_cr0();

@@ -4,6 +4,6 @@ PMU_MODEL_SRCS := tests/model/pmu_model.c tests/model/violations.c tests/model/p
 	tests/model/pmu_model_arch.c tests/model/pmu_model_cpus_arch.c tests/model/arch_rec_build.c
 PEBS_DRIVER_SRCS := pebs/caps.c pebs/probe.c pebs/arch_caps.c pebs/caps_print.c kernel/ktap_detail.c pebs/count.c pebs/msr_note.c pebs/uarch.c pebs/pmu_tables.c pebs/ds.c \
 	pebs/program.c pebs/pebs_mem.c pebs/config.c pebs/arch_program.c pebs/cntr_program.c pebs/record.c pebs/arch_record.c \
-	pebs/pmi.c pebs/pmi_slots.c kernel/cpu.c kernel/fmt.c kernel/cmdline.c kernel/options.c \
+	pebs/pmi.c pebs/pmi_slots.c pebs/disarm.c kernel/ktap_undo.c kernel/cpu.c kernel/fmt.c kernel/cmdline.c kernel/options.c \
 	tests/stubs/console.c kernel/kprintf.c
 pmu_test_SRCS := $(PEBS_DRIVER_SRCS) $(PMU_MODEL_SRCS)

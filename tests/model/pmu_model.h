@@ -67,6 +67,9 @@ struct model_load {
 
 struct model_stats {
 	uint64_t records_written, dropped, pmis_raised, pmis_delivered, assists;
+	/* assists through a DS_AREA (or its buffer) in memory not allocated, e.g. released by
+	 * the runner: hardware writes the record there all the same (a violation here) */
+	uint64_t stray;
 };
 
 #define MODEL_MAX_VIOL 32

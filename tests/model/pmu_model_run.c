@@ -153,6 +153,18 @@ static void assist(unsigned i, const struct model_load *ld)
 	M.st.assists++;
 	M.tsc += M.assist_ticks;
 	M.armed[i] = false;
+	/* SDM Vol. 3B 18.4.9 "Debug Store (DS) Mechanism": the processor writes the record at
+	 * PEBS Index through IA32_DS_AREA, whatever the memory holds now (memory a test released
+	 * belongs to the next one): not written here, but a violation, never a quiet drop */
+	if (ds && (!model_mapped(M.ds_area, 0x40) || (ds[5] + size <= ds[6] &&
+						      !model_mapped(ds[5], size)))) {
+		M.st.stray++;
+		model_violate("PEBS assist through DS_AREA 0x%llx into memory not allocated "
+			      "(released?): the hardware writes the record there",
+			      (unsigned long long)M.ds_area);
+		M.pmc[i] = (M.pmc[i] + 1) & M.gp_mask;
+		return;
+	}
 	if (!ds || !model_mapped(M.ds_area, 0x40) || ds[5] + size > ds[6] ||
 	    !model_mapped(ds[5], size)) {
 		M.st.dropped++;		/* nothing written, nothing signalled, no reload */
