@@ -19,30 +19,13 @@
 
 #include "kernel/mm.h"
 #include "loads/ap_slot.h"
+#include "tests/stubs/kalloc_arena.h"
 
 #define NCPU 4
 
 static struct percpu pcs[NCPU];
 static int behave[NCPU];	/* SMP_CALL_DONE, SMP_CALL_TIMEOUT (still running), or a vector */
 static void *held[NCPU];	/* the job a CPU still runs on after its call was given up */
-static unsigned allocs, alloc_limit;
-
-void *kalloc(uint64_t bytes, uint64_t align)
-{
-	static _Alignas(64) uint8_t arena[1 << 16];
-	static uint64_t at;
-	void *p;
-
-	if (allocs >= alloc_limit)
-		return NULL;
-	at = (at + align - 1) & ~(align - 1);
-	if (at + bytes > sizeof(arena))
-		return NULL;
-	p = arena + at;
-	at += bytes;
-	allocs++;
-	return p;
-}
 
 struct percpu *smp_cpu(unsigned i)
 {
@@ -90,8 +73,8 @@ static void reset(void)
 		posted_fn[i] = NULL;
 		posted_arg[i] = NULL;
 	}
-	allocs = 0;
-	alloc_limit = 1000;
+	kalloc_arena.allocs = 0;
+	kalloc_arena.limit = 1000;
 }
 
 static void test_timeout_gives_fresh_blocks(void **state)
@@ -145,13 +128,13 @@ static void test_no_memory(void **state)
 
 	(void)state;
 	reset();
-	alloc_limit = 0;
+	kalloc_arena.limit = 0;
 	assert_false(ap_slot_init(&s, sizeof(struct job), 64));
 	assert_int_equal(ap_slot_call(&s, 1, fn, 1000), SMP_CALL_NOT_ONLINE);
 	assert_null(posted_fn[1]);
 	/* memory runs out at the replacement: no job, no further call */
 	reset();
-	alloc_limit = 2;
+	kalloc_arena.limit = 2;
 	assert_true(ap_slot_init(&s, sizeof(struct job), 64));
 	behave[1] = SMP_CALL_TIMEOUT;
 	assert_int_equal(ap_slot_call(&s, 1, fn, 1000), SMP_CALL_TIMEOUT);

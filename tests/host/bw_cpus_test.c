@@ -24,6 +24,7 @@
 #include "smp/smp.h"
 #include "tests/model/stream_model.h"
 #include "tests/model/vclock.h"
+#include "tests/stubs/kalloc_arena.h"
 
 #define NCPU 32
 #define WS 16384u
@@ -35,20 +36,6 @@ static bool late[NCPU];
 static smp_fn pend_fn[NCPU];
 static void *pend_arg[NCPU];
 static uint8_t *bufs[NCPU];
-
-void *kalloc(uint64_t bytes, uint64_t align)
-{
-	static _Alignas(4096) uint8_t arena[1 << 16];
-	static uint64_t at;
-	void *p;
-
-	at = (at + align - 1) & ~(align - 1);
-	if (at + bytes > sizeof(arena))
-		return NULL;
-	p = arena + at;
-	at += bytes;
-	return p;
-}
 
 uint64_t read_cr3(void)
 {

@@ -28,6 +28,7 @@
 #include "loads/kprefetch.h"
 #include "smp/smp.h"
 #include "tests/model/platform_model.h"
+#include "tests/stubs/kalloc_arena.h"
 
 #define NCPU 4
 
@@ -39,20 +40,6 @@ static bool gone[NCPU];			/* hostile knob: this CPU stops answering */
 static unsigned calls;
 
 /* --- the seams kprefetch.c uses: memory, the CPUs, cross-CPU calls --- */
-void *kalloc(uint64_t bytes, uint64_t align)
-{
-	static _Alignas(64) uint8_t arena[1 << 16];
-	static uint64_t at;
-	void *p;
-
-	at = (at + align - 1) & ~(align - 1);
-	if (at + bytes > sizeof(arena))
-		return NULL;
-	p = arena + at;
-	at += bytes;
-	return p;
-}
-
 unsigned smp_cpu_count(void)
 {
 	return NCPU;

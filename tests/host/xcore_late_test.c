@@ -24,6 +24,7 @@
 #include "loads/xcore.h"
 #include "smp/smp.h"
 #include "tests/model/vclock.h"
+#include "tests/stubs/kalloc_arena.h"
 
 #define NCPU 4
 
@@ -46,20 +47,6 @@ uint64_t (*kload_core_clock(void **ctx, const char **name))(void *ctx)
 	*ctx = NULL;
 	*name = NULL;
 	return NULL;
-}
-
-void *kalloc(uint64_t bytes, uint64_t align)
-{
-	static _Alignas(4096) uint8_t arena[1 << 16];
-	static uint64_t at;
-	void *p;
-
-	at = (at + align - 1) & ~(align - 1);
-	if (at + bytes > sizeof(arena))
-		at = 0;			/* the test's pairs are small: reuse from the start */
-	p = arena + at;
-	at += bytes;
-	return p;
 }
 
 uint64_t read_cr3(void)
@@ -126,6 +113,7 @@ static void run_late(unsigned i)
 static void reset(void)
 {
 	vclock_reset(0, 1000000);	/* 1 ms a read: the handshake bounds pass quickly */
+	kalloc_arena.wrap = true;	/* the test's pairs are small: reuse from the start */
 	for (unsigned i = 0; i < NCPU; i++) {
 		pcs[i] = (struct percpu){ .state = CPU_ONLINE };
 		late[i] = false;
