@@ -2,9 +2,9 @@
  * bw_cpus_test.c: the bandwidth test's run on every CPU at once (loads/bw_cpus.c) with the
  * real worker protocol (loads/bw_sync.c) on the stream model (tests/model/stream_model.c) and
  * the virtual clock. This file's smp_call_start / smp_call_wait model the other CPUs: a live
- * one is ready at once and runs its worker when waited for; hostile knob `late[cpu]`: a CPU
+ * one is ready at once and runs its worker when waited for; hostile knob `scl.late[cpu]` (tests/stubs/smp_call_late.h): a CPU
  * whose call starts only after its bound is out (SDM Vol. 3A 9.4: an AP may not answer in
- * time; an SMI holds it), run by run_late() as the AP would go on. Checked: a late worker
+ * time; an SMI holds it), run by smp_call_run_late() as the AP would go on. Checked: a late worker
  * starts on its own run's sync block (before: the boot CPU had cleared the job's pointer, the
  * AP dereferenced NULL) and never on a later run's (before: one static block for every
  * run); 8 late CPUs of 32 cost the answers one bound, not eight.
@@ -25,6 +25,7 @@
 #include "tests/model/stream_model.h"
 #include "tests/model/vclock.h"
 #include "tests/stubs/kalloc_arena.h"
+#include "tests/stubs/smp_call_late.h"
 
 #define NCPU 32
 #define WS 16384u
@@ -32,9 +33,6 @@
 
 uint64_t tsc_hz = 1000000000ull;
 static struct bw_ap aps[NCPU];
-static bool late[NCPU];
-static smp_fn pend_fn[NCPU];
-static void *pend_arg[NCPU];
 static uint8_t *bufs[NCPU];
 
 uint64_t read_cr3(void)
@@ -49,50 +47,24 @@ void write_cr3(uint64_t v)
 
 bool smp_call_start(unsigned i, smp_fn fn, void *arg)
 {
-	if (pend_fn[i])
+	if (scl.fn[i])
 		return false;			/* its last call is still out */
-	pend_fn[i] = fn;
-	pend_arg[i] = arg;
-	if (!late[i])				/* ready at once: its buffer filled */
+	scl.fn[i] = fn;
+	scl.arg[i] = arg;
+	if (!scl.late[i])				/* ready at once: its buffer filled */
 		__atomic_fetch_add(&((struct bw_ap *)arg)->s->ready, 1, __ATOMIC_RELEASE);
 	return true;
-}
-
-int smp_call_wait(unsigned i, uint32_t timeout_ms)
-{
-	smp_fn fn = pend_fn[i];
-
-	if (!fn)
-		return SMP_CALL_DONE;
-	if (late[i]) {
-		vclock_advance((uint64_t)timeout_ms * (tsc_hz / 1000));
-		return SMP_CALL_TIMEOUT;
-	}
-	pend_fn[i] = NULL;
-	fn(pend_arg[i]);			/* the worker, go and stop already set */
-	return SMP_CALL_DONE;
-}
-
-static void run_late(unsigned i)
-{
-	smp_fn fn = pend_fn[i];
-
-	late[i] = false;
-	pend_fn[i] = NULL;
-	if (fn)
-		fn(pend_arg[i]);
 }
 
 static void reset(void)
 {
 	stream_model_reset();
 	vclock_reset(0, 1000);
+	smp_call_late_reset();
 	for (unsigned i = 0; i < NCPU; i++) {
 		if (!bufs[i])
 			bufs[i] = aligned_alloc(4096, WS);
 		aps[i] = (struct bw_ap){ .buf = i ? bufs[i] : NULL };
-		late[i] = false;
-		pend_fn[i] = NULL;
 	}
 	kt_undo_run();
 }
@@ -119,7 +91,7 @@ static void test_late_worker(void **state)
 
 	(void)state;
 	reset();
-	late[2] = true;
+	scl.late[2] = true;
 	bw_run_all(aps, NCPU, BW_READ, WS, bufs[0], 10000, WAIT, &o);
 	assert_true(o.done < NCPU);		/* the lead did not wait out a missing CPU */
 	assert_true(aps[2].bad);
@@ -130,7 +102,7 @@ static void test_late_worker(void **state)
 	assert_ptr_not_equal(first, second);	/* the next run has its own */
 	assert_int_equal(o.done, NCPU - 1);
 	ready = second->ready;
-	run_late(2);				/* the AP goes on with its first call */
+	smp_call_run_late(2);				/* the AP goes on with its first call */
 	assert_int_equal(second->ready, ready);	/* counted ready on its own run's block */
 	/* its run was called off when it missed the lead's bound (loads/bw.h: nobody runs a
 	 * pass): it sees the abort and ends without one */
@@ -146,7 +118,7 @@ static void test_late_cpus_one_bound(void **state)
 	(void)state;
 	reset();
 	for (unsigned i = 3; i < NCPU; i += 4)
-		late[i] = true;			/* 8 of 32 */
+		scl.late[i] = true;			/* 8 of 32 */
 	t0 = vclock.now;
 	bw_run_all(aps, NCPU, BW_READ, WS, bufs[0], 10000, WAIT, &o);
 	/* the lead's ready wait (one bound) and the answers' (two): not 8 x two */
@@ -154,7 +126,7 @@ static void test_late_cpus_one_bound(void **state)
 	assert_int_equal(o.cpus, NCPU);
 	for (unsigned i = 3; i < NCPU; i += 4) {
 		assert_true(aps[i].bad);
-		run_late(i);
+		smp_call_run_late(i);
 	}
 	bw_cpus_done();
 }

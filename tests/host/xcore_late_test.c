@@ -2,8 +2,8 @@
  * xcore_late_test.c: a cross-core pair (loads/xcore.c xcore_run_pair, load_c2c's cells) whose
  * measuring or helping AP does not finish within its bound. This file's smp_call_start /
  * smp_call_wait model the other CPUs on the virtual clock (tests/model/vclock.c); hostile
- * knob: `late[cpu]`, a CPU whose call is still running when the bound is out (SDM Vol. 3A
- * 9.4: an AP may not answer; an SMI or an NMI storm holds it), run later by run_late() as the
+ * knob: `scl.late[cpu]` (tests/stubs/smp_call_late.h), a CPU whose call is still running when the bound is out (SDM Vol. 3A
+ * 9.4: an AP may not answer; an SMI or an NMI storm holds it), run later by smp_call_run_late() as the
  * AP would go on. Checked: a late measurer never writes into the caller's struct xcore_run
  * (on load_c2c's stack, a frame gone by then: before, it wrote loads/overhead into it); no
  * pair is prepared over the shared handshake while a late side still runs on it (before,
@@ -25,15 +25,13 @@
 #include "smp/smp.h"
 #include "tests/model/vclock.h"
 #include "tests/stubs/kalloc_arena.h"
+#include "tests/stubs/smp_call_late.h"
 
 #define NCPU 4
 
 struct cpu_info cpu;
 uint64_t tsc_hz = 1000000000ull;
 static struct percpu pcs[NCPU];
-static bool late[NCPU];
-static smp_fn pend_fn[NCPU];
-static void *pend_arg[NCPU];
 static unsigned starts[NCPU];
 
 const char *cpu_timing_unjudgeable(const struct cpu_info *ci)
@@ -76,48 +74,21 @@ unsigned smp_this_cpu(void)
 
 bool smp_call_start(unsigned i, smp_fn fn, void *arg)
 {
-	if (i == 0 || i >= NCPU || pcs[i].state != CPU_ONLINE || pend_fn[i])
+	if (i == 0 || i >= NCPU || pcs[i].state != CPU_ONLINE || scl.fn[i])
 		return false;		/* smp_call.c: not online, or its last call still out */
-	pend_fn[i] = fn;
-	pend_arg[i] = arg;
+	scl.fn[i] = fn;
+	scl.arg[i] = arg;
 	starts[i]++;
 	return true;
-}
-
-int smp_call_wait(unsigned i, uint32_t timeout_ms)
-{
-	smp_fn fn = pend_fn[i];
-
-	if (!fn)
-		return SMP_CALL_DONE;
-	if (late[i]) {
-		vclock_advance((uint64_t)timeout_ms * (tsc_hz / 1000));
-		return SMP_CALL_TIMEOUT;
-	}
-	pend_fn[i] = NULL;
-	fn(pend_arg[i]);
-	return SMP_CALL_DONE;
-}
-
-/* The late CPU goes on: its call runs now and finishes. */
-static void run_late(unsigned i)
-{
-	smp_fn fn = pend_fn[i];
-
-	late[i] = false;
-	pend_fn[i] = NULL;
-	if (fn)
-		fn(pend_arg[i]);
 }
 
 static void reset(void)
 {
 	vclock_reset(0, 1000000);	/* 1 ms a read: the handshake bounds pass quickly */
 	kalloc_arena.wrap = true;	/* the test's pairs are small: reuse from the start */
+	smp_call_late_reset();
 	for (unsigned i = 0; i < NCPU; i++) {
 		pcs[i] = (struct percpu){ .state = CPU_ONLINE };
-		late[i] = false;
-		pend_fn[i] = NULL;
 		starts[i] = 0;
 	}
 }
@@ -135,12 +106,12 @@ static void test_late_measurer(void **state)
 
 	(void)state;
 	reset();
-	late[1] = true;
+	scl.late[1] = true;
 	r = pair(1, 2);
 	assert_int_equal(xcore_run_pair(&r), -1);
 	assert_non_null(strstr(r.why, "measuring cpu1"));
 	seen = r;
-	run_late(1);				/* the AP goes on with its side */
+	smp_call_run_late(1);				/* the AP goes on with its side */
 	assert_memory_equal(&r, &seen, sizeof(r));	/* nothing written into the caller's */
 	q = pair(3, 2);				/* it finished: pairs run again */
 	assert_int_equal(starts[3], 0);
@@ -155,14 +126,14 @@ static void test_no_pair_over_a_late_side(void **state)
 	(void)state;
 	for (unsigned who = 1; who <= 2; who++) {	/* a late measurer, then a late helper */
 		reset();
-		late[who] = true;
+		scl.late[who] = true;
 		r = pair(1, 2);
 		assert_int_equal(xcore_run_pair(&r), -1);
 		q = pair(3, who == 1 ? 2 : 1);
 		assert_int_equal(xcore_run_pair(&q), -1);
 		assert_non_null(strstr(q.why, "still runs its side of an earlier pair"));
 		assert_int_equal(starts[3], 0);		/* nothing started over the late side */
-		run_late(who);
+		smp_call_run_late(who);
 		q = pair(3, who == 1 ? 2 : 1);
 		xcore_run_pair(&q);
 		assert_int_equal(starts[3], 1);
