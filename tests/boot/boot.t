@@ -130,6 +130,12 @@ for r in "${sel[@]}"; do
 		echo "not ok $i - $name ($machine $fw $cpu $mem smp=$smp) ${secs}s: $problem"
 		echo "# log: $log"
 		tail -5 "$log" | sed 's/^/#   /'
+		# and on stderr, which prove shows without -v: a failure seen once in CI keeps its
+		# reason (the log itself is overwritten by the next run of the case)
+		{ echo "boot.t: $name failed: $problem"
+		  tr -d '\r' <"$log" | grep -a -m3 -E '^# (smp|startup|watchdog):|^not ok|Bail out' |
+			sed 's/^/boot.t:   /'
+		  tail -5 "$log" | tr -d '\r' | sed 's/^/boot.t:   /'; } >&2
 	fi
 done
 # the summary table (diagnostic lines, so TAP harnesses ignore it)
