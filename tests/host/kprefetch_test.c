@@ -20,7 +20,7 @@
 #include <cmocka.h>
 
 #include "kernel/cmdline.h"
-#include "kernel/console.h"
+#include "tests/stubs/console_tap.h"
 #include "kernel/cpu.h"
 #include "kernel/ktap.h"
 #include "kernel/ktap_undo.h"
@@ -72,19 +72,6 @@ int smp_call(unsigned i, smp_fn fn, void *arg, uint32_t timeout_ms)
 	return SMP_CALL_DONE;
 }
 
-static char out[1 << 14];
-static size_t out_len;
-
-static void cap_write(struct console_backend *be, const char *s, size_t n)
-{
-	(void)be;
-	assert_true(out_len + n < sizeof(out));
-	memcpy(out + out_len, s, n);
-	out_len += n;
-	out[out_len] = '\0';
-}
-
-static struct console_backend cap = { .name = "capture", .write = cap_write };
 static const struct ktest_desc desc = { .name = "load_loaded", .needs = NEED_NONE };
 
 static bool every(unsigned i)
@@ -96,14 +83,9 @@ static bool every(unsigned i)
 static int setup(void **state)
 {
 	static const char line[] = "prefetch=off";
-	static bool registered;
 
 	(void)state;
-	if (!registered)
-		console_register(&cap);
-	registered = true;
-	out_len = 0;
-	out[0] = '\0';
+	console_tap_reset();
 	log_set_full(true);
 	kcmdline = (struct cmdline){ 0 };
 	cmdline_parse(&kcmdline, line, sizeof(line) - 1, NULL, NULL);
@@ -143,7 +125,7 @@ static void test_abandoned(void **state)
 	assert_int_equal(val(2), 0x2);		/* what the CPU had, not 0 */
 	assert_int_equal(val(3), 0);
 	ktap_result(&t, 1, KT_FAIL, "TIMEOUT");	/* the held block out */
-	assert_non_null(strstr(out, "load_loaded: prefetch restored by the runner (the test did "
+	assert_non_null(strstr(console_tap_text(), "load_loaded: prefetch restored by the runner (the test did "
 				    "not): 4 of 4 CPUs back to what they had"));
 	assert_int_equal(pm.gp, 0);
 	assert_int_equal(pm.violations, 0);
@@ -165,7 +147,7 @@ static void test_normal_end(void **state)
 	assert_int_equal(kt_undo_run(), 0);	/* restored once, not twice */
 	assert_int_equal(pm.writes, w);
 	ktap_result(&t, 1, KT_PASS, NULL);
-	assert_null(strstr(out, "by the runner"));
+	assert_null(strstr(console_tap_text(), "by the runner"));
 }
 
 static void test_cpu_gone(void **state)
@@ -179,7 +161,7 @@ static void test_cpu_gone(void **state)
 	kprefetch_end(&t, "load_loaded");
 	assert_true(t.failed);
 	ktap_result(&t, 1, KT_FAIL, NULL);
-	assert_non_null(strstr(out, "prefetch_restored # load_loaded: 3 of 4 CPUs back"));
+	assert_non_null(strstr(console_tap_text(), "prefetch_restored # load_loaded: 3 of 4 CPUs back"));
 	assert_int_equal(val(1), 0);
 	assert_int_equal(msr[3], 0xf);		/* cannot be reached: said, not hidden */
 	assert_int_equal(calls, 3 + 3);

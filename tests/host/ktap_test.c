@@ -18,27 +18,13 @@
 
 #include "kernel/console.h"
 #include "kernel/ktap.h"
+#include "tests/stubs/console_tap.h"
 
-static char out[KTAP_HOLD_BYTES * 2];
-static size_t out_len;
-
-static void cap_write(struct console_backend *be, const char *s, size_t n)
-{
-	(void)be;
-	assert_true(out_len + n < sizeof(out));
-	memcpy(out + out_len, s, n);
-	out_len += n;
-	out[out_len] = '\0';
-}
-
-static struct console_backend cap = { .name = "capture", .write = cap_write };
 
 static int setup(void **state)
 {
 	(void)state;
-	console_register(&cap);
-	out_len = 0;
-	out[0] = '\0';
+	console_tap_reset();
 	log_set_full(true);	/* every line; the log=brief form: ktap_detail_test.c */
 	ktap_detail_reset();
 	return 0;
@@ -58,9 +44,9 @@ static void test_block_order(void **state)
 	kt_skip_sub(&t, "nx_on_data", "CPUID.80000001H:EDX.NX[20] = %u", 0u);
 	kprintf("# EXCEPTION: printed by someone else\n");
 	kt_check(&t, false, "guard_page # vector %d", 13);
-	assert_int_equal(out_len, 0);	/* held while the test runs */
+	assert_int_equal(console_tap_len(), 0);	/* held while the test runs */
 	ktap_result(&t, 2, kt_verdict(&t), NULL);
-	assert_string_equal(out,
+	assert_string_equal(console_tap_text(),
 		"  KTAP version 1\n"
 		"  # Subtest: paging\n"
 		"  1..3\n"
@@ -72,7 +58,7 @@ static void test_block_order(void **state)
 		"# paging: pass:1 fail:1 skip:1 total:3\n"
 		"not ok 2 paging\n");
 	kprintf("after\n");	/* the hold ended with the result */
-	assert_non_null(strstr(out, "not ok 2 paging\nafter\n"));
+	assert_non_null(strstr(console_tap_text(), "not ok 2 paging\nafter\n"));
 }
 
 static void test_leaf_and_skip(void **state)
@@ -86,7 +72,7 @@ static void test_leaf_and_skip(void **state)
 	kt_info(&t, "injecting: ud");
 	ktap_result(&t, 1, KT_FAIL, "exception: #UD invalid opcode");
 	ktap_result(&u, 2, KT_SKIP, "no PMU");	/* skipped by its needs: never started */
-	assert_string_equal(out, "  # injecting: ud\n"
+	assert_string_equal(console_tap_text(), "  # injecting: ud\n"
 			    "not ok 1 inject # exception: #UD invalid opcode\n"
 			    "ok 2 pmu # SKIP no PMU\n");
 }
@@ -100,7 +86,7 @@ static void test_failure_without_failed_subtest(void **state)
 	ktap_test_start(&t, 4);
 	kt_check(&t, true, "mode_and_id");
 	ktap_result(&t, 4, KT_FAIL, "TIMEOUT");
-	assert_string_equal(out, "  KTAP version 1\n  # Subtest: apic\n  1..2\n"
+	assert_string_equal(console_tap_text(), "  KTAP version 1\n  # Subtest: apic\n  1..2\n"
 			    "  ok 1 mode_and_id\n"
 			    "  not ok 2 ran_to_completion # TIMEOUT\n"
 			    "# apic: pass:1 fail:1 skip:0 total:2\n"
@@ -120,12 +106,12 @@ static void test_overflow_streams(void **state)
 	kt_check(&t, true, "pebs_source");
 	for (unsigned i = 0; i < lines; i++)
 		kt_info(&t, "%s", line + 4);	/* "  # " + 196 + "\n" = 201 bytes */
-	assert_true(out_len > 0);	/* streamed once the buffer was full */
-	assert_true(!strncmp(out, "  KTAP version 1\n  # Subtest: load_l1\n  ok 1 pebs_source\n",
+	assert_true(console_tap_len() > 0);	/* streamed once the buffer was full */
+	assert_true(!strncmp(console_tap_text(), "  KTAP version 1\n  # Subtest: load_l1\n  ok 1 pebs_source\n",
 			     56));
 	ktap_result(&t, 1, kt_verdict(&t), NULL);
-	assert_null(strstr(out, "1.."));	/* no plan: the count was unknown when it mattered */
-	assert_non_null(strstr(out, "# load_l1: pass:1 fail:0 skip:0 total:1\nok 1 load_l1\n"));
+	assert_null(strstr(console_tap_text(), "1.."));	/* no plan: the count was unknown when it mattered */
+	assert_non_null(strstr(console_tap_text(), "# load_l1: pass:1 fail:0 skip:0 total:1\nok 1 load_l1\n"));
 }
 
 static void test_abort(void **state)
@@ -135,18 +121,18 @@ static void test_abort(void **state)
 
 	(void)state;
 	ktap_abort("nothing running");
-	assert_int_equal(out_len, 0);
+	assert_int_equal(console_tap_len(), 0);
 	ktap_test_start(&t, 3);
 	kt_check(&t, true, "before");
 	ktap_abort("double fault");
-	assert_string_equal(out, "  KTAP version 1\n  # Subtest: inject\n  1..2\n"
+	assert_string_equal(console_tap_text(), "  KTAP version 1\n  # Subtest: inject\n  1..2\n"
 			    "  ok 1 before\n"
 			    "  not ok 2 ran_to_completion # double fault\n"
 			    "# inject: pass:1 fail:1 skip:0 total:2\n"
 			    "not ok 3 inject # double fault\n");
-	out_len = 0;
+	console_tap_reset();
 	ktap_abort("again");	/* the test has ended: nothing more */
-	assert_int_equal(out_len, 0);
+	assert_int_equal(console_tap_len(), 0);
 }
 
 static void test_totals(void **state)
@@ -165,13 +151,13 @@ static void test_totals(void **state)
 	assert_int_equal(ktap_get_cases()->pass, c0.pass + 2);
 	assert_int_equal(ktap_get_cases()->skip, c0.skip + 1);
 	assert_int_equal(ktap_get_totals()->pass, top0.pass + 1);
-	out_len = 0;
+	console_tap_reset();
 	ktap_totals();
 	snprintf(want, sizeof(want), "# Totals: pass:%u fail:%u skip:%u total:%u\n"
 		 "# Top-level tests: pass:%u fail:%u skip:%u total:%u\n",
 		 c0.pass + 2, c0.fail, c0.skip + 1, c0.pass + c0.fail + c0.skip + 3,
 		 top0.pass + 1, top0.fail, top0.skip, top0.pass + top0.fail + top0.skip + 1);
-	assert_string_equal(out, want);
+	assert_string_equal(console_tap_text(), want);
 }
 
 /* ---- log=brief (kernel/ktap_detail.h, docs/output.md "Log budget"): a detail line goes out
@@ -205,7 +191,7 @@ static void test_brief_details_only_before_failures(void **state)
 {
 	(void)state;
 	run_probe_test();
-	assert_string_equal(out,
+	assert_string_equal(console_tap_text(),
 		"  KTAP version 1\n  # Subtest: paging\n  1..3\n"
 		"  ok 1 edges\n"
 		"  # always\n"
@@ -221,8 +207,8 @@ static void test_full_prints_every_detail(void **state)
 	(void)state;
 	log_set_full(true);
 	run_probe_test();
-	assert_non_null(strstr(out, "  # probe 0x1000: want 4K WB, got 4K WB\n  ok 1 edges\n"));
-	assert_non_null(strstr(out, "  # before a skip\n  ok 3 buffer_1g"));
+	assert_non_null(strstr(console_tap_text(), "  # probe 0x1000: want 4K WB, got 4K WB\n  ok 1 edges\n"));
+	assert_non_null(strstr(console_tap_text(), "  # before a skip\n  ok 3 buffer_1g"));
 }
 
 /* a test that ends without a result for its details: shown when it failed (a fault) */
@@ -236,13 +222,13 @@ static void test_details_left_at_the_end(void **state)
 	kt_check(&t, true, "mode");
 	kt_detail(&t, "waiting for the timer");
 	ktap_result(&t, 4, KT_FAIL, "TIMEOUT");
-	assert_non_null(strstr(out, "  # waiting for the timer\n  not ok 2 ran_to_completion"));
-	out_len = 0;
+	assert_non_null(strstr(console_tap_text(), "  # waiting for the timer\n  not ok 2 ran_to_completion"));
+	console_tap_reset();
 	ktap_test_start(&t, 5);
 	kt_check(&t, true, "mode");
 	kt_detail(&t, "dropped");
 	ktap_result(&t, 5, KT_PASS, NULL);
-	assert_null(strstr(out, "dropped"));
+	assert_null(strstr(console_tap_text(), "dropped"));
 }
 
 static void test_overflow_prints(void **state)
@@ -257,7 +243,7 @@ static void test_overflow_prints(void **state)
 		kt_detail(&t, "detail %010u", i);	/* 4 + 17 + 1 = 22 bytes */
 	kt_check(&t, true, "ok_anyway");
 	ktap_result(&t, 1, kt_verdict(&t), NULL);
-	assert_non_null(strstr(out, "  # detail 0000000000\n"));	/* out of room: printed */
+	assert_non_null(strstr(console_tap_text(), "  # detail 0000000000\n"));	/* out of room: printed */
 }
 
 static void test_repeated_skip_reason(void **state)
@@ -280,22 +266,22 @@ static void test_repeated_skip_reason(void **state)
 	ktap_result(&u, 2, kt_verdict(&u), NULL);
 	ktap_result(&w, 3, KT_SKIP, "one CPU online");
 	ktap_result(&v, 4, KT_SKIP, "one CPU online");
-	assert_non_null(strstr(out, "  ok 1 ibs_op_samples # SKIP no IBS\n"
+	assert_non_null(strstr(console_tap_text(), "  ok 1 ibs_op_samples # SKIP no IBS\n"
 				    "  ok 2 ibs_restored # SKIP same as pmu.ibs_op_samples\n"
 				    "  ok 3 other # SKIP another reason\n"));
-	assert_non_null(strstr(out, "  ok 1 pebs_source # SKIP same as pmu.ibs_op_samples\n"));
-	assert_non_null(strstr(out, "ok 1 pmu # SKIP every subtest skipped\n"));
-	assert_null(strstr(out, "# load_l1: pass:"));	/* counts only for a failed test */
-	assert_non_null(strstr(out, "ok 3 load_snoop # SKIP one CPU online\n"
+	assert_non_null(strstr(console_tap_text(), "  ok 1 pebs_source # SKIP same as pmu.ibs_op_samples\n"));
+	assert_non_null(strstr(console_tap_text(), "ok 1 pmu # SKIP every subtest skipped\n"));
+	assert_null(strstr(console_tap_text(), "# load_l1: pass:"));	/* counts only for a failed test */
+	assert_non_null(strstr(console_tap_text(), "ok 3 load_snoop # SKIP one CPU online\n"
 				    "ok 4 load_hitm # SKIP same as load_snoop\n"));
 
 	/* log=full: every reason in full */
-	out_len = 0;
+	console_tap_reset();
 	ktap_detail_reset();
 	log_set_full(true);
 	ktap_result(&w, 3, KT_SKIP, "one CPU online");
 	ktap_result(&v, 4, KT_SKIP, "one CPU online");
-	assert_string_equal(out, "ok 3 load_snoop # SKIP one CPU online\n"
+	assert_string_equal(console_tap_text(), "ok 3 load_snoop # SKIP one CPU online\n"
 			    "ok 4 load_hitm # SKIP one CPU online\n");
 }
 

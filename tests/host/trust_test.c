@@ -24,6 +24,7 @@
 #include "ktests/tests.h"
 #include "kernel/console.h"
 #include "tests/model/platform_model.h"
+#include "tests/stubs/console_tap.h"
 #include "tests/model/vclock.h"
 
 #define WINDOW 1000000ull	/* the start window, TSC ticks */
@@ -38,20 +39,6 @@ int read64_safe(uint64_t addr, uint64_t *val)
 	return addr >> 47 ? 13 : addr < 4096 ? 14 : 0;
 }
 
-static char out_buf[1 << 16];
-static size_t out_len;
-
-static void cap_write(struct console_backend *be, const char *s, size_t n)
-{
-	(void)be;
-	if (out_len + n >= sizeof(out_buf))
-		n = sizeof(out_buf) - 1 - out_len;
-	memcpy(out_buf + out_len, s, n);
-	out_len += n;
-	out_buf[out_len] = 0;
-}
-
-static struct console_backend cap = { .name = "capture", .write = cap_write };
 
 static void boot(void)
 {
@@ -66,13 +53,8 @@ static void boot(void)
 static int setup(void **state)
 {
 	(void)state;
-	static bool registered;
-
-	if (!registered)
-		console_register(&cap);
-	registered = true;
 	pm_reset();
-	out_len = 0;
+	console_tap_reset();
 	return 0;
 }
 
@@ -109,13 +91,12 @@ static enum kt_result run_exceptions(char *out, size_t n)
 	struct ktest t = { .desc = &d };
 	enum kt_result r;
 
-	out_len = 0;
-	out_buf[0] = 0;
+	console_tap_reset();
 	ktap_detail_reset();	/* each run states its SKIP reasons afresh */
 	ktap_test_start(&t, 1);
 	r = test_exceptions(&t);
 	ktap_result(&t, 1, r, NULL);
-	strncpy(out, out_buf, n - 1);
+	strncpy(out, console_tap_text(), n - 1);
 	out[n - 1] = 0;
 	return r;
 }
