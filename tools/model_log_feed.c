@@ -90,7 +90,6 @@ uint64_t ml_target_lat_x100(unsigned k, const struct ml_opts *o)
 	return (lo + hi) * 50ull;
 }
 
-
 /* The data-source code the model writes for a level (and a kind of hit: plain, STLB miss,
  * remote, snoop Hit, snoop HitM): found through the decoder's table for this CPU, not
  * hard-coded; a snoop or HitM code is one the cross-core verdict counts. Returns false when
