@@ -148,7 +148,12 @@ for try in 1 2 3; do
 		"$out/bios-fb.log" --png "$out/bios-mid.png" 2>&1)
 	rc5=$?
 	[ $rc5 = 0 ] && break
-	case $r5 in *"no status line"*) ;; *) break ;; esac
+	# a stop can land while the status row is being redrawn in place (its left part new,
+	# its counts still the old ones: "status counts pass 1 ..., the log before test 3:
+	# (2, 0, 0)", seen in 1 CI repeat run of 3): stop again in another run; a kernel that
+	# draws wrong counts fails all three
+	case $r5 in *"no status line"*|*"status counts"*|*"status names test"*|*"status says"*) ;;
+	*) break ;; esac
 done
 if [ ! -s "$out/bios-mid.ppm" ]; then
 	notok "SeaBIOS framebuffer mid-run: no screendump" "$(tail -3 "$out/bios-fb.log" 2>/dev/null)"
